@@ -1,0 +1,157 @@
+// What every store operation needs: the repo, its engine and refs, its settings, a clock.
+import { hostname, userInfo } from 'node:os';
+import { AmbiguousIdError, NotFoundError, UsageError } from '../errors/index.js';
+import { fullId, isHexPrefix, parseSpec, shortId } from '../core/ids.js';
+import type { Meta } from '../core/meta.js';
+import { artifactName } from '../core/meta.js';
+import { knownFormat } from '../formats/registry.js';
+import type { Engine, EngineName, Signature } from '../store/engine.js';
+import { createEngine } from '../store/engine-select.js';
+import { findByPrefix } from '../store/object-ids.js';
+import { parseCommit, parseTree } from '../store/objects.js';
+import { parseConfigSize, readConfig } from '../store/repo.js';
+import { refs, RefStore } from '../store/refs.js';
+import { DEFAULT_MAX_BLOB } from '../store/context-commits.js';
+import { IntegrityError } from '../errors/index.js';
+
+export interface Defaults {
+  principal: string;
+  machine: string;
+  template: string;
+  session: string;
+}
+
+export interface RepoOptions {
+  engine?: 'auto' | EngineName;
+  /** the clock; CTX_NOW fixes it in tests */
+  now?: () => Date;
+  env?: NodeJS.ProcessEnv;
+}
+
+export class RepoContext {
+  readonly refs: RefStore;
+  readonly engine: Engine;
+  readonly maxBlobSize: number;
+  readonly defaults: Defaults;
+  readonly now: () => Date;
+
+  constructor(readonly gitdir: string, opts: RepoOptions = {}) {
+    const env = opts.env ?? process.env;
+    const config = readConfig(gitdir);
+    const engine = opts.engine ?? (env.CTX_ENGINE || config.get('ctx.engine') || 'auto');
+    if (!['auto', 'git', 'isogit'].includes(engine)) throw new UsageError(`unknown engine '${engine}' (auto, git, isogit)`);
+    this.engine = createEngine(gitdir, engine as 'auto' | EngineName);
+    this.refs = new RefStore(gitdir);
+    const max = config.get('ctx.maxblobsize');
+    this.maxBlobSize = max ? parseConfigSize('ctx.maxBlobSize', max) : DEFAULT_MAX_BLOB;
+    this.now = opts.now ?? clockFromEnv(env);
+    this.defaults = {
+      principal: env.CTX_PRINCIPAL || safeUser(),
+      machine: env.CTX_MACHINE || hostname(),
+      template: env.CTX_TEMPLATE || 'agent',
+      session: env.CTX_SESSION || '',
+    };
+  }
+
+  signature(principal = this.defaults.principal): Signature {
+    const name = principal.replace(/[<>\n\r\0]/g, '') || 'unknown';
+    return { name, email: `${name.replace(/\s+/g, '.')}@${this.defaults.machine.replace(/[<>\s]/g, '')}`, timestamp: Math.floor(this.now().getTime() / 1000) };
+  }
+
+  /** A commit spec (`ctx-1a2b`, `alice/fix~2`, a tag, bare hex) → full commit id. */
+  async resolve(spec: string): Promise<string> {
+    const { base, explicitId, ancestor } = parseSpec(spec.trim());
+    let oid: string | null = null;
+    if (!explicitId) {
+      for (const ref of [refs.branch(base), refs.tag(base), `${refs.remotes}${base}`, ...(base.startsWith('refs/') ? [base] : [])]) {
+        oid = this.refs.read(ref);
+        if (oid) break;
+      }
+      if (oid) oid = await this.peel(oid);
+    }
+    if (!oid) {
+      if (!isHexPrefix(base)) throw new NotFoundError(`unknown commit or branch: ${spec}`);
+      oid = await this.commitByPrefix(base.toLowerCase(), spec);
+    }
+    if (ancestor === 0) return oid;
+    const chain = await this.engine.firstParents(oid, ancestor + 1);
+    if (chain.length <= ancestor) throw new NotFoundError(`${spec}: the chain has only ${chain.length} commits`);
+    return chain[ancestor];
+  }
+
+  private async commitByPrefix(prefix: string, spec: string): Promise<string> {
+    const found = findByPrefix(this.gitdir, prefix);
+    const objs = await this.engine.readObjects(found);
+    const commits = found.filter((_, i) => objs[i]?.type === 'commit');
+    if (commits.length === 0) throw new NotFoundError(`unknown commit: ${spec}`);
+    if (commits.length > 1) throw new AmbiguousIdError(spec, commits.map(shortId));
+    return commits[0];
+  }
+
+  /** An annotated tag points at its commit. */
+  private async peel(oid: string): Promise<string> {
+    for (let i = 0; i < 5; i++) {
+      const o = await this.engine.readObject(oid);
+      if (!o || o.type !== 'tag') return oid;
+      oid = /^object ([0-9a-f]{40})$/m.exec(Buffer.from(o.data).toString('utf8'))![1];
+    }
+    return oid;
+  }
+
+  /** meta.json of many commits in one pipelined pass, with each artifact's tree path. */
+  async readMetas(oids: readonly string[]): Promise<{ oid: string; meta: Meta; artifactPath: string }[]> {
+    const blobs = await this.engine.readObjects(oids.map((o) => `${o}:meta.json`));
+    const out = oids.map((oid, i) => {
+      const b = blobs[i];
+      if (!b) throw new IntegrityError(`${shortId(oid)}: not a context commit (no meta.json)`);
+      let meta: Meta;
+      try {
+        meta = JSON.parse(Buffer.from(b.data).toString('utf8')) as Meta;
+      } catch {
+        throw new IntegrityError(`${shortId(oid)}: meta.json is not JSON`);
+      }
+      const f = knownFormat(meta.format);
+      return { oid, meta, artifactPath: f ? artifactName(meta.type, f.ext) : '' };
+    });
+    // an artifact of a format this build does not know: find its name in the tree
+    const unknown = out.filter((c) => c.artifactPath === '');
+    if (unknown.length) {
+      const commits = await this.engine.readObjects(unknown.map((c) => c.oid));
+      const trees = await this.engine.readObjects(commits.map((c) => parseCommit(c!.data).tree));
+      unknown.forEach((c, i) => {
+        const e = trees[i] && parseTree(trees[i]!.data).find((t) => /^(delta|summary|snapshot)\./.test(t.name));
+        c.artifactPath = e?.name ?? '';
+      });
+    }
+    return out;
+  }
+
+  /** Tips of every branch, name → oid. */
+  branchTips(): Map<string, string> {
+    return new Map(this.refs.list(refs.heads).map((r) => [r.ref.slice(refs.heads.length), r.oid]));
+  }
+
+  close(): Promise<void> {
+    return this.engine.close();
+  }
+}
+
+export function idOf(oid: string | null): string | null {
+  return oid === null ? null : fullId(oid);
+}
+
+function clockFromEnv(env: NodeJS.ProcessEnv): () => Date {
+  const fixed = env.CTX_NOW;
+  if (!fixed) return () => new Date();
+  const t = new Date(fixed);
+  if (Number.isNaN(t.getTime())) throw new UsageError(`CTX_NOW is not a time: ${fixed}`);
+  return () => t;
+}
+
+function safeUser(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return 'unknown';
+  }
+}

@@ -1,0 +1,97 @@
+// ctx verify: every artifact's BLAKE3 and size, meta schema, chain sanity.
+import { artifactHash } from '../core/blake3.js';
+import { fullId, shortId } from '../core/ids.js';
+import { artifactName, metaProblems, parseTrailers } from '../core/meta.js';
+import { knownFormat } from '../formats/registry.js';
+import { readArtifacts, readStoredCommits, type StoredCommit } from '../store/context-commits.js';
+import { personTime } from '../store/objects.js';
+import { CtxError } from '../errors/index.js';
+import type { RepoContext } from './repo-context.js';
+
+export interface VerifyProblem {
+  id: string;
+  problem: string;
+}
+
+export interface VerifyReport {
+  commits: number;
+  problems: VerifyProblem[];
+}
+
+const BATCH = 256;
+
+/** Checks the chain from `spec` to its root, or every branch's chains. */
+export async function verify(ctx: RepoContext, spec?: string): Promise<VerifyReport> {
+  const tips = spec === undefined ? [...new Set(ctx.branchTips().values())] : [await ctx.resolve(spec)];
+  const seen = new Set<string>();
+  const problems: VerifyProblem[] = [];
+  for (const tip of tips) {
+    let oids: string[];
+    try {
+      oids = (await ctx.engine.firstParents(tip)).filter((o) => !seen.has(o));
+    } catch (e) {
+      problems.push({ id: fullId(tip), problem: `chain is not readable: ${(e as Error).message.split('\n')[0]}` });
+      continue;
+    }
+    oids.forEach((o) => seen.add(o));
+    for (let i = 0; i < oids.length; i += BATCH) problems.push(...(await verifyBatch(ctx, oids.slice(i, i + BATCH))));
+  }
+  return { commits: seen.size, problems };
+}
+
+async function verifyBatch(ctx: RepoContext, oids: string[]): Promise<VerifyProblem[]> {
+  let stored: StoredCommit[];
+  try {
+    stored = await readStoredCommits(ctx.engine, oids);
+  } catch (e) {
+    if (!(e instanceof CtxError)) throw e;
+    // one unreadable commit: check them one by one to name it
+    if (oids.length > 1) return (await Promise.all(oids.map((o) => verifyBatch(ctx, [o])))).flat();
+    return [{ id: fullId(oids[0]), problem: e.message.replace(/^ctx-[0-9a-f]+: /, '') }];
+  }
+  const out: VerifyProblem[] = [];
+  const present = stored.filter((s) => s.artifactPath !== '');
+  const artifacts = await readArtifacts(ctx.engine, present).catch(() => null);
+  for (const s of stored) {
+    const bad = (problem: string) => out.push({ id: fullId(s.oid), problem });
+    const problems = metaProblems(s.meta);
+    problems.forEach(bad);
+    if (s.commit.parents.length > 1) bad('has more than one parent');
+    if (problems.length) continue;
+    const m = s.meta;
+    const f = knownFormat(m.format);
+    if (!s.artifactPath) bad('no artifact in the tree');
+    else if (f && s.artifactPath !== artifactName(m.type, f.ext)) bad(`artifact is ${s.artifactPath}, expected ${artifactName(m.type, f.ext)}`);
+    const t = parseTrailers(s.commit.message);
+    const want = { 'Ctx-Type': m.type, 'Ctx-Format': m.format, 'Ctx-Session': m.session_id, 'Ctx-Template': m.template };
+    for (const [k, v] of Object.entries(want)) if (t[k] !== v.replace(/\s*\n\s*/g, ' ')) bad(`trailer ${k} does not match meta.json`);
+    if (personTime(s.commit.author) !== Math.floor(Date.parse(m.created_at) / 1000)) bad('author time does not match created_at');
+    const i = present.indexOf(s);
+    if (i < 0) continue;
+    if (!artifacts) {
+      out.push(...(await verifyArtifactAlone(ctx, s)));
+      continue;
+    }
+    out.push(...(await checkArtifact(s, artifacts[i])));
+  }
+  return out;
+}
+
+async function verifyArtifactAlone(ctx: RepoContext, s: StoredCommit): Promise<VerifyProblem[]> {
+  try {
+    return checkArtifact(s, (await readArtifacts(ctx.engine, [s]))[0]);
+  } catch (e) {
+    return [{ id: fullId(s.oid), problem: (e as Error).message.replace(/^ctx-[0-9a-f]+: /, '') }];
+  }
+}
+
+async function checkArtifact(s: StoredCommit, bytes: Uint8Array): Promise<VerifyProblem[]> {
+  const out: VerifyProblem[] = [];
+  if (bytes.length !== s.meta.artifact_size) out.push({ id: fullId(s.oid), problem: `artifact is ${bytes.length} bytes, meta.json says ${s.meta.artifact_size}` });
+  if ((await artifactHash(bytes)) !== s.meta.artifact) out.push({ id: fullId(s.oid), problem: 'artifact does not match its BLAKE3 in meta.json' });
+  return out;
+}
+
+export function describeProblem(p: VerifyProblem): string {
+  return `${shortId(p.id.slice(4))}: ${p.problem}`;
+}

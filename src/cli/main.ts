@@ -1,0 +1,44 @@
+// Entry point of the `ctx` binary: parse, run, map errors to one line and an exit code.
+import { CtxError, EXIT } from '../errors/index.js';
+import { VERSION } from './version.js';
+
+async function main(argv: string[]): Promise<number> {
+  // the fast path: no commander, no commands loaded
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    process.stdout.write(`${VERSION}\n`);
+    return EXIT.ok;
+  }
+  const { buildProgram } = await import('./program.js');
+  const { CommanderError } = await import('commander');
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return EXIT.ok;
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    return report(e, argv.includes('--json'));
+  }
+}
+
+function report(e: unknown, json: boolean): number {
+  if (e instanceof CtxError) {
+    process.stderr.write(json ? `${JSON.stringify(e.toJSON())}\n` : `ctx: ${e.message}\n`);
+    if (!json && e.hint && process.stderr.isTTY) process.stderr.write(`hint: ${e.hint}\n`);
+    if (process.env.CTX_DEBUG === '1') process.stderr.write(`${e.stack}\n`);
+    return e.exit;
+  }
+  const err = e as NodeJS.ErrnoException;
+  if (err?.code === 'EPIPE') return EXIT.ok;
+  process.stderr.write(`ctx: internal error: ${err?.message ?? String(e)}\n`);
+  if (process.env.CTX_DEBUG === '1') process.stderr.write(`${err?.stack}\n`);
+  else process.stderr.write('hint: CTX_DEBUG=1 shows where\n');
+  return EXIT.error;
+}
+
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(EXIT.ok);
+});
+
+main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

@@ -1,0 +1,109 @@
+// meta.json of a context commit (DESIGN.md §3) and the git commit built around it.
+import { canonicalJson } from './canonical-json.js';
+
+export const META_VERSION = 1;
+export const COMMIT_TYPES = ['delta', 'compaction', 'snapshot'] as const;
+export const TRIGGERS = ['turn_boundary', 'tool_call', 'compaction', 'session_end', 'explicit', 'import'] as const;
+export type CommitType = (typeof COMMIT_TYPES)[number];
+export type Trigger = (typeof TRIGGERS)[number];
+
+export interface Meta {
+  v: number;
+  type: CommitType;
+  format: string;
+  artifact: string;
+  artifact_size: number;
+  template: string;
+  principal: string;
+  machine: string;
+  session_id: string;
+  checkpoint: Trigger;
+  ticket_id?: string;
+  thread_id?: string;
+  summary: string;
+  message_count: number;
+  token_count: number;
+  created_at: string;
+  source?: Record<string, unknown>;
+  snapshot_of?: { stop: string; commit: string };
+}
+
+/** The artifact's entry name in the commit tree: `delta.jsonl`, `summary.cbor`, … */
+export function artifactName(type: CommitType, ext: string): string {
+  return `${type === 'compaction' ? 'summary' : type}.${ext}`;
+}
+
+export function encodeMeta(meta: Meta): string {
+  return `${canonicalJson(meta)}\n`;
+}
+
+const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const STRING_FIELDS = ['format', 'template', 'principal', 'machine', 'session_id', 'summary', 'created_at'] as const;
+
+/** Every problem with a parsed meta.json, as short phrases; empty when it is valid. */
+export function metaProblems(m: unknown): string[] {
+  if (m === null || typeof m !== 'object' || Array.isArray(m)) return ['meta.json is not an object'];
+  const o = m as Record<string, unknown>;
+  const p: string[] = [];
+  if (o.v !== META_VERSION) p.push(`unknown meta version ${JSON.stringify(o.v)}`);
+  if (!COMMIT_TYPES.includes(o.type as CommitType)) p.push(`bad type ${JSON.stringify(o.type)}`);
+  if (!TRIGGERS.includes(o.checkpoint as Trigger)) p.push(`bad checkpoint ${JSON.stringify(o.checkpoint)}`);
+  for (const f of STRING_FIELDS) if (typeof o[f] !== 'string') p.push(`${f} is not a string`);
+  for (const f of ['artifact_size', 'message_count', 'token_count'])
+    if (!Number.isSafeInteger(o[f]) || (o[f] as number) < 0) p.push(`${f} is not a whole number`);
+  if (typeof o.artifact !== 'string' || !/^blake3:[0-9a-f]{64}$/.test(o.artifact)) p.push('artifact is not blake3:<64 hex>');
+  if (typeof o.created_at === 'string' && !ISO_MS.test(o.created_at)) p.push('created_at is not ISO 8601 UTC with milliseconds');
+  for (const f of ['ticket_id', 'thread_id']) if (o[f] !== undefined && typeof o[f] !== 'string') p.push(`${f} is not a string`);
+  if (o.source !== undefined && (o.source === null || typeof o.source !== 'object')) p.push('source is not an object');
+  if (o.snapshot_of !== undefined) {
+    const s = o.snapshot_of as Record<string, unknown> | null;
+    if (!s || typeof s.stop !== 'string' || typeof s.commit !== 'string') p.push('snapshot_of is not {stop, commit}');
+  }
+  return p;
+}
+
+export interface Person {
+  name: string;
+  email: string;
+  timestamp: number;
+}
+
+/** author = committer = `<principal> <principal@machine>` at created_at. */
+export function commitPerson(meta: Meta): Person {
+  const clean = (s: string) => s.replace(/[<>\n\r\0]/g, '').trim() || 'unknown';
+  return {
+    name: clean(meta.principal),
+    email: `${clean(meta.principal).replace(/\s+/g, '.')}@${clean(meta.machine).replace(/\s+/g, '.')}`,
+    timestamp: Math.floor(Date.parse(meta.created_at) / 1000),
+  };
+}
+
+/** Summary line (or `<type>: <n> messages`), blank line, trailers. */
+export function commitMessage(meta: Meta): string {
+  const subject = meta.summary.trim() === '' ? `${meta.type}: ${meta.message_count} messages` : meta.summary.trim();
+  const oneLine = (s: string) => s.replace(/\s*\n\s*/g, ' ');
+  return (
+    `${subject}\n\n` +
+    `Ctx-Type: ${meta.type}\n` +
+    `Ctx-Format: ${oneLine(meta.format)}\n` +
+    `Ctx-Session: ${oneLine(meta.session_id)}\n` +
+    `Ctx-Template: ${oneLine(meta.template)}\n`
+  );
+}
+
+/** The `Ctx-*` trailers of a commit message. */
+export function parseTrailers(message: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of message.split('\n')) {
+    const m = /^(Ctx-[A-Za-z]+): (.*)$/.exec(line);
+    if (m) out[m[1]] = m[2];
+  }
+  return out;
+}
+
+/** ISO 8601 UTC with milliseconds, from a Date or a timestamp string as runtimes write them. */
+export function isoMs(t: Date | string): string {
+  const d = typeof t === 'string' ? new Date(t) : t;
+  if (Number.isNaN(d.getTime())) throw new RangeError(`not a time: ${String(t)}`);
+  return d.toISOString();
+}

@@ -1,0 +1,27 @@
+// Adding a format: one module and one line here.
+import { UsageError } from '../errors/index.js';
+import { bureauAgent } from './bureau-agent.js';
+import { claudeCode } from './claude-code.js';
+import type { StorageFormat } from './format.js';
+
+const storage: readonly StorageFormat[] = [claudeCode, bureauAgent];
+/** Formats that only materialize writes. */
+export const OUTPUT_ONLY = ['raw'] as const;
+
+export function storageFormat(name: string): StorageFormat {
+  const f = storage.find((s) => s.name === name);
+  if (!f) throw new UsageError(`unknown format '${name}' (known: ${storage.map((s) => s.name).join(', ')})`);
+  return f;
+}
+
+/** The format of a stored artifact, or undefined when this build does not know it. */
+export function knownFormat(name: string): StorageFormat | undefined {
+  return storage.find((s) => s.name === name);
+}
+
+export function checkOutputFormat(name: string): string {
+  if (!(OUTPUT_ONLY as readonly string[]).includes(name)) storageFormat(name);
+  return name;
+}
+
+export const formatNames = () => [...storage.map((s) => s.name), ...OUTPUT_ONLY];

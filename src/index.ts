@@ -1,0 +1,11 @@
+// agent-ctx as a library: open a context store and checkpoint, read, fork and materialize chains.
+export { openStore, ContextStore, type OpenOptions } from './api/context-store.js';
+export type { CheckpointInput, CommitFields, WrittenCommit } from './api/write.js';
+export type { CommitRecord, LogOptions, BranchInfo, Annotations } from './api/read.js';
+export type { MaterializeOptions, Materialized } from './api/materialize.js';
+export type { VerifyReport, VerifyProblem } from './api/verify.js';
+export type { AnnotateInput } from './api/branch-ops.js';
+export type { ImportOptions, ImportResult } from './runtimes/claude-code/import.js';
+export type { Meta, CommitType, Trigger } from './core/meta.js';
+export * from './errors/index.js';
+export { initRepo } from './store/repo.js';

@@ -1,0 +1,40 @@
+// Colour and layout for people; data for scripts. `--color auto|always|never`, NO_COLOR honoured.
+import { Chalk, type ChalkInstance } from 'chalk';
+import { UsageError } from '../errors/index.js';
+
+export type ColorMode = 'auto' | 'always' | 'never';
+
+export function colorLevel(mode: string, isTTY: boolean, env: NodeJS.ProcessEnv): 0 | 1 | 2 | 3 {
+  if (!['auto', 'always', 'never'].includes(mode)) throw new UsageError(`--color takes auto, always or never, not '${mode}'`);
+  if (mode === 'never') return 0;
+  if (mode === 'always') return 1;
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return 0;
+  return isTTY && env.TERM !== 'dumb' ? 1 : 0;
+}
+
+export function makeChalk(level: 0 | 1 | 2 | 3): ChalkInstance {
+  return new Chalk({ level });
+}
+
+/** Columns padded to their widest cell; the last column is not padded. */
+export function table(rows: readonly string[][], visibleWidth: (s: string) => number = (s) => s.length): string {
+  if (rows.length === 0) return '';
+  const widths: number[] = [];
+  for (const r of rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, visibleWidth(c))));
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c + ' '.repeat(widths[i] - visibleWidth(c)))).join('  ').trimEnd()).join('\n') + '\n';
+}
+
+// eslint-disable-next-line no-control-regex
+const ANSI = /\x1b\[[0-9;]*m/g;
+export const plainWidth = (s: string) => s.replace(ANSI, '').length;
+
+/** 2025-11-17T15:30:28.123Z → 2025-11-17 15:30 */
+export function shortTime(iso: string): string {
+  return iso.slice(0, 16).replace('T', ' ');
+}
+
+/** One line, at most `max` characters. */
+export function oneLine(s: string, max = 72): string {
+  const line = s.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}

@@ -1,0 +1,182 @@
+// Splits a Claude Code transcript (JSONL bytes) into the segments that become context commits on
+// import: one delta per user prompt and what answered it, one compaction per compact_boundary.
+// Pure: bytes in, byte ranges out, so `claude-code-v1` can store every segment's bytes unchanged.
+
+import { BadInputError } from '../../errors/index.js';
+
+export interface TranscriptSegment {
+  kind: 'delta' | 'compaction';
+  /** Byte offset in the input, inclusive. */
+  start: number;
+  /** Byte offset in the input, exclusive. */
+  end: number;
+  /** Number of lines in the segment. */
+  lines: number;
+  /** For a delta opened by a user prompt: the prompt's first line, trimmed, at most 72 chars. */
+  prompt?: string;
+  /** The `timestamp` of the last line in the segment that has one, as written. */
+  timestamp?: string;
+  /** The first `sessionId` seen in the segment. */
+  sessionId?: string;
+  /** Lines whose type is "user" or "assistant". */
+  messageCount: number;
+}
+
+const NEWLINE = 0x0a;
+const PROMPT_MAX = 72;
+
+// User lines the runtime writes itself: command output echoes, interruptions, background-task
+// notices. They belong to the turn they answer, so they do not start a commit.
+const NOT_TYPED = /^\s*(<local-command-stdout>|<local-command-stderr>|<bash-stdout>|<bash-stderr>|<task-notification>|\[Request interrupted by user)/;
+
+type LineKind = 'prompt' | 'boundary' | 'compactSummary' | 'other';
+
+interface Line {
+  start: number;
+  end: number;
+  kind: LineKind;
+  prompt?: string;
+  timestamp?: string;
+  sessionId?: string;
+  isMessage: boolean;
+}
+
+export function splitTranscript(bytes: Uint8Array): TranscriptSegment[] {
+  const lines = readLines(bytes);
+  const segments: TranscriptSegment[] = [];
+  let open: TranscriptSegment | undefined;
+  // Lines before the first prompt (summaries, snapshots, hook progress) join the first prompt's segment.
+  let inPreamble = true;
+
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (line.kind === 'boundary') {
+      const last = compactionEnd(lines, i);
+      open = undefined;
+      inPreamble = false;
+      const compaction = newSegment('compaction', line);
+      for (let j = i + 1; j <= last; j++) addLine(compaction, lines[j]);
+      segments.push(compaction);
+      i = last;
+      continue;
+    }
+    if (line.kind === 'prompt') {
+      if (open && inPreamble) {
+        open.prompt = line.prompt;
+        addLine(open, line);
+      } else {
+        open = newSegment('delta', line);
+        open.prompt = line.prompt;
+        segments.push(open);
+      }
+      inPreamble = false;
+      continue;
+    }
+    if (open) {
+      addLine(open, line);
+    } else {
+      open = newSegment('delta', line);
+      segments.push(open);
+    }
+  }
+  return segments;
+}
+
+/** Index of the last line of the compaction that starts at `boundary`: through its summary line(s). */
+function compactionEnd(lines: Line[], boundary: number): number {
+  for (let j = boundary + 1; j < lines.length; j++) {
+    const kind = lines[j].kind;
+    if (kind === 'prompt' || kind === 'boundary') break;
+    if (kind === 'compactSummary') {
+      while (j + 1 < lines.length && lines[j + 1].kind === 'compactSummary') j++;
+      return j;
+    }
+  }
+  // No summary before the next prompt: the compaction is the boundary line alone.
+  return boundary;
+}
+
+function newSegment(kind: TranscriptSegment['kind'], first: Line): TranscriptSegment {
+  const segment: TranscriptSegment = { kind, start: first.start, end: first.start, lines: 0, messageCount: 0 };
+  addLine(segment, first);
+  return segment;
+}
+
+function addLine(segment: TranscriptSegment, line: Line): void {
+  segment.end = line.end;
+  segment.lines++;
+  if (line.isMessage) segment.messageCount++;
+  if (line.timestamp !== undefined) segment.timestamp = line.timestamp;
+  if (segment.sessionId === undefined && line.sessionId !== undefined) segment.sessionId = line.sessionId;
+}
+
+function readLines(bytes: Uint8Array): Line[] {
+  // fatal: bytes that are not UTF-8 are not JSON either, and are reported as such.
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const lines: Line[] = [];
+  let start = 0;
+  while (start < bytes.length) {
+    const newline = bytes.indexOf(NEWLINE, start);
+    const end = newline === -1 ? bytes.length : newline + 1;
+    lines.push(classify(parseLine(decoder, bytes, start, end, lines.length + 1), start, end));
+    start = end;
+  }
+  return lines;
+}
+
+function parseLine(decoder: TextDecoder, bytes: Uint8Array, start: number, end: number, n: number): unknown {
+  try {
+    return JSON.parse(decoder.decode(bytes.subarray(start, end)));
+  } catch (cause) {
+    throw new BadInputError(`line ${n} is not JSON (byte ${start})`, { cause });
+  }
+}
+
+function classify(value: unknown, start: number, end: number): Line {
+  const line: Line = { start, end, kind: 'other', isMessage: false };
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return line;
+  const entry = value as Record<string, unknown>;
+  if (typeof entry.timestamp === 'string') line.timestamp = entry.timestamp;
+  if (typeof entry.sessionId === 'string') line.sessionId = entry.sessionId;
+  line.isMessage = entry.type === 'user' || entry.type === 'assistant';
+  if (entry.type === 'system' && entry.subtype === 'compact_boundary') {
+    line.kind = 'boundary';
+  } else if (entry.type === 'user' && entry.isCompactSummary === true) {
+    line.kind = 'compactSummary';
+  } else if (entry.type === 'user' && entry.isSidechain !== true && entry.isMeta !== true) {
+    const text = promptText(entry.message);
+    if (text !== undefined && !NOT_TYPED.test(text)) {
+      line.kind = 'prompt';
+      line.prompt = firstLine(text);
+    }
+  }
+  return line;
+}
+
+/** The text a user typed, or undefined when the message is not a prompt (e.g. only tool results). */
+function promptText(message: unknown): string | undefined {
+  if (typeof message !== 'object' || message === null) return undefined;
+  const content = (message as { content?: unknown }).content;
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return undefined;
+  for (const block of content) {
+    if (typeof block === 'object' && block !== null && (block as { type?: unknown }).type === 'text') {
+      const text = (block as { text?: unknown }).text;
+      return typeof text === 'string' ? text : '';
+    }
+  }
+  return undefined;
+}
+
+function firstLine(text: string): string {
+  const trimmed = text.trim();
+  const newline = trimmed.indexOf('\n');
+  let line = (newline === -1 ? trimmed : trimmed.slice(0, newline)).trim();
+  if (line.length > PROMPT_MAX) {
+    line = line.slice(0, PROMPT_MAX);
+    // Do not leave half of a surrogate pair at the cut.
+    const last = line.charCodeAt(PROMPT_MAX - 1);
+    if (last >= 0xd800 && last <= 0xdbff) line = line.slice(0, -1);
+  }
+  return line.trimEnd();
+}

@@ -1,0 +1,55 @@
+// The one interface through which ctx reads and writes git objects. Two implementations
+// (isomorphic-git in-process, the git binary) must produce identical object ids.
+// Refs, locks and notes are not here: they are the project's own code (refs.ts, notes.ts).
+
+export type ObjectType = 'blob' | 'tree' | 'commit' | 'tag';
+export type EngineName = 'git' | 'isogit';
+
+export interface GitObject {
+  type: ObjectType;
+  data: Uint8Array;
+}
+
+/** A person line of a commit: `name <email> <seconds> +0000`. Always UTC. */
+export interface Signature {
+  name: string;
+  email: string;
+  /** seconds since the epoch */
+  timestamp: number;
+}
+
+/**
+ * One file of a commit's tree. `path` is `name` or `dir/name` (one level of nesting,
+ * used for chunked artifacts and fanned-out notes). Either the bytes or an existing blob id.
+ */
+export type TreeFile = { path: string; data: Uint8Array } | { path: string; oid: string };
+
+/**
+ * A commit to write. The tree holds exactly `files` (mode 100644), nothing inherited.
+ * A parent is an existing commit id or `{ index }` of an earlier commit in the same batch.
+ */
+export interface CommitSpec {
+  files: readonly TreeFile[];
+  parents: readonly (string | { index: number })[];
+  author: Signature;
+  committer: Signature;
+  /** the whole message, ending in "\n" */
+  message: string;
+}
+
+export interface Engine {
+  readonly name: EngineName;
+  /** The object, or null when it does not exist. */
+  readObject(oid: string): Promise<GitObject | null>;
+  /**
+   * Many objects in one pipelined pass, in order. A spec is `<oid>` or `<commit-oid>:<path>`
+   * (the entry at that path in the commit's tree). A missing object or path gives null.
+   */
+  readObjects(specs: readonly string[]): Promise<(GitObject | null)[]>;
+  /** First-parent history from `tip` (inclusive), tip first; at most `max` ids. */
+  firstParents(tip: string, max?: number): Promise<string[]>;
+  /** Write commits (and their blobs and trees) in order; returns their ids. Moves no ref. */
+  writeCommits(specs: readonly CommitSpec[]): Promise<string[]>;
+  /** End child processes; the engine is unusable afterwards. */
+  close(): Promise<void>;
+}

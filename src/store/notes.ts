@@ -1,0 +1,57 @@
+// Annotations: JSON Lines notes on refs/notes/ctx. Our own code, since isomorphic-git's notes
+// break once native git has fanned the notes tree out (ab/cdef…); we read both layouts.
+import type { Engine, Signature, TreeFile } from './engine.js';
+import { parseCommit, parseTree } from './objects.js';
+import { refs, type RefStore } from './refs.js';
+import { ConflictError } from '../errors/index.js';
+
+/** Note blob id per annotated commit id, from every level of a (possibly fanned-out) notes tree. */
+async function noteIndex(engine: Engine, tree: string, prefix = '', out = new Map<string, { oid: string; path: string }>()) {
+  const t = await engine.readObject(tree);
+  if (!t) return out;
+  for (const e of parseTree(t.data)) {
+    const path = prefix ? `${prefix}/${e.name}` : e.name;
+    if (e.mode === '40000') await noteIndex(engine, e.oid, path, out);
+    else out.set(path.replace(/\//g, ''), { oid: e.oid, path });
+  }
+  return out;
+}
+
+async function currentNotes(engine: Engine, refStore: RefStore) {
+  const tip = refStore.read(refs.notes);
+  if (!tip) return { tip, index: new Map<string, { oid: string; path: string }>() };
+  const c = await engine.readObject(tip);
+  return { tip, index: c ? await noteIndex(engine, parseCommit(c.data).tree) : new Map() };
+}
+
+/** The note text of each given commit that has one. */
+export async function readNotes(engine: Engine, refStore: RefStore, oids: readonly string[]): Promise<Map<string, string>> {
+  const { index } = await currentNotes(engine, refStore);
+  const wanted = oids.filter((o) => index.has(o));
+  const blobs = await engine.readObjects(wanted.map((o) => index.get(o)!.oid));
+  return new Map(wanted.map((o, i) => [o, Buffer.from(blobs[i]?.data ?? []).toString('utf8')]));
+}
+
+/** Append JSON lines to a commit's note: a new notes commit, then a compare-and-swap of the ref. */
+export async function appendNote(engine: Engine, refStore: RefStore, target: string, lines: string, who: Signature): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    const { tip, index } = await currentNotes(engine, refStore);
+    const prev = index.get(target);
+    const before = prev ? Buffer.from((await engine.readObject(prev.oid))?.data ?? []).toString('utf8') : '';
+    const text = before + (before === '' || before.endsWith('\n') ? '' : '\n') + lines;
+    // keep the layout native git chose for existing notes; new notes go where git would look first
+    const fanned = [...index.values()].some((n) => n.path.includes('/'));
+    const files: TreeFile[] = [...index].filter(([k]) => k !== target).map(([, n]) => ({ path: n.path, oid: n.oid }));
+    files.push({ path: prev?.path ?? (fanned ? `${target.slice(0, 2)}/${target.slice(2)}` : target), data: Buffer.from(text) });
+    const [commit] = await engine.writeCommits([
+      { files, parents: tip ? [tip] : [], author: who, committer: who, message: "Notes added by 'ctx annotate'\n" },
+    ]);
+    try {
+      refStore.update(refs.notes, commit, tip);
+      return;
+    } catch (e) {
+      // annotations only append, so a concurrent annotate is merged by trying again on the new tip
+      if (!(e instanceof ConflictError) || attempt >= 20) throw e;
+    }
+  }
+}

@@ -1,0 +1,281 @@
+// Refs are the project's own code: git's lock-file protocol (create `<ref>.lock` exclusively,
+// compare, write, rename) so that ctx and native git can update the same repo at once.
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { ConflictError, CtxError, UsageError } from '../errors/index.js';
+
+/** Every ref name ctx uses is built here. */
+export const refs = {
+  branch: (name: string) => `refs/heads/${name}`,
+  tag: (name: string) => `refs/tags/${name}`,
+  notes: 'refs/notes/ctx',
+  heads: 'refs/heads/',
+  tags: 'refs/tags/',
+  remotes: 'refs/remotes/',
+} as const;
+
+const STALE_LOCK_MS = 10_000;
+const HEX40 = /^[0-9a-f]{40}$/;
+
+/** git check-ref-format rules for a branch (or tag) name, plus ctx's: no `refs/` prefix. */
+export function checkBranchName(name: string, what = 'branch name'): string {
+  const bad = (why: string) => new UsageError(`bad ${what} '${name}': ${why}`);
+  if (name === '' || name === '@') throw bad('empty or "@"');
+  if (name.startsWith('refs/')) throw bad('give the name without refs/');
+  if (name.startsWith('-')) throw bad('starts with "-"');
+  if (name.includes('..')) throw bad('contains ".."');
+  if (name.includes('@{')) throw bad('contains "@{"');
+  if (name.includes('//') || name.startsWith('/') || name.endsWith('/')) throw bad('empty path component');
+  if (name.endsWith('.')) throw bad('ends with "."');
+  if (/[\x00-\x20\x7f~^:?*[\\]/.test(name)) throw bad('contains a space, control character or one of ~^:?*[\\');
+  for (const part of name.split('/')) {
+    if (part.startsWith('.')) throw bad('a component starts with "."');
+    if (part.endsWith('.lock')) throw bad('a component ends with ".lock"');
+  }
+  return name;
+}
+
+interface PackedRefs {
+  map: Map<string, string>;
+  mtimeMs: number;
+}
+
+export class RefStore {
+  private packed: PackedRefs | null = null;
+  constructor(readonly gitdir: string) {}
+
+  /** The oid a ref points to (symbolic refs followed), or null. */
+  read(ref: string): string | null {
+    for (let depth = 0; depth < 5; depth++) {
+      const loose = this.readLoose(ref);
+      if (loose === null) return this.readPacked().get(ref) ?? null;
+      if (!loose.startsWith('ref: ')) return loose;
+      ref = loose.slice(5);
+    }
+    throw new CtxError(`symbolic ref loop at ${ref}`);
+  }
+
+  /** Where HEAD points (`refs/heads/main`), or null when HEAD is detached or missing. */
+  symbolicTarget(ref = 'HEAD'): string | null {
+    const v = this.readLoose(ref);
+    return v?.startsWith('ref: ') ? v.slice(5) : null;
+  }
+
+  /** All refs under a prefix (e.g. `refs/heads/`), loose over packed, sorted by name. */
+  list(prefix: string): { ref: string; oid: string }[] {
+    const out = new Map<string, string>();
+    for (const [ref, oid] of this.readPacked()) if (ref.startsWith(prefix)) out.set(ref, oid);
+    const walk = (rel: string) => {
+      const abs = join(this.gitdir, rel);
+      let names: string[];
+      try {
+        names = readdirSync(abs);
+      } catch {
+        return;
+      }
+      for (const n of names) {
+        const child = `${rel}/${n}`;
+        if (n.endsWith('.lock')) continue;
+        if (statSync(join(this.gitdir, child)).isDirectory()) walk(child);
+        else {
+          const v = this.readLoose(child);
+          if (v && HEX40.test(v)) out.set(child, v);
+        }
+      }
+    };
+    walk(prefix.replace(/\/$/, ''));
+    return [...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([ref, oid]) => ({ ref, oid }));
+  }
+
+  /**
+   * Compare-and-swap: move `ref` to `next` only if it still points to `expected`
+   * (null: the ref must not exist). Throws ConflictError when it moved or is locked.
+   */
+  update(ref: string, next: string, expected: string | null): void {
+    this.underLock(ref, () => {
+      this.compare(ref, expected);
+      return `${next}\n`;
+    });
+    if (expected === null && ref.startsWith(refs.heads)) this.pointHeadIfUnborn(ref);
+  }
+
+  /** HEAD follows the first branch made while it is unborn, so `git clone` and `git fsck` see a branch. */
+  pointHeadIfUnborn(ref: string | null): void {
+    const target = this.symbolicTarget();
+    if (target !== null && this.read(target) !== null) return;
+    const next = ref ?? this.list(refs.heads)[0]?.ref;
+    if (!next) return;
+    try {
+      this.underLock('HEAD', () => `ref: ${next}\n`);
+    } catch {
+      // another writer is moving HEAD: its choice is as good as ours
+    }
+  }
+
+  /** Delete `ref` if it still points to `expected`. */
+  delete(ref: string, expected: string): void {
+    this.underLock(ref, () => {
+      this.compare(ref, expected);
+      if (this.readPacked().has(ref)) this.rewritePacked((m) => m.delete(ref));
+      return null;
+    });
+    this.pruneEmptyDirs(dirname(ref));
+    if (ref.startsWith(refs.heads)) this.pointHeadIfUnborn(null);
+  }
+
+  private compare(ref: string, expected: string | null) {
+    const current = this.read(ref);
+    if (current === expected) return;
+    const name = ref.replace(/^refs\/(heads|tags)\//, '');
+    if (expected === null) throw new ConflictError(`${name} already exists at ctx-${current!.slice(0, 12)}`);
+    throw new ConflictError(
+      current === null ? `branch moved: ${name} was deleted` : `branch moved: ${name} is now at ctx-${current.slice(0, 12)}`,
+      { hint: 'read the new tip and try again (--retry)' },
+    );
+  }
+
+  /** Hold `<ref>.lock`; `body` returns the new content (renamed over the ref) or null (delete). */
+  private underLock(ref: string, body: () => string | null): void {
+    const path = join(this.gitdir, ref);
+    const lock = `${path}.lock`;
+    const fd = this.createLock(lock, ref);
+    let renamed = false;
+    try {
+      const content = body();
+      if (content === null) {
+        if (existsSync(path)) unlinkSync(path);
+      } else {
+        writeSync(fd, content);
+        closeSync(fd);
+        renameSync(lock, path);
+        renamed = true;
+        return;
+      }
+    } finally {
+      if (!renamed) {
+        try {
+          closeSync(fd);
+        } catch {}
+        try {
+          unlinkSync(lock);
+        } catch {}
+      }
+    }
+  }
+
+  private createLock(lock: string, ref: string): number {
+    try {
+      mkdirSync(dirname(lock), { recursive: true });
+    } catch (e) {
+      throw new UsageError(`cannot create ${ref}: a ref is in the way (${(e as Error).message.split(',')[0]})`);
+    }
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return openSync(lock, 'wx');
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+        // A ref lock is held for microseconds; one older than 10 s belongs to a process that died.
+        const age = lockAge(lock);
+        if (attempt < 200 && (age === null || age > STALE_LOCK_MS)) {
+          if (age !== null) rmStale(lock);
+          continue;
+        }
+        if (attempt < 50) {
+          sleepMs(2 + attempt);
+          continue;
+        }
+        throw new ConflictError(`${ref} is locked by another writer (${lock})`, { hint: 'try again; a lock older than 10 s is removed' });
+      }
+    }
+  }
+
+  private readLoose(ref: string): string | null {
+    try {
+      return readFileSync(join(this.gitdir, ref), 'utf8').trim();
+    } catch {
+      return null;
+    }
+  }
+
+  private readPacked(): Map<string, string> {
+    const file = join(this.gitdir, 'packed-refs');
+    let mtimeMs = -1;
+    try {
+      mtimeMs = statSync(file).mtimeMs;
+    } catch {}
+    if (this.packed && this.packed.mtimeMs === mtimeMs) return this.packed.map;
+    const map = new Map<string, string>();
+    if (mtimeMs >= 0) {
+      for (const line of readFileSync(file, 'utf8').split('\n')) {
+        if (line === '' || line.startsWith('#') || line.startsWith('^')) continue;
+        const sp = line.indexOf(' ');
+        map.set(line.slice(sp + 1), line.slice(0, sp));
+      }
+    }
+    this.packed = { map, mtimeMs };
+    return map;
+  }
+
+  private rewritePacked(edit: (m: Map<string, string>) => void) {
+    const file = join(this.gitdir, 'packed-refs');
+    const fd = this.createLock(`${file}.lock`, 'packed-refs');
+    try {
+      const lines = readFileSync(file, 'utf8').split('\n');
+      const keep = new Map(this.readPacked());
+      edit(keep);
+      const out: string[] = [];
+      let skipPeel = false;
+      for (const line of lines) {
+        if (line.startsWith('^')) {
+          if (!skipPeel) out.push(line);
+          continue;
+        }
+        const ref = line.slice(line.indexOf(' ') + 1);
+        skipPeel = line !== '' && !line.startsWith('#') && !keep.has(ref);
+        if (!skipPeel && line !== '') out.push(line);
+      }
+      writeSync(fd, out.join('\n') + '\n');
+      closeSync(fd);
+      renameSync(`${file}.lock`, file);
+    } catch (e) {
+      try {
+        closeSync(fd);
+      } catch {}
+      try {
+        unlinkSync(`${file}.lock`);
+      } catch {}
+      throw e;
+    }
+    this.packed = null;
+  }
+
+  private pruneEmptyDirs(rel: string) {
+    while (/^refs\/[^/]+\/.+/.test(rel)) {
+      try {
+        rmdirSync(join(this.gitdir, rel));
+      } catch {
+        return;
+      }
+      rel = dirname(rel);
+    }
+  }
+}
+
+function rmStale(lock: string) {
+  try {
+    unlinkSync(lock);
+  } catch {}
+}
+
+function lockAge(path: string): number | null {
+  try {
+    return Date.now() - statSync(path).mtimeMs;
+  } catch {
+    return null;
+  }
+}
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+function sleepMs(ms: number) {
+  Atomics.wait(sleeper, 0, 0, ms);
+}

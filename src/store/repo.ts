@@ -1,0 +1,114 @@
+// Which context repo, creating one, and reading its `ctx.*` config keys.
+import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { NotFoundError, UsageError } from '../errors/index.js';
+
+export interface StoreLocation {
+  gitdir: string;
+  exists: boolean;
+}
+
+export function isContextRepo(path: string): boolean {
+  return existsSync(join(path, 'HEAD')) && existsSync(join(path, 'objects')) && existsSync(join(path, 'refs'));
+}
+
+/** --store, else $CTX_STORE, else the nearest `.ctx/` walking up from cwd, else `./.ctx`. */
+export function locateStore(explicit: string | undefined, env: NodeJS.ProcessEnv, cwd: string): StoreLocation {
+  const given = explicit ?? (env.CTX_STORE || undefined);
+  if (given) {
+    const gitdir = resolve(cwd, given);
+    return { gitdir, exists: isContextRepo(gitdir) };
+  }
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    if (isContextRepo(join(dir, '.ctx'))) return { gitdir: join(dir, '.ctx'), exists: true };
+    if (dirname(dir) === dir) break;
+  }
+  return { gitdir: resolve(cwd, '.ctx'), exists: false };
+}
+
+export function requireStore(loc: StoreLocation): string {
+  if (!loc.exists) {
+    if (existsSync(loc.gitdir)) throw new NotFoundError(`${loc.gitdir} is not a context repository`);
+    throw new NotFoundError(`no context store found (looked for ${loc.gitdir})`, { hint: 'run ctx init, or pass --store PATH' });
+  }
+  return loc.gitdir;
+}
+
+/** Create a bare repo at `gitdir`, as `git init --bare` would. Returns false when one was there. */
+export function initRepo(gitdir: string): boolean {
+  if (isContextRepo(gitdir)) return false;
+  if (existsSync(gitdir) && (!statSync(gitdir).isDirectory() || readdirNonEmpty(gitdir)))
+    throw new UsageError(`${gitdir} exists and is not a context repository`);
+  for (const d of ['objects/info', 'objects/pack', 'refs/heads', 'refs/tags', 'info', 'ctx']) mkdirSync(join(gitdir, d), { recursive: true });
+  writeFileSync(join(gitdir, 'config'), '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n');
+  writeFileSync(join(gitdir, 'description'), 'agent-ctx context repository\n');
+  // derived data (ctx/) is never pushed; keep native tools from listing it as junk
+  writeFileSync(join(gitdir, 'info', 'exclude'), 'ctx/\n');
+  writeFileSync(join(gitdir, 'HEAD'), 'ref: refs/heads/main\n');
+  excludeFromWorkTree(gitdir);
+  return true;
+}
+
+function readdirNonEmpty(dir: string): boolean {
+  return readdirSync(dir).length > 0;
+}
+
+/** Inside a git work tree, `.ctx/` goes into `.git/info/exclude` so the project's git never tracks it. */
+function excludeFromWorkTree(gitdir: string) {
+  for (let dir = dirname(gitdir); ; dir = dirname(dir)) {
+    const dotgit = join(dir, '.git');
+    if (existsSync(dotgit)) {
+      let common = dotgit;
+      if (statSync(dotgit).isFile()) {
+        const m = /^gitdir: (.*)$/m.exec(readFileSync(dotgit, 'utf8'));
+        if (!m) return;
+        common = resolve(dir, m[1].trim());
+        const commondir = join(common, 'commondir');
+        if (existsSync(commondir)) common = resolve(common, readFileSync(commondir, 'utf8').trim());
+      }
+      const exclude = join(common, 'info', 'exclude');
+      const pattern = `/${relative(dir, gitdir).split('\\').join('/')}/`;
+      const before = existsSync(exclude) ? readFileSync(exclude, 'utf8') : '';
+      if (before.split('\n').includes(pattern)) return;
+      mkdirSync(dirname(exclude), { recursive: true });
+      appendFileSync(exclude, `${before === '' || before.endsWith('\n') ? '' : '\n'}${pattern}\n`);
+      return;
+    }
+    if (dirname(dir) === dir) return;
+  }
+}
+
+/** The repo's own git config, read for `section.key` (git's rules: names case-insensitive). */
+export function readConfig(gitdir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  let text: string;
+  try {
+    text = readFileSync(join(gitdir, 'config'), 'utf8');
+  } catch {
+    return out;
+  }
+  let section = '';
+  for (const raw of text.split('\n')) {
+    const line = raw.replace(/(^|\s)[#;].*$/, '').trim();
+    if (line === '') continue;
+    const head = /^\[([^\]\s"]+)(?:\s+"((?:[^"\\]|\\.)*)")?\]$/.exec(line);
+    if (head) {
+      section = head[1].toLowerCase() + (head[2] !== undefined ? `.${head[2]}` : '');
+      continue;
+    }
+    const kv = /^([A-Za-z][-A-Za-z0-9]*)\s*(?:=\s*(.*))?$/.exec(line);
+    if (kv) out.set(`${section}.${kv[1].toLowerCase()}`, unquote(kv[2] ?? 'true'));
+  }
+  return out;
+}
+
+function unquote(v: string): string {
+  return v.replace(/^"(.*)"$/, '$1').replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c === 't' ? '\t' : c));
+}
+
+/** git's integer syntax: 1024, 32k, 32m, 1g. */
+export function parseConfigSize(key: string, v: string): number {
+  const m = /^(\d+)([kmg]?)$/i.exec(v.trim());
+  if (!m) throw new UsageError(`config ${key}: not a size: ${v}`);
+  return Number(m[1]) * { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[m[2].toLowerCase() as '' | 'k' | 'm' | 'g'];
+}

@@ -1,0 +1,118 @@
+// Tests run the built CLI (dist/) against real repositories in temp dirs, checked with native git.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { afterEach } from 'vitest';
+
+export const ROOT = resolve(import.meta.dirname, '..');
+export const CTX = join(ROOT, 'bin', 'ctx');
+export const CORPUS = resolve(ROOT, '..', 'shared', 'corpus');
+export const FIXTURES = join(ROOT, 'fixtures');
+export const ENGINES = ['git', 'isogit'] as const;
+export type EngineName = (typeof ENGINES)[number];
+
+/** A fixed identity and clock, so commit ids are exact. */
+export const FIXED_ENV = {
+  CTX_NOW: '2026-01-02T03:04:05.678Z',
+  CTX_PRINCIPAL: 'alice',
+  CTX_MACHINE: 'box',
+  CTX_TEMPLATE: 'test-agent',
+  CTX_SESSION: 's-1',
+};
+
+const made: string[] = [];
+afterEach(() => {
+  while (made.length) rmSync(made.pop()!, { recursive: true, force: true });
+});
+
+export function tempDir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'ctx-test-'));
+  made.push(d);
+  return d;
+}
+
+export interface Run {
+  stdout: string;
+  stderr: string;
+  code: number;
+  bytes: Buffer;
+}
+
+export interface RunOptions {
+  input?: string | Uint8Array;
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+}
+
+/** `ctx ARGS` as a user runs it: a new node process, no TTY. */
+export function ctx(store: string, args: string[], opts: RunOptions = {}): Run {
+  const r = spawnSync(process.execPath, [CTX, ...args], {
+    cwd: opts.cwd ?? dirname(store),
+    input: opts.input,
+    env: cleanEnv({ CTX_STORE: store, ...opts.env }),
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  return { stdout: r.stdout.toString('utf8'), stderr: r.stderr.toString('utf8'), code: r.status ?? -1, bytes: r.stdout };
+}
+
+/** The same, without waiting: for racing processes. */
+export function ctxAsync(store: string, args: string[], opts: RunOptions = {}): Promise<Run> {
+  return new Promise((done) => {
+    const p = spawn(process.execPath, [CTX, ...args], { cwd: opts.cwd ?? dirname(store), env: cleanEnv({ CTX_STORE: store, ...opts.env }) });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    p.stdout.on('data', (b) => out.push(b));
+    p.stderr.on('data', (b) => err.push(b));
+    p.on('close', (code) => {
+      const bytes = Buffer.concat(out);
+      done({ stdout: bytes.toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), code: code ?? -1, bytes });
+    });
+    if (opts.input !== undefined) p.stdin.end(opts.input);
+    else p.stdin.end();
+  });
+}
+
+function cleanEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('CTX_') && k !== 'NO_COLOR' && k !== 'FORCE_COLOR') env[k] = v;
+  for (const [k, v] of Object.entries(extra)) if (v === undefined) delete env[k];
+  else env[k] = v;
+  return env;
+}
+
+/** Native git on the context repo. */
+export function git(gitdir: string, args: string[]): string {
+  return execFileSync('git', ['--git-dir', gitdir, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** `git fsck --strict`: its whole output (stdout and stderr) and exit code. */
+export function fsck(gitdir: string): { code: number; output: string } {
+  const r = spawnSync('git', ['--git-dir', gitdir, 'fsck', '--strict', '--no-progress'], { encoding: 'utf8' });
+  return { code: r.status ?? -1, output: r.stdout + r.stderr };
+}
+
+/** Every ref and its value, for "nothing changed" checks. */
+export function refSnapshot(gitdir: string): string {
+  return git(gitdir, ['for-each-ref', '--format=%(refname) %(objectname)']);
+}
+
+/** Object count, loose and packed, for "nothing written" checks. */
+export function objectCount(gitdir: string): string {
+  return git(gitdir, ['count-objects', '-v']).split('\n').filter((l) => /^(count|in-pack):/.test(l)).join(' ');
+}
+
+export function corpusFiles(dir: string, ext = '.jsonl'): string[] {
+  return readdirSync(join(CORPUS, dir))
+    .filter((f) => f.endsWith(ext))
+    .sort()
+    .map((f) => join(CORPUS, dir, f));
+}
+
+export function newStore(): string {
+  const dir = tempDir();
+  const store = join(dir, '.ctx');
+  const r = ctx(store, ['init', store]);
+  if (r.code !== 0) throw new Error(r.stderr);
+  return store;
+}
