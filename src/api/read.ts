@@ -81,10 +81,15 @@ export async function log(ctx: RepoContext, spec: string | undefined, opts: LogO
     const oids = await ctx.engine.firstParents(await ctx.resolve(spec), Number.isFinite(limit) ? limit : undefined);
     return commitRecords(ctx, oids);
   }
-  const seen = new Set<string>();
-  for (const tip of new Set(ctx.branchTips().values())) for (const oid of await ctx.engine.firstParents(tip)) seen.add(oid);
-  const records = await commitRecords(ctx, [...seen]);
-  records.sort((a, b) => b.meta.created_at.localeCompare(a.meta.created_at) || (a.id < b.id ? 1 : -1));
+  // depth (distance from the root) keeps children before parents when times tie
+  const depth = new Map<string, number>();
+  for (const tip of new Set(ctx.branchTips().values())) {
+    const chain = await ctx.engine.firstParents(tip);
+    chain.forEach((oid, i) => depth.set(oid, chain.length - i));
+  }
+  const records = await commitRecords(ctx, [...depth.keys()]);
+  const d = (r: CommitRecord) => depth.get(r.id.slice(4))!;
+  records.sort((a, b) => b.meta.created_at.localeCompare(a.meta.created_at) || d(b) - d(a) || (a.id < b.id ? 1 : -1));
   return records.slice(0, limit);
 }
 

@@ -11,7 +11,7 @@ import { findByPrefix } from '../store/object-ids.js';
 import { parseCommit, parseTree } from '../store/objects.js';
 import { parseConfigSize, readConfig } from '../store/repo.js';
 import { refs, RefStore } from '../store/refs.js';
-import { DEFAULT_MAX_BLOB } from '../store/context-commits.js';
+import { DEFAULT_MAX_BLOB, parseMeta } from '../store/context-commits.js';
 import { IntegrityError } from '../errors/index.js';
 
 export interface Defaults {
@@ -63,7 +63,7 @@ export class RepoContext {
     const { base, explicitId, ancestor } = parseSpec(spec.trim());
     let oid: string | null = null;
     if (!explicitId) {
-      for (const ref of [refs.branch(base), refs.tag(base), `${refs.remotes}${base}`, ...(base.startsWith('refs/') ? [base] : [])]) {
+      for (const ref of [...(base === 'HEAD' ? ['HEAD'] : []), refs.branch(base), refs.tag(base), `${refs.remotes}${base}`, ...(base.startsWith('refs/') ? [base] : [])]) {
         oid = this.refs.read(ref);
         if (oid) break;
       }
@@ -104,12 +104,7 @@ export class RepoContext {
     const out = oids.map((oid, i) => {
       const b = blobs[i];
       if (!b) throw new IntegrityError(`${shortId(oid)}: not a context commit (no meta.json)`);
-      let meta: Meta;
-      try {
-        meta = JSON.parse(Buffer.from(b.data).toString('utf8')) as Meta;
-      } catch {
-        throw new IntegrityError(`${shortId(oid)}: meta.json is not JSON`);
-      }
+      const meta = parseMeta(oid, b.data);
       const f = knownFormat(meta.format);
       return { oid, meta, artifactPath: f ? artifactName(meta.type, f.ext) : '' };
     });

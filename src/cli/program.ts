@@ -16,11 +16,11 @@ function action(load: Loader) {
 
 function metadataOptions(cmd: Command): Command {
   return cmd
-    .option('--template <name>', 'what kind of agent (default: $CTX_TEMPLATE)')
+    .option('--template <name>', 'what kind of agent (default: $CTX_TEMPLATE, else agent; claude-code on import)')
     .option('--principal <name>', 'who ran it (default: $CTX_PRINCIPAL or the OS user)')
     .option('--machine <name>', 'where it ran (default: $CTX_MACHINE or the host name)')
-    .option('--session <id>', 'session id (default: $CTX_SESSION)')
-    .option('--trigger <t>', 'turn_boundary, tool_call, compaction, session_end, explicit or import')
+    .option('--session <id>', 'session id (default: $CTX_SESSION; the transcript\'s on import)')
+    .option('--trigger <t>', 'turn_boundary, tool_call, compaction, session_end, explicit (default) or import (default on import)')
     .option('--ticket <id>', 'associated ticket')
     .option('--thread <id>', 'associated thread')
     .option('--summary <text>', 'summary of the commit');
@@ -30,7 +30,7 @@ export function buildProgram(): Command {
   const program = new Command('ctx')
     .description("Store an AI agent's context as chains of commits in a git repository")
     .version(VERSION, '-V, --version')
-    .option('--store <path>', 'context repo (default: $CTX_STORE, else the nearest .ctx/)')
+    .option('--store <path>', 'context repo (default: $CTX_STORE, else the nearest .ctx/ upward, else ./.ctx)')
     .option('--json', 'JSON output (one document, or JSON Lines for lists), every record with "v":1')
     .addOption(new Option('--color <when>', 'colour output').choices(['auto', 'always', 'never']).default('auto'))
     .addOption(new Option('--engine <name>', 'object engine (default: $CTX_ENGINE, ctx.engine, auto)').choices(['auto', 'git', 'isogit']))
@@ -39,7 +39,7 @@ export function buildProgram(): Command {
     .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, 'ctx: ')) })
     .exitOverride();
 
-  program.command('init').argument('[path]', 'where (default: ./.ctx)').description('create a context repo').action(action(() => import('../commands/init.js')));
+  program.command('init').argument('[path]', 'where (default: --store, $CTX_STORE, else ./.ctx)').description('create a context repo').action(action(() => import('../commands/init.js')));
 
   metadataOptions(
     program

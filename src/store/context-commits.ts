@@ -1,6 +1,6 @@
 // A context commit on disk: meta.json plus one artifact (a blob, or a subtree of chunks).
 import { CtxError, IntegrityError } from '../errors/index.js';
-import { artifactName, commitMessage, commitPerson, encodeMeta, type Meta } from '../core/meta.js';
+import { META_VERSION, artifactName, commitMessage, commitPerson, encodeMeta, type Meta } from '../core/meta.js';
 import { shortId } from '../core/ids.js';
 import type { CommitSpec, Engine, TreeFile } from './engine.js';
 import { parseCommit, parseTree, type ParsedCommit } from './objects.js';
@@ -54,11 +54,20 @@ export async function readStoredCommits(engine: Engine, oids: readonly string[])
 
 function parseMetaBlob(oid: string, data: Uint8Array | undefined): Meta {
   if (!data) throw new IntegrityError(`${shortId(oid)}: meta.json is missing`);
+  return parseMeta(oid, data);
+}
+
+/** meta.json bytes → Meta; a version this build does not know is an integrity failure. */
+export function parseMeta(oid: string, data: Uint8Array): Meta {
+  let meta: Meta;
   try {
-    return JSON.parse(Buffer.from(data).toString('utf8')) as Meta;
+    meta = JSON.parse(Buffer.from(data).toString('utf8')) as Meta;
   } catch {
     throw new IntegrityError(`${shortId(oid)}: meta.json is not JSON`);
   }
+  if (meta === null || typeof meta !== 'object' || meta.v !== META_VERSION)
+    throw new IntegrityError(`${shortId(oid)}: unknown meta.json version ${JSON.stringify((meta as Meta | null)?.v)}`);
+  return meta;
 }
 
 /** Artifact bytes of many commits, in order, chunks reassembled. */

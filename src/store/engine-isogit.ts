@@ -1,0 +1,165 @@
+// The in-process engine: isomorphic-git over node:fs. Always available; slow in bulk.
+import fs from 'node:fs';
+import { resolve } from 'node:path';
+import git from 'isomorphic-git';
+import type { CommitSpec, Engine, GitObject, ObjectType, Signature, TreeFile } from './engine.js';
+
+// Errors isomorphic-git throws where native git would answer "missing".
+const MISSING_CODES = new Set(['NotFoundError', 'ObjectTypeError', 'InvalidFilepathError']);
+
+function isMissing(e: unknown): boolean {
+  return typeof e === 'object' && e !== null && MISSING_CODES.has((e as { code?: string }).code ?? '');
+}
+
+/** Validate and split `name` or `dir/name`; both engines reject the same paths. */
+export function splitTreePath(path: string): { dir: string | null; name: string } {
+  const parts = path.split('/');
+  const bad = parts.length > 2 || parts.some((p) => p === '' || p === '.' || p === '..' || /^\.git$/i.test(p) || /[\0\n]/.test(p));
+  if (bad) throw new Error(`invalid tree path: ${JSON.stringify(path)}`);
+  return parts.length === 2 ? { dir: parts[0], name: parts[1] } : { dir: null, name: parts[0] };
+}
+
+/** The `name <email> <seconds> +0000` part of an author or committer line. */
+export function formatSignature(s: Signature): string {
+  if (s.name === '' || /[<>\n]/.test(s.name) || /[<>\n]/.test(s.email) || s.name.trim() !== s.name) {
+    throw new Error(`invalid signature: ${JSON.stringify(`${s.name} <${s.email}>`)}`);
+  }
+  if (!Number.isSafeInteger(s.timestamp) || s.timestamp < 0) throw new Error(`invalid timestamp: ${s.timestamp}`);
+  return `${s.name} <${s.email}> ${s.timestamp} +0000`;
+}
+
+/** Group a commit's files into root entries and one-level subdirectories, rejecting clashes. */
+export function groupTreeFiles(files: readonly TreeFile[]): { root: Map<string, TreeFile>; dirs: Map<string, Map<string, TreeFile>> } {
+  const root = new Map<string, TreeFile>();
+  const dirs = new Map<string, Map<string, TreeFile>>();
+  for (const f of files) {
+    const { dir, name } = splitTreePath(f.path);
+    const clash = dir === null ? root.has(name) || dirs.has(name) : root.has(dir) || dirs.get(dir)?.has(name);
+    if (clash) throw new Error(`duplicate tree path: ${JSON.stringify(f.path)}`);
+    if (dir === null) root.set(name, f);
+    else {
+      let d = dirs.get(dir);
+      if (!d) dirs.set(dir, (d = new Map()));
+      d.set(name, f);
+    }
+  }
+  return { root, dirs };
+}
+
+export function createIsogitEngine(gitdir: string): Engine {
+  const dir = resolve(gitdir);
+  // One cache for the engine's lifetime: it holds parsed pack indexes, without which packed reads crawl.
+  const cache = {};
+
+  async function read(oid: string, filepath?: string): Promise<GitObject | null> {
+    try {
+      const r = await git.readObject({ fs, gitdir: dir, oid, filepath, format: 'content', cache });
+      return { type: r.type as ObjectType, data: r.object as Uint8Array };
+    } catch (e) {
+      if (isMissing(e)) return null;
+      throw e;
+    }
+  }
+
+  async function requireObject(oid: string, type: ObjectType | null): Promise<void> {
+    const r = type === null ? await exists(oid) : (await read(oid))?.type === type;
+    if (!r) throw new Error(`${type ?? 'object'} ${oid} not found`);
+  }
+
+  async function exists(oid: string): Promise<boolean> {
+    try {
+      // 'deflated' skips inflating and hashing a loose object: we only ask whether it is there.
+      await git.readObject({ fs, gitdir: dir, oid, format: 'deflated', cache });
+      return true;
+    } catch (e) {
+      if (isMissing(e)) return false;
+      throw e;
+    }
+  }
+
+  async function blobOf(f: TreeFile, known: Set<string>): Promise<string> {
+    if ('data' in f) return git.writeBlob({ fs, gitdir: dir, blob: f.data });
+    if (!known.has(f.oid)) {
+      await requireObject(f.oid, null);
+      known.add(f.oid);
+    }
+    return f.oid;
+  }
+
+  async function writeTree(entries: { mode: string; path: string; oid: string; type: 'blob' | 'tree' }[]): Promise<string> {
+    return git.writeTree({ fs, gitdir: dir, tree: entries });
+  }
+
+  return {
+    name: 'isogit',
+
+    readObject: (oid) => read(oid),
+
+    async readObjects(specs) {
+      const out: (GitObject | null)[] = [];
+      for (const spec of specs) {
+        const colon = spec.indexOf(':');
+        out.push(colon < 0 ? await read(spec) : await read(spec.slice(0, colon), spec.slice(colon + 1)));
+      }
+      return out;
+    },
+
+    async firstParents(tip, max = Infinity) {
+      const ids: string[] = [];
+      let oid: string | null = tip;
+      while (oid !== null && ids.length < max) {
+        const obj = await read(oid);
+        if (!obj || obj.type !== 'commit') throw new Error(`commit ${oid} not found`);
+        ids.push(oid);
+        oid = firstParentOf(obj.data);
+      }
+      return ids;
+    },
+
+    async writeCommits(specs: readonly CommitSpec[]) {
+      const ids: string[] = [];
+      const known = new Set<string>(); // blobs and parents already checked in this batch
+      for (const spec of specs) {
+        const { root, dirs } = groupTreeFiles(spec.files);
+        const entries: { mode: string; path: string; oid: string; type: 'blob' | 'tree' }[] = [];
+        for (const [name, f] of root) entries.push({ mode: '100644', path: name, oid: await blobOf(f, known), type: 'blob' });
+        for (const [d, files] of dirs) {
+          const sub = [];
+          for (const [name, f] of files) sub.push({ mode: '100644', path: name, oid: await blobOf(f, known), type: 'blob' as const });
+          entries.push({ mode: '040000', path: d, oid: await writeTree(sub), type: 'tree' });
+        }
+        const tree = await writeTree(entries);
+        const parents: string[] = [];
+        for (const p of spec.parents) {
+          if (typeof p === 'string') {
+            if (!known.has(p)) await requireObject(p, 'commit');
+            known.add(p);
+            parents.push(p);
+          } else {
+            if (!(p.index >= 0 && p.index < ids.length)) throw new Error(`parent index ${p.index} is not an earlier commit`);
+            parents.push(ids[p.index]);
+          }
+        }
+        ids.push(await git.writeObject({ fs, gitdir: dir, type: 'commit', format: 'content', object: serializeCommit(tree, parents, spec) }));
+      }
+      return ids;
+    },
+
+    async close() {},
+  };
+}
+
+/** The commit object's bytes as git writes them; isomorphic-git's writeCommit would normalise the message. */
+export function serializeCommit(tree: string, parents: readonly string[], spec: CommitSpec): Uint8Array {
+  let head = `tree ${tree}\n`;
+  for (const p of parents) head += `parent ${p}\n`;
+  head += `author ${formatSignature(spec.author)}\ncommitter ${formatSignature(spec.committer)}\n\n`;
+  return Buffer.from(head + spec.message, 'utf8');
+}
+
+/** The first `parent` header of a commit object, or null for a root commit. */
+function firstParentOf(data: Uint8Array): string | null {
+  const text = Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('latin1', 0, Math.min(data.byteLength, 1024));
+  const m = /^tree [0-9a-f]+\nparent ([0-9a-f]+)\n/.exec(text);
+  return m ? m[1] : null;
+}
