@@ -19,6 +19,8 @@ export interface CommitFields {
   summary?: string;
   /** ISO time; default: now */
   createdAt?: string;
+  /** the artifact ends an imported file, whose last line may lack its newline */
+  lastOfFile?: boolean;
   source?: Record<string, unknown>;
   snapshotOf?: { stop: string; commit: string };
 }
@@ -48,7 +50,7 @@ export async function buildMeta(ctx: RepoContext, format: string, artifact: Uint
   if (!COMMIT_TYPES.includes(type)) throw new UsageError(`unknown commit type '${type}' (${COMMIT_TYPES.join(', ')})`);
   const trigger = f.trigger ?? 'explicit';
   if (!TRIGGERS.includes(trigger)) throw new UsageError(`unknown trigger '${trigger}' (${TRIGGERS.join(', ')})`);
-  const entries = fmt.parse(artifact);
+  const entries = fmt.parse(artifact, { lastOfFile: f.lastOfFile });
   const d = ctx.defaults;
   const meta: Meta = {
     v: 1,

@@ -35,9 +35,16 @@ function isMessage(e: unknown): e is { type: string; message?: { content?: unkno
 export const claudeCode: StorageFormat = {
   name: 'claude-code-v1',
   ext: 'jsonl',
-  parse(bytes) {
+  parse(bytes, opts) {
     if (bytes.length === 0) throw new BadInputError('empty artifact: no JSONL lines');
-    return parseJsonLines(bytes).map((l) => l.value);
+    const lines = parseJsonLines(bytes);
+    lines.forEach((l, i) => {
+      if (l.value === null || typeof l.value !== 'object' || Array.isArray(l.value)) throw new BadInputError(`line ${i + 1} is not a JSON object (byte ${l.start})`);
+    });
+    // artifacts are joined by byte append, so each must end where a line ends
+    if (bytes[bytes.length - 1] !== NL && !opts?.lastOfFile)
+      throw new BadInputError(`line ${lines.length} does not end with a newline: artifacts are whole lines`);
+    return lines.map((l) => l.value);
   },
   concat: concatBytes,
   count: (entries) => entries.filter(isMessage).length,

@@ -3,8 +3,11 @@ export interface StorageFormat {
   name: string;
   /** extension of the artifact's tree entry: `delta.<ext>` */
   ext: string;
-  /** Decode and check artifact bytes; throws BadInputError naming the problem. */
-  parse(bytes: Uint8Array): unknown[];
+  /**
+   * Decode and check artifact bytes; throws BadInputError naming the problem. `lastOfFile`: the
+   * artifact ends an imported file, whose own last line may lack its newline.
+   */
+  parse(bytes: Uint8Array, opts?: { lastOfFile?: boolean }): unknown[];
   /** Ordered artifacts → one artifact. */
   concat(parts: readonly Uint8Array[]): Uint8Array;
   /** Messages among parsed entries. */

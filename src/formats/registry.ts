@@ -20,7 +20,7 @@ export function knownFormat(name: string): StorageFormat | undefined {
 }
 
 export function checkOutputFormat(name: string): string {
-  if (!(OUTPUT_ONLY as readonly string[]).includes(name)) storageFormat(name);
+  if (!formatNames().includes(name)) throw new UsageError(`unknown format '${name}' (known: ${formatNames().join(', ')})`);
   return name;
 }
 

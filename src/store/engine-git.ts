@@ -1,15 +1,16 @@
-// The native engine: the git binary. One long-lived `cat-file --batch` for reads, one `fast-import` per write batch.
+// The native engine: the git binary. One long-lived `cat-file --batch` for reads (a one-shot `--buffer` one for bulk),
+// one `fast-import` per write batch.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { CommitSpec, Engine, GitObject, ObjectType } from './engine.js';
-import { formatSignature, groupTreeFiles } from './engine-isogit.js';
+import { formatSignature, groupTreeFiles } from './tree-layout.js';
 
 // Variables that would point git somewhere else than `gitdir`, or (replace refs) make it disagree with isomorphic-git.
 const DROPPED_ENV = ['GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_COMMON_DIR', 'GIT_NAMESPACE'];
-const HEADER = /^[0-9a-f]{40,64} (blob|tree|commit|tag) (\d+)$/;
+const TYPES = new Set(['blob', 'tree', 'commit', 'tag']);
 const SPECS_PER_WRITE = 1024;
 // From this many specs a one-shot `--buffer` process pays for its spawn: git then writes big blocks, not one per object.
 const BULK_SPECS = 1000;
@@ -27,13 +28,13 @@ function gitError(what: string, code: number | null, stderr: string): Error {
   return new Error(first ?? `git ${what} exited with ${code}`);
 }
 
-/** Await the 'drain' of a writable whose buffer is full, or its end. */
+/** Wait until a full writable drains or fails; a failure is reported by the process's exit, not here. */
 function drained(stream: Writable): Promise<void> {
   const events = ['drain', 'error', 'close'];
-  return new Promise((ok, fail) => {
-    const done = (e?: Error) => {
+  return new Promise((ok) => {
+    const done = () => {
       for (const ev of events) stream.removeListener(ev, done);
-      return e ? fail(e) : ok();
+      ok();
     };
     for (const ev of events) stream.once(ev, done);
   });
@@ -45,7 +46,7 @@ class CatFile {
   private queue: (Deliver | undefined)[] = [];
   private head = 0;
   private partial: Buffer | null = null; // an unfinished header line
-  private body: { type: ObjectType; data: Buffer; filled: number } | null = null;
+  private body: { type: ObjectType; data: Buffer; filled: number } | null = null; // an object split across chunks
   private skipNewline = false; // the LF after an object's data
   private stderr = '';
   failure: Error | null = null;
@@ -57,7 +58,10 @@ class CatFile {
     this.proc.stderr!.on('data', (chunk: Buffer) => void (this.stderr += chunk.toString('utf8')));
     this.proc.stdin!.on('error', () => {}); // an early exit surfaces through 'close' below
     this.exited = new Promise((ok) => {
-      this.proc.on('error', (e) => this.fail(e));
+      this.proc.on('error', (e) => {
+        this.fail(e); // e.g. git not found: there may be no 'close' after this
+        ok();
+      });
       this.proc.on('close', (code) => {
         this.fail(gitError('cat-file', code, this.stderr));
         ok();
@@ -77,7 +81,10 @@ class CatFile {
   async send(specs: readonly string[], deliver: (i: number, obj: GitObject | null, err?: Error) => void): Promise<void> {
     const stdin = this.proc.stdin!;
     for (let start = 0; start < specs.length; start += SPECS_PER_WRITE) {
-      if (this.failure) throw this.failure;
+      if (this.failure || stdin.destroyed) {
+        await this.exited; // so the error is git's own message, not EPIPE
+        throw this.failure!;
+      }
       const chunk = specs.slice(start, start + SPECS_PER_WRITE);
       // Queue and write together, synchronously, so concurrent callers cannot interleave.
       chunk.forEach((_, j) => this.queue.push((obj, err) => deliver(start + j, obj, err)));
@@ -88,13 +95,8 @@ class CatFile {
   private deliver(obj: GitObject | null): void {
     const fn = this.queue[this.head];
     this.queue[this.head++] = undefined;
-    if (this.head === this.queue.length) {
-      this.queue = [];
-      this.head = 0;
-    } else if (this.head > 4096 && this.head * 2 > this.queue.length) {
-      this.queue = this.queue.slice(this.head);
-      this.head = 0;
-    }
+    // Drop answered entries now and then: shift() on a long array costs O(n) each time.
+    if (this.head >= 1024 && this.head * 2 >= this.queue.length) [this.queue, this.head] = [this.queue.slice(this.head), 0];
     fn?.(obj);
   }
 
@@ -107,7 +109,10 @@ class CatFile {
         chunk.copy(b.data, b.filled, pos, pos + n);
         b.filled += n;
         pos += n;
-        if (b.filled === b.data.length) this.finishBody();
+        if (b.filled < b.data.length) continue;
+        this.body = null;
+        this.skipNewline = true;
+        this.deliver({ type: b.type, data: b.data });
         continue;
       }
       if (this.skipNewline) {
@@ -127,28 +132,32 @@ class CatFile {
         this.partial = null;
       }
       pos = nl + 1;
-      this.onHeader(line);
+      const header = this.parseHeader(line);
+      if (header === null) continue;
+      if (pos + header.size <= chunk.length) {
+        // The whole object is in this chunk: hand out a view, not a copy (node sizes chunks to what was read).
+        this.skipNewline = true;
+        this.deliver({ type: header.type, data: chunk.subarray(pos, pos + header.size) });
+        pos += header.size;
+      } else {
+        this.body = { type: header.type, data: Buffer.allocUnsafe(header.size), filled: 0 };
+      }
     }
   }
 
-  private onHeader(line: string): void {
-    const m = HEADER.exec(line);
-    if (m) {
-      this.body = { type: m[1] as ObjectType, data: Buffer.allocUnsafe(Number(m[2])), filled: 0 };
-      if (this.body.data.length === 0) this.finishBody();
-    } else if (line.endsWith(' missing') || line.endsWith(' ambiguous')) {
-      this.deliver(null);
-    } else {
+  /** `<oid> <type> <size>` gives the object to read next; `<spec> missing|ambiguous` answers null at once. */
+  private parseHeader(line: string): { type: ObjectType; size: number } | null {
+    const sp2 = line.lastIndexOf(' ');
+    const sp1 = line.lastIndexOf(' ', sp2 - 1);
+    const type = line.slice(sp1 + 1, sp2);
+    const size = Number(line.slice(sp2 + 1));
+    if (sp1 >= 40 && TYPES.has(type) && Number.isSafeInteger(size) && size >= 0) return { type: type as ObjectType, size };
+    if (line.endsWith(' missing') || line.endsWith(' ambiguous')) this.deliver(null);
+    else {
       this.fail(new Error(`unexpected git cat-file output: ${line.slice(0, 200)}`));
       this.proc.kill();
     }
-  }
-
-  private finishBody(): void {
-    const { type, data } = this.body!;
-    this.body = null;
-    this.skipNewline = true;
-    this.deliver({ type, data });
+    return null;
   }
 
   async close(): Promise<void> {
@@ -202,7 +211,8 @@ export function createGitEngine(gitdir: string): Engine {
     async firstParents(tip, max) {
       if (tip.startsWith('-')) throw new Error(`bad revision: ${tip}`);
       if (max !== undefined && max <= 0) return [];
-      const args = ['rev-list', '--first-parent', ...(max === undefined ? [] : [`--max-count=${Math.floor(max)}`]), tip];
+      const limit = max === undefined || !Number.isFinite(max) ? [] : [`--max-count=${Math.floor(max)}`];
+      const args = ['rev-list', '--first-parent', ...limit, tip];
       const { stdout } = await run(dir, args, []);
       return stdout.toString('latin1').split('\n').filter((l) => l !== '');
     },

@@ -1,8 +1,13 @@
 // The in-process engine: isomorphic-git over node:fs. Always available; slow in bulk.
 import fs from 'node:fs';
 import { resolve } from 'node:path';
-import git from 'isomorphic-git';
-import type { CommitSpec, Engine, GitObject, ObjectType, Signature, TreeFile } from './engine.js';
+import type { CommitSpec, Engine, GitObject, ObjectType, TreeFile } from './engine.js';
+import { formatSignature, groupTreeFiles } from './tree-layout.js';
+
+// isomorphic-git is loaded on first use, so the git engine and `ctx --version` never pay for it.
+type IsoGit = typeof import('isomorphic-git').default;
+let isogit: Promise<IsoGit> | null = null;
+const loadIsogit = () => (isogit ??= import('isomorphic-git').then((m) => m.default));
 
 // Errors isomorphic-git throws where native git would answer "missing".
 const MISSING_CODES = new Set(['NotFoundError', 'ObjectTypeError', 'InvalidFilepathError']);
@@ -11,47 +16,14 @@ function isMissing(e: unknown): boolean {
   return typeof e === 'object' && e !== null && MISSING_CODES.has((e as { code?: string }).code ?? '');
 }
 
-/** Validate and split `name` or `dir/name`; both engines reject the same paths. */
-export function splitTreePath(path: string): { dir: string | null; name: string } {
-  const parts = path.split('/');
-  const bad = parts.length > 2 || parts.some((p) => p === '' || p === '.' || p === '..' || /^\.git$/i.test(p) || /[\0\n]/.test(p));
-  if (bad) throw new Error(`invalid tree path: ${JSON.stringify(path)}`);
-  return parts.length === 2 ? { dir: parts[0], name: parts[1] } : { dir: null, name: parts[0] };
-}
-
-/** The `name <email> <seconds> +0000` part of an author or committer line. */
-export function formatSignature(s: Signature): string {
-  if (s.name === '' || /[<>\n]/.test(s.name) || /[<>\n]/.test(s.email) || s.name.trim() !== s.name) {
-    throw new Error(`invalid signature: ${JSON.stringify(`${s.name} <${s.email}>`)}`);
-  }
-  if (!Number.isSafeInteger(s.timestamp) || s.timestamp < 0) throw new Error(`invalid timestamp: ${s.timestamp}`);
-  return `${s.name} <${s.email}> ${s.timestamp} +0000`;
-}
-
-/** Group a commit's files into root entries and one-level subdirectories, rejecting clashes. */
-export function groupTreeFiles(files: readonly TreeFile[]): { root: Map<string, TreeFile>; dirs: Map<string, Map<string, TreeFile>> } {
-  const root = new Map<string, TreeFile>();
-  const dirs = new Map<string, Map<string, TreeFile>>();
-  for (const f of files) {
-    const { dir, name } = splitTreePath(f.path);
-    const clash = dir === null ? root.has(name) || dirs.has(name) : root.has(dir) || dirs.get(dir)?.has(name);
-    if (clash) throw new Error(`duplicate tree path: ${JSON.stringify(f.path)}`);
-    if (dir === null) root.set(name, f);
-    else {
-      let d = dirs.get(dir);
-      if (!d) dirs.set(dir, (d = new Map()));
-      d.set(name, f);
-    }
-  }
-  return { root, dirs };
-}
-
 export function createIsogitEngine(gitdir: string): Engine {
   const dir = resolve(gitdir);
+  let git: IsoGit;
   // One cache for the engine's lifetime: it holds parsed pack indexes, without which packed reads crawl.
   const cache = {};
 
   async function read(oid: string, filepath?: string): Promise<GitObject | null> {
+    git ??= await loadIsogit();
     try {
       const r = await git.readObject({ fs, gitdir: dir, oid, filepath, format: 'content', cache });
       return { type: r.type as ObjectType, data: r.object as Uint8Array };
@@ -67,6 +39,7 @@ export function createIsogitEngine(gitdir: string): Engine {
   }
 
   async function exists(oid: string): Promise<boolean> {
+    git ??= await loadIsogit();
     try {
       // 'deflated' skips inflating and hashing a loose object: we only ask whether it is there.
       await git.readObject({ fs, gitdir: dir, oid, format: 'deflated', cache });
@@ -117,6 +90,7 @@ export function createIsogitEngine(gitdir: string): Engine {
     },
 
     async writeCommits(specs: readonly CommitSpec[]) {
+      git ??= await loadIsogit();
       const ids: string[] = [];
       const known = new Set<string>(); // blobs and parents already checked in this batch
       for (const spec of specs) {

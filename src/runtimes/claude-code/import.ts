@@ -41,7 +41,7 @@ export async function importClaudeCode(ctx: RepoContext, file: string, opts: Imp
   const path = resolve(file);
   // a segment with no timestamp of its own (a summary-only file) takes the one before it
   let lastTime = opts.fields?.createdAt;
-  const items: ChainItem[] = segments.map((s) => ({
+  const items: ChainItem[] = segments.map((s, i) => ({
     template: 'claude-code',
     trigger: 'import',
     summary: s.prompt ?? '',
@@ -51,6 +51,7 @@ export async function importClaudeCode(ctx: RepoContext, file: string, opts: Imp
     createdAt: (lastTime = validTime(s.timestamp) ?? lastTime),
     source: { path, offset: s.start, length: s.end - s.start },
     artifact: bytes.subarray(s.start, s.end),
+    lastOfFile: i === segments.length - 1,
   }));
   const commits = await writeChain(ctx, branch, CLAUDE_FORMAT, items, (n) => opts.onProgress?.(n, items.length));
   return { branch, session, bytes: bytes.length, commits };

@@ -1,0 +1,76 @@
+// Every command's --json record: its exact field list, "v":1 first, and stable values.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FIXED_ENV, FIXTURES, ctx, newStore, tempDir } from './helpers.js';
+
+const FIXTURE = join(FIXTURES, 'claude-code', 'compacted-session.jsonl');
+const env = FIXED_ENV;
+const json = (store: string, args: string[]) => {
+  const r = ctx(store, [...args, '--json'], { env });
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  return r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+};
+const META_FIELDS = [
+  'artifact', 'artifact_size', 'checkpoint', 'created_at', 'format', 'machine', 'message_count',
+  'principal', 'session_id', 'source', 'summary', 'template', 'token_count', 'type', 'v',
+];
+
+describe('--json records', () => {
+  it('pin their field lists', () => {
+    const dir = tempDir();
+    const fresh = join(dir, 'new.ctx');
+    expect(json(fresh, ['init', fresh])).toEqual([{ v: 1, path: fresh, created: true }]);
+    const store = newStore();
+    const [imported] = json(store, ['import', 'claude-code', FIXTURE, '-b', 'alice/auth-fix']);
+    expect(imported).toEqual({ v: 1, branch: 'alice/auth-fix', session: '3f6c2a9e-8b1d-4e57-a0c4-5d2e9b7f1a83', commits: 5, bytes: readFileSync(FIXTURE).length, id: 'ctx-02b84dbfad7301c67d8cbffec7dc87804eedd875' });
+
+    const log = json(store, ['log', 'alice/auth-fix']);
+    expect(log).toHaveLength(5);
+    for (const r of log) expect(Object.keys(r)).toEqual(['v', 'id', 'parent', 'type', 'format', 'created_at', 'message_count', 'token_count', 'summary', 'branches']);
+    expect(log.map((r) => r.type)).toEqual(['delta', 'delta', 'compaction', 'delta', 'delta']);
+    expect(log[0]).toMatchObject({ v: 1, id: imported.id, parent: log[1].id, branches: ['alice/auth-fix'], summary: 'Thanks. Which files did you change?' });
+
+    const [shown] = json(store, ['show', 'alice/auth-fix~3']);
+    expect(Object.keys(shown)).toEqual(['v', 'id', 'parent', 'branches', 'summary', 'meta', 'annotations']);
+    expect(Object.keys(shown.meta).sort()).toEqual(META_FIELDS);
+    expect(shown.meta.source).toEqual({ path: FIXTURE, offset: 4459, length: 2798 });
+
+    const line = '{"type":"user","message":{"role":"user","content":"go on"}}\n';
+    const started = ctx(store, ['checkpoint', '-b', 'review/finding-1', '--format', 'claude-code-v1', '--parent', 'alice/auth-fix', '--json', '-'], { input: line, env });
+    expect(JSON.parse(started.stdout)).toMatchObject({ branch: 'review/finding-1', parent: imported.id });
+    const cpRun = ctx(store, ['checkpoint', '-b', 'review/x', '--format', 'claude-code-v1', '--json', '-'], { input: line, env });
+    const written = JSON.parse(cpRun.stdout);
+    expect(Object.keys(written)).toEqual(['v', 'id', 'branch', 'parent', 'type', 'format']);
+    expect(written).toMatchObject({ v: 1, branch: 'review/x', parent: null, type: 'delta', format: 'claude-code-v1' });
+
+    const [forked] = json(store, ['fork', 'alice/auth-fix~1', 'side']);
+    expect(forked).toEqual({ v: 1, branch: 'side', id: log[1].id });
+    const branches = json(store, ['branch']);
+    expect(branches.map((b) => b.name)).toEqual(['alice/auth-fix', 'review/finding-1', 'review/x', 'side']);
+    for (const b of branches) expect(Object.keys(b)).toEqual(['v', 'name', 'id', 'type', 'created_at', 'summary']);
+
+    const [note] = json(store, ['annotate', 'side', '--summary', 'found the race']);
+    expect(note).toEqual({ v: 1, at: FIXED_ENV.CTX_NOW, by: 'alice', summary: 'found the race', id: log[1].id });
+
+    const [verified] = json(store, ['verify', '--all']);
+    expect(verified).toEqual({ v: 1, ok: true, commits: 7, problems: [] });
+
+    const [m] = json(store, ['materialize', 'alice/auth-fix', '--stop', 'root']);
+    expect(Object.keys(m)).toEqual(['v', 'format', 'tier', 'stop', 'commits', 'bytes', 'content']);
+    expect(m).toMatchObject({ format: 'claude-code-v1', tier: 'native', stop: 'root', bytes: readFileSync(FIXTURE).length, content: readFileSync(FIXTURE, 'utf8') });
+    expect(m.commits).toEqual([...log].reverse().map((r) => r.id));
+
+    const [deleted] = json(store, ['branch', 'delete', 'side']);
+    expect(deleted).toEqual({ v: 1, deleted: 'side', id: log[1].id });
+  });
+
+  it('report errors as a JSON record on stderr with the exit code', () => {
+    const store = newStore();
+    const r = ctx(store, ['show', 'ctx-abcd', '--json'], { env });
+    expect(r.code).toBe(4);
+    expect(r.stdout).toBe('');
+    expect(JSON.parse(r.stderr)).toEqual({ v: 1, error: 'NotFoundError', message: 'unknown commit: ctx-abcd', exit: 4 });
+  });
+});
