@@ -2,7 +2,7 @@
 // import: one delta per user prompt and what answered it, one compaction per compact_boundary.
 // Pure: bytes in, byte ranges out, so `claude-code-v1` can store every segment's bytes unchanged.
 
-import { BadInputError } from '../../errors/index.js';
+import { parseJsonLines } from '../../formats/claude-code.js';
 
 export interface TranscriptSegment {
   kind: 'delta' | 'compaction';
@@ -22,7 +22,6 @@ export interface TranscriptSegment {
   messageCount: number;
 }
 
-const NEWLINE = 0x0a;
 const PROMPT_MAX = 72;
 
 // User lines the runtime writes itself: command output echoes, interruptions, background-task
@@ -111,25 +110,7 @@ function addLine(segment: TranscriptSegment, line: Line): void {
 }
 
 function readLines(bytes: Uint8Array): Line[] {
-  // fatal: bytes that are not UTF-8 are not JSON either, and are reported as such.
-  const decoder = new TextDecoder('utf-8', { fatal: true });
-  const lines: Line[] = [];
-  let start = 0;
-  while (start < bytes.length) {
-    const newline = bytes.indexOf(NEWLINE, start);
-    const end = newline === -1 ? bytes.length : newline + 1;
-    lines.push(classify(parseLine(decoder, bytes, start, end, lines.length + 1), start, end));
-    start = end;
-  }
-  return lines;
-}
-
-function parseLine(decoder: TextDecoder, bytes: Uint8Array, start: number, end: number, n: number): unknown {
-  try {
-    return JSON.parse(decoder.decode(bytes.subarray(start, end)));
-  } catch (cause) {
-    throw new BadInputError(`line ${n} is not JSON (byte ${start})`, { cause });
-  }
+  return parseJsonLines(bytes).map((l) => classify(l.value, l.start, l.end));
 }
 
 function classify(value: unknown, start: number, end: number): Line {
