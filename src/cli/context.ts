@@ -46,6 +46,24 @@ export class Cli {
     process.stdout.write(text);
   }
 
+  /** Human output: through a pager when it is longer than a terminal screen, as git does. */
+  async page(text: string): Promise<void> {
+    const rows = process.stdout.rows ?? 0;
+    const pager = this.env.CTX_PAGER ?? this.env.PAGER ?? 'less';
+    if (!this.tty || rows === 0 || pager === '' || pager === 'cat' || text.split('\n').length <= rows) return this.out(text);
+    const { spawn } = await import('node:child_process');
+    await new Promise<void>((done) => {
+      const child = spawn(pager, { shell: true, stdio: ['pipe', 'inherit', 'inherit'], env: { LESS: 'FRX', ...this.env } });
+      child.on('error', () => {
+        this.out(text);
+        done();
+      });
+      child.on('close', () => done());
+      child.stdin.on('error', () => {}); // the reader quit early: nothing left to show
+      child.stdin.end(text);
+    });
+  }
+
   /** One JSON document (or one JSON-lines record). */
   json(record: unknown): void {
     process.stdout.write(`${JSON.stringify(record)}\n`);

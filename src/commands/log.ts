@@ -15,7 +15,7 @@ export async function run(cli: Cli, id: string | undefined, flags: { n?: string;
     return log(repo, head, { limit, all: flags.all || head === undefined });
   });
   if (cli.flags.json) return records.forEach((r) => cli.json(logJson(r)));
-  if (flags.graph) return cli.out(renderGraph(records, (r) => line(cli, r)));
+  if (flags.graph) return cli.page(renderGraph(records, (r) => line(cli, r)));
   if (!cli.tty) return cli.out(records.map((r) => `${[shortId(r.id.slice(4)), r.meta.type, r.meta.created_at, r.meta.message_count, r.meta.token_count, oneLine(r.summary, 1000)].join('\t')}\n`).join(''));
   const c = cli.chalk;
   const rows = records.map((r) => [
@@ -26,7 +26,7 @@ export async function run(cli: Cli, id: string | undefined, flags: { n?: string;
     String(r.meta.token_count),
     (r.branches.length ? c.green(`(${r.branches.join(', ')}) `) : '') + oneLine(r.summary),
   ]);
-  cli.out(table([['ID', 'TYPE', 'TIME', 'MSGS', 'TOKENS', 'SUMMARY'].map((h) => c.bold(h)), ...rows], plainWidth));
+  await cli.page(table([['ID', 'TYPE', 'TIME', 'MSGS', 'TOKENS', 'SUMMARY'].map((h) => c.bold(h)), ...rows], plainWidth));
 }
 
 function line(cli: Cli, r: CommitRecord): string {

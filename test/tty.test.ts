@@ -1,0 +1,49 @@
+// What a person at a terminal sees: a table, colour unless NO_COLOR or --color never, a pager for long output.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CTX, FIXED_ENV, FIXTURES, ctx, newStore, tempDir } from './helpers.js';
+
+/** Runs a shell command under a pseudo-terminal (util-linux `script`), returns what the terminal got. */
+function onTerminal(command: string, env: Record<string, string>): string {
+  const r = spawnSync('script', ['-qec', command, '/dev/null'], { env: { PATH: process.env.PATH!, TERM: 'xterm', ...env }, encoding: 'utf8' });
+  expect(r.status).toBe(0);
+  return r.stdout.replace(/\r\n/g, '\n');
+}
+
+describe('on a terminal', () => {
+  const store = () => {
+    const s = newStore();
+    ctx(s, ['import', 'claude-code', join(FIXTURES, 'claude-code', 'compacted-session.jsonl'), '-b', 'alice/auth-fix'], { env: FIXED_ENV });
+    return s;
+  };
+  const log = `node ${CTX} log alice/auth-fix -n 2`;
+
+  it('log is a coloured table', () => {
+    const out = onTerminal(log, { CTX_STORE: store(), PAGER: 'cat' });
+    expect(out).toBe(
+      '\x1b[1mID\x1b[22m                \x1b[1mTYPE\x1b[22m   \x1b[1mTIME\x1b[22m              \x1b[1mMSGS\x1b[22m  \x1b[1mTOKENS\x1b[22m  \x1b[1mSUMMARY\x1b[22m\n' +
+        '\x1b[33mctx-02b84dbfad73\x1b[39m  delta  2026-03-04 09:15  2     20      \x1b[32m(alice/auth-fix) \x1b[39mThanks. Which files did you change?\n' +
+        '\x1b[33mctx-99f556dc9e2b\x1b[39m  delta  2026-03-04 09:14  1     20\n',
+    );
+  });
+
+  it('NO_COLOR and --color never give the same table without colour', () => {
+    const s = store();
+    const plain =
+      'ID                TYPE   TIME              MSGS  TOKENS  SUMMARY\n' +
+      'ctx-02b84dbfad73  delta  2026-03-04 09:15  2     20      (alice/auth-fix) Thanks. Which files did you change?\n' +
+      'ctx-99f556dc9e2b  delta  2026-03-04 09:14  1     20\n';
+    expect(onTerminal(log, { CTX_STORE: s, PAGER: 'cat', NO_COLOR: '1' })).toBe(plain);
+    expect(onTerminal(`${log} --color never`, { CTX_STORE: s, PAGER: 'cat' })).toBe(plain);
+  });
+
+  it('output longer than the screen goes through $PAGER', () => {
+    const s = store();
+    const paged = join(tempDir(), 'paged.txt');
+    onTerminal(`stty rows 3; node ${CTX} log alice/auth-fix --color never`, { CTX_STORE: s, PAGER: `cat > ${paged}` });
+    expect(readFileSync(paged, 'utf8').split('\n')).toHaveLength(7);
+    expect(readFileSync(paged, 'utf8').startsWith('ID                TYPE')).toBe(true);
+  });
+});
