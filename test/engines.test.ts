@@ -103,6 +103,7 @@ for (const name of ['git', 'isogit'] as const) {
       expect(git(dir, ['ls-tree', '-r', '--name-only', ids[1]]).toString()).toBe('big\nchunks/0001\nmeta.json\n');
     });
 
+    const gitTree = (oid: string) => git(dir, ['rev-parse', `${oid}^{tree}`]).toString().trim();
     const checkReads = async (e: Engine) => {
       const got = await e.readObjects([
         `${ids[0]}:meta.json`, `${ids[0]}:chunks/0000`, `${ids[1]}:big`, `${ids[1]}:chunks/0001`,
@@ -119,9 +120,9 @@ for (const name of ['git', 'isogit'] as const) {
       expect((await e.readObject(ids[0]))?.type).toBe('commit');
       expect(await e.readObject(MISSING)).toBeNull();
       expect(Buffer.from((await e.readObject(blob))!.data)).toEqual(bigBlob);
-      expect(await e.firstParents(ids[2])).toEqual([ids[2], ids[1], ids[0]]);
-      expect(await e.firstParents(ids[2], 2)).toEqual([ids[2], ids[1]]);
-      expect(await e.firstParents(ids[0], 5)).toEqual([ids[0]]);
+      expect(await e.chain(ids[2])).toEqual([2, 1, 0].map((i) => ({ oid: ids[i], tree: gitTree(ids[i]), message: messages[i] })));
+      expect((await e.chain(ids[2], 2)).map((l) => l.oid)).toEqual([ids[2], ids[1]]);
+      expect((await e.chain(ids[0], 5)).map((l) => l.oid)).toEqual([ids[0]]);
     };
 
     it('reads objects, paths and first parents', () => checkReads(engine));
@@ -146,7 +147,7 @@ for (const name of ['git', 'isogit'] as const) {
       ]);
       expect(git(dir, ['rev-list', '--parents', '-n', '1', more[1]]).toString()).toBe(`${more[1]} ${ids[2]} ${more[0]}\n`);
       expect(git(dir, ['rev-list', '--count', more[0]]).toString()).toBe('1\n');
-      expect(await engine.firstParents(more[1])).toEqual([more[1], ...ids.slice().reverse()]);
+      expect((await engine.chain(more[1])).map((l) => l.oid)).toEqual([more[1], ...ids.slice().reverse()]);
       written[name]!.push(...more);
     });
 
@@ -180,7 +181,7 @@ describe('both engines', () => {
   it('turns a git failure into an Error carrying git\'s message', async () => {
     const e = createGitEngine(join(tmp, 'no-such-repo'));
     await expect(e.readObject(MISSING)).rejects.toThrow(/^fatal: not a git repository/);
-    await expect(e.firstParents(MISSING)).rejects.toThrow(/^fatal: not a git repository/);
+    await expect(e.chain(MISSING)).rejects.toThrow(/^fatal: not a git repository/);
     await e.close();
   });
 

@@ -2,11 +2,13 @@
 import { BadInputError, IntegrityError, UsageError } from '../errors/index.js';
 import { artifactHash } from '../core/blake3.js';
 import { fullId, shortId } from '../core/ids.js';
-import { contributing, stopIndex, stopLabel, type Stop } from '../core/materialize.js';
+import { contributing, stopIndex, stopLabel, type Stop, type WalkCommit } from '../core/materialize.js';
+import { COMMIT_TYPES, parseTrailers, type CommitType } from '../core/meta.js';
 import { checkOutputFormat, storageFormat } from '../formats/registry.js';
 import { renderRaw } from '../formats/raw.js';
 import { MaterializeCache } from '../store/cache.js';
-import { readArtifacts } from '../store/context-commits.js';
+import { readArtifacts, readEntries, readLayouts } from '../store/context-commits.js';
+import type { ChainLink } from '../store/engine.js';
 import type { RepoContext } from './repo-context.js';
 
 export interface MaterializeOptions {
@@ -28,6 +30,8 @@ export interface Materialized {
   cached: boolean;
 }
 
+type Walked = WalkCommit & ChainLink;
+
 export async function materialize(ctx: RepoContext, spec: string, opts: MaterializeOptions = {}): Promise<Materialized> {
   const tip = await ctx.resolve(spec);
   const stop = await parseStop(ctx, opts.stop ?? 'compaction');
@@ -44,22 +48,23 @@ export async function materialize(ctx: RepoContext, spec: string, opts: Material
   }
   const walked = await walkToStop(ctx, tip, stop, spec);
   const parts = contributing(walked);
-  const artifacts = await readArtifacts(ctx.engine, parts);
+  const layouts = await readLayouts(ctx.engine, parts);
+  const artifacts = await readArtifacts(ctx.engine, layouts);
   if (opts.verify) {
+    const entries = await readEntries(ctx.engine, parts);
     for (let i = 0; i < parts.length; i++)
-      if ((await artifactHash(artifacts[i])) !== parts[i].meta.artifact)
+      if ((await artifactHash(artifacts[i])) !== entries[i].meta.artifact)
         throw new IntegrityError(`${shortId(parts[i].oid)}: artifact does not match its BLAKE3 in meta.json`);
   }
-  const format = opts.format ?? walked[0].meta.format;
+  const format = opts.format ?? walked[0].format;
   let bytes: Uint8Array;
   let tier: Materialized['tier'] = 'native';
   if (format === 'raw') {
     tier = 'raw';
-    bytes = renderRaw(parts.map((p, i) => ({ id: fullId(p.oid), type: p.meta.type, format: p.meta.format, bytes: artifacts[i] })));
+    bytes = renderRaw(parts.map((p, i) => ({ id: fullId(p.oid), type: p.type, format: p.format, bytes: artifacts[i] })));
   } else {
-    const foreign = parts.find((p) => p.meta.format !== format);
-    if (foreign)
-      throw new BadInputError(`${shortId(foreign.oid)} holds ${foreign.meta.format}, not ${format}: materialize it as ${foreign.meta.format} or raw`);
+    const foreign = parts.find((p) => p.format !== format);
+    if (foreign) throw new BadInputError(`${shortId(foreign.oid)} holds ${foreign.format}, not ${format}: materialize it as ${foreign.format} or raw`);
     bytes = storageFormat(format).concat(artifacts);
   }
   const commits = parts.map((p) => fullId(p.oid));
@@ -74,14 +79,36 @@ async function parseStop(ctx: RepoContext, stop: string): Promise<Stop> {
   return { kind: 'ancestor', oid: await ctx.resolve(stop) };
 }
 
-/** Reads metas tip-first in growing batches until the stop is found. */
-async function walkToStop(ctx: RepoContext, tip: string, stop: Stop, spec: string) {
-  const ids = await ctx.engine.firstParents(tip);
-  const chain: Awaited<ReturnType<RepoContext['readMetas']>> = [];
-  for (let batch = 64; ; batch *= 4) {
-    chain.push(...(await ctx.readMetas(ids.slice(chain.length, chain.length + batch))));
-    const n = stopIndex(chain, stop, chain.length === ids.length);
+/** Walks tip-first in growing batches until the stop is found. */
+async function walkToStop(ctx: RepoContext, tip: string, stop: Stop, spec: string): Promise<Walked[]> {
+  const links = await ctx.engine.chain(tip);
+  const walked: Walked[] = [];
+  for (let batch = 256; ; batch *= 4) {
+    walked.push(...(await describe(ctx, links.slice(walked.length, walked.length + batch))));
+    const n = stopIndex(walked, stop, walked.length === links.length);
     if (n === -2) throw new UsageError(`--stop ${stopLabel(stop)} is not an ancestor of ${spec}`);
-    if (n >= 0) return chain.slice(0, n);
+    if (n >= 0) return walked.slice(0, n);
   }
+}
+
+/**
+ * Type and format from the commits' trailers (which `verify` checks against meta.json), so the walk
+ * reads no blobs; meta.json is read only for snapshots and commits whose trailers do not tell.
+ */
+async function describe(ctx: RepoContext, links: readonly ChainLink[]): Promise<Walked[]> {
+  const out: (Walked | null)[] = links.map((l) => {
+    const t = parseTrailers(l.message);
+    const type = t['Ctx-Type'] as CommitType;
+    if (!COMMIT_TYPES.includes(type) || type === 'snapshot' || !t['Ctx-Format']) return null;
+    return { ...l, type, format: t['Ctx-Format'] };
+  });
+  const unknown = links.filter((_, i) => out[i] === null);
+  if (unknown.length) {
+    const entries = new Map((await readEntries(ctx.engine, unknown)).map((e) => [e.oid, e]));
+    links.forEach((l, i) => {
+      const m = entries.get(l.oid)?.meta;
+      if (m) out[i] = { ...l, type: m.type, format: m.format, snapshotOf: m.snapshot_of?.stop };
+    });
+  }
+  return out as Walked[];
 }

@@ -78,13 +78,13 @@ export interface LogOptions {
 export async function log(ctx: RepoContext, spec: string | undefined, opts: LogOptions = {}): Promise<CommitRecord[]> {
   const limit = opts.limit ?? Infinity;
   if (!opts.all && spec !== undefined) {
-    const oids = await ctx.engine.firstParents(await ctx.resolve(spec), Number.isFinite(limit) ? limit : undefined);
+    const oids = await ctx.firstParents(await ctx.resolve(spec), Number.isFinite(limit) ? limit : undefined);
     return commitRecords(ctx, oids);
   }
   // depth (distance from the root) keeps children before parents when times tie
   const depth = new Map<string, number>();
   for (const tip of new Set(ctx.branchTips().values())) {
-    const chain = await ctx.engine.firstParents(tip);
+    const chain = await ctx.firstParents(tip);
     chain.forEach((oid, i) => depth.set(oid, chain.length - i));
   }
   const records = await commitRecords(ctx, [...depth.keys()]);
@@ -101,6 +101,6 @@ export interface BranchInfo {
 
 export async function branches(ctx: RepoContext): Promise<BranchInfo[]> {
   const tips = [...ctx.branchTips()];
-  const metas = await ctx.readMetas(tips.map(([, oid]) => oid));
-  return tips.map(([name, oid], i) => ({ name, id: fullId(oid), meta: metas[i].meta }));
+  const stored = await readStoredCommits(ctx.engine, tips.map(([, oid]) => oid));
+  return tips.map(([name, oid], i) => ({ name, id: fullId(oid), meta: stored[i].meta }));
 }

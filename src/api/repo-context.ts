@@ -2,17 +2,12 @@
 import { hostname, userInfo } from 'node:os';
 import { AmbiguousIdError, NotFoundError, UsageError } from '../errors/index.js';
 import { fullId, isHexPrefix, parseSpec, shortId } from '../core/ids.js';
-import type { Meta } from '../core/meta.js';
-import { artifactName } from '../core/meta.js';
-import { knownFormat } from '../formats/registry.js';
 import type { Engine, EngineName, Signature } from '../store/engine.js';
 import { createEngine } from '../store/engine-select.js';
 import { findByPrefix } from '../store/object-ids.js';
-import { parseCommit, parseTree } from '../store/objects.js';
 import { parseConfigSize, readConfig } from '../store/repo.js';
 import { refs, RefStore } from '../store/refs.js';
-import { DEFAULT_MAX_BLOB, parseMeta } from '../store/context-commits.js';
-import { IntegrityError } from '../errors/index.js';
+import { DEFAULT_MAX_BLOB } from '../store/context-commits.js';
 
 export interface Defaults {
   principal: string;
@@ -65,16 +60,17 @@ export class RepoContext {
     if (!explicitId) {
       for (const ref of [...(base === 'HEAD' ? ['HEAD'] : []), refs.branch(base), refs.tag(base), `${refs.remotes}${base}`, ...(base.startsWith('refs/') ? [base] : [])]) {
         oid = this.refs.read(ref);
+        // only a tag can point at a tag object; branches point at commits
+        if (oid && !ref.startsWith(refs.heads) && ref !== 'HEAD') oid = await this.peel(oid);
         if (oid) break;
       }
-      if (oid) oid = await this.peel(oid);
     }
     if (!oid) {
       if (!isHexPrefix(base)) throw new NotFoundError(`unknown commit or branch: ${spec}`);
       oid = await this.commitByPrefix(base.toLowerCase(), spec);
     }
     if (ancestor === 0) return oid;
-    const chain = await this.engine.firstParents(oid, ancestor + 1);
+    const chain = await this.firstParents(oid, ancestor + 1);
     if (chain.length <= ancestor) throw new NotFoundError(`${spec}: the chain has only ${chain.length} commits`);
     return chain[ancestor];
   }
@@ -98,27 +94,9 @@ export class RepoContext {
     return oid;
   }
 
-  /** meta.json of many commits in one pipelined pass, with each artifact's tree path. */
-  async readMetas(oids: readonly string[]): Promise<{ oid: string; meta: Meta; artifactPath: string }[]> {
-    const blobs = await this.engine.readObjects(oids.map((o) => `${o}:meta.json`));
-    const out = oids.map((oid, i) => {
-      const b = blobs[i];
-      if (!b) throw new IntegrityError(`${shortId(oid)}: not a context commit (no meta.json)`);
-      const meta = parseMeta(oid, b.data);
-      const f = knownFormat(meta.format);
-      return { oid, meta, artifactPath: f ? artifactName(meta.type, f.ext) : '' };
-    });
-    // an artifact of a format this build does not know: find its name in the tree
-    const unknown = out.filter((c) => c.artifactPath === '');
-    if (unknown.length) {
-      const commits = await this.engine.readObjects(unknown.map((c) => c.oid));
-      const trees = await this.engine.readObjects(commits.map((c) => parseCommit(c!.data).tree));
-      unknown.forEach((c, i) => {
-        const e = trees[i] && parseTree(trees[i]!.data).find((t) => /^(delta|summary|snapshot)\./.test(t.name));
-        c.artifactPath = e?.name ?? '';
-      });
-    }
-    return out;
+  /** First-parent ids from `tip`, tip first. */
+  async firstParents(tip: string, max?: number): Promise<string[]> {
+    return (await this.engine.chain(tip, max)).map((l) => l.oid);
   }
 
   /** Tips of every branch, name → oid. */

@@ -28,7 +28,7 @@ export async function verify(ctx: RepoContext, spec?: string): Promise<VerifyRep
   for (const tip of tips) {
     let oids: string[];
     try {
-      oids = (await ctx.engine.firstParents(tip)).filter((o) => !seen.has(o));
+      oids = (await ctx.firstParents(tip)).filter((o) => !seen.has(o));
     } catch (e) {
       problems.push({ id: fullId(tip), problem: `chain is not readable: ${(e as Error).message.split('\n')[0]}` });
       continue;
@@ -50,7 +50,7 @@ async function verifyBatch(ctx: RepoContext, oids: string[]): Promise<VerifyProb
     return [{ id: fullId(oids[0]), problem: e.message.replace(/^ctx-[0-9a-f]+: /, '') }];
   }
   const out: VerifyProblem[] = [];
-  const present = stored.filter((s) => s.artifactPath !== '');
+  const present = stored.filter((s) => s.artifact !== null);
   const artifacts = await readArtifacts(ctx.engine, present).catch(() => null);
   for (const s of stored) {
     const bad = (problem: string) => out.push({ id: fullId(s.oid), problem });
@@ -60,8 +60,8 @@ async function verifyBatch(ctx: RepoContext, oids: string[]): Promise<VerifyProb
     if (problems.length) continue;
     const m = s.meta;
     const f = knownFormat(m.format);
-    if (!s.artifactPath) bad('no artifact in the tree');
-    else if (f && s.artifactPath !== artifactName(m.type, f.ext)) bad(`artifact is ${s.artifactPath}, expected ${artifactName(m.type, f.ext)}`);
+    if (!s.artifact) bad('no artifact in the tree');
+    else if (f && s.artifact.name !== artifactName(m.type, f.ext)) bad(`artifact is ${s.artifact.name}, expected ${artifactName(m.type, f.ext)}`);
     const t = parseTrailers(s.commit.message);
     const want = { 'Ctx-Type': m.type, 'Ctx-Format': m.format, 'Ctx-Session': m.session_id, 'Ctx-Template': m.template };
     for (const [k, v] of Object.entries(want)) if (t[k] !== v.replace(/\s*\n\s*/g, ' ')) bad(`trailer ${k} does not match meta.json`);

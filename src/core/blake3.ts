@@ -1,5 +1,6 @@
-// BLAKE3 of artifact bytes, as `blake3:<64 hex>`. hash-wasm: measured faster than blake3-wasm here
-// (bench/blake3.mjs), and blake3-wasm 3.0.0 does not install.
+// BLAKE3 of artifact bytes, as `blake3:<64 hex>`. hash-wasm, not blake3-wasm: as fast within noise
+// (bench/blake3.mjs), maintained, and blake3-wasm 3.0.0 does not install (its internal package is
+// missing from the registry) while 2.1.5 dates from 2020.
 import { createBLAKE3, type IHasher } from 'hash-wasm';
 
 let hasher: Promise<IHasher> | null = null;

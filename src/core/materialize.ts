@@ -1,5 +1,14 @@
 // Where a materialization starts, and how artifacts become one context. Pure: no git, no fs.
-import type { Meta } from './meta.js';
+import type { CommitType } from './meta.js';
+
+/** What the walk needs of a commit: from its trailers, or from meta.json where they cannot tell. */
+export interface WalkCommit {
+  oid: string;
+  type: CommitType;
+  format: string;
+  /** for snapshots: the stop strategy it materializes (absent: a whole context) */
+  snapshotOf?: string;
+}
 
 export type Stop = { kind: 'compaction' } | { kind: 'root' } | { kind: 'ancestor'; oid: string };
 
@@ -13,19 +22,19 @@ export function stopLabel(stop: Stop): string {
  * reaches the root. A snapshot that is a whole context (no snapshot_of, or one of this stop)
  * ends the walk; a snapshot cached for another stop is skipped by `parts`.
  */
-export function stopIndex(chain: readonly { oid: string; meta: Meta }[], stop: Stop, complete: boolean): number {
+export function stopIndex(chain: readonly WalkCommit[], stop: Stop, complete: boolean): number {
   for (let i = 0; i < chain.length; i++) {
-    const { oid, meta } = chain[i];
+    const { oid, type, snapshotOf } = chain[i];
     if (stop.kind === 'ancestor' && oid === stop.oid) return i + 1;
-    if (meta.type === 'snapshot' && (!meta.snapshot_of || meta.snapshot_of.stop === stopLabel(stop))) return i + 1;
-    if (stop.kind === 'compaction' && meta.type === 'compaction') return i + 1;
+    if (type === 'snapshot' && (snapshotOf === undefined || snapshotOf === stopLabel(stop))) return i + 1;
+    if (stop.kind === 'compaction' && type === 'compaction') return i + 1;
   }
   if (!complete) return -1;
   return stop.kind === 'ancestor' ? -2 : chain.length;
 }
 
 /** Which commits of the walked range contribute artifacts, oldest first. */
-export function contributing<T extends { meta: Meta }>(walked: readonly T[]): T[] {
-  const out = walked.filter((c, i) => !(c.meta.type === 'snapshot' && c.meta.snapshot_of && i !== walked.length - 1));
+export function contributing<T extends WalkCommit>(walked: readonly T[]): T[] {
+  const out = walked.filter((c, i) => !(c.type === 'snapshot' && c.snapshotOf !== undefined && i !== walked.length - 1));
   return out.reverse();
 }

@@ -1,12 +1,17 @@
 // bureau-agent-v1: a CBOR array of message maps; concatenation decodes, merges and encodes once.
-import { decode, encode } from 'cbor-x';
+import { createRequire } from 'node:module';
 import { BadInputError } from '../errors/index.js';
 import { contentChars, tokensFromChars, type StorageFormat } from './format.js';
+
+// cbor-x is loaded on first use: commands on other formats never pay for it
+type Cbor = typeof import('cbor-x');
+let cbor: Cbor | null = null;
+const loadCbor = (): Cbor => (cbor ??= createRequire(import.meta.url)('cbor-x') as Cbor);
 
 function decodeMessages(bytes: Uint8Array): Record<string, unknown>[] {
   let value: unknown;
   try {
-    value = decode(bytes);
+    value = loadCbor().decode(bytes);
   } catch (e) {
     throw new BadInputError(`not CBOR: ${(e as Error).message}`);
   }
@@ -22,7 +27,7 @@ export const bureauAgent: StorageFormat = {
   name: 'bureau-agent-v1',
   ext: 'cbor',
   parse: decodeMessages,
-  concat: (parts) => encode(parts.flatMap(decodeMessages)),
+  concat: (parts) => loadCbor().encode(parts.flatMap(decodeMessages)),
   count: (entries) => entries.length,
   estimateTokens: (entries) => tokensFromChars(entries.reduce((n: number, m) => n + contentChars((m as { content?: unknown }).content), 0)),
 };

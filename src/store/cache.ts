@@ -1,11 +1,12 @@
 // Derived data under <repo>/ctx/cache/: never trusted over the repo. Each entry carries the
-// BLAKE3 of its bytes; an entry that does not match is ignored and rebuilt.
+// SHA-256 of its bytes (node's native hash: no wasm to load on the cached path); an entry that
+// does not match is ignored and rebuilt.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { artifactHash } from '../core/blake3.js';
 
-const MAGIC = 'ctx-cache-1 ';
+const MAGIC = 'ctx-cache-2 ';
+const checksum = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 export class MaterializeCache {
   constructor(private readonly dir: string) {}
@@ -29,7 +30,7 @@ export class MaterializeCache {
     const nl = file.indexOf(0x0a);
     const header = file.toString('utf8', 0, nl);
     const body = file.subarray(nl + 1);
-    if (nl < 0 || header !== `${MAGIC}${key} ${await artifactHash(body)}`) return null;
+    if (nl < 0 || header !== `${MAGIC}${key} ${checksum(body)}`) return null;
     return body;
   }
 
@@ -38,7 +39,13 @@ export class MaterializeCache {
     try {
       mkdirSync(join(path, '..'), { recursive: true });
       const tmp = `${path}.${process.pid}.tmp`;
-      writeFileSync(tmp, Buffer.concat([Buffer.from(`${MAGIC}${key} ${await artifactHash(bytes)}\n`), bytes]));
+      const fd = openSync(tmp, 'w');
+      try {
+        writeSync(fd, `${MAGIC}${key} ${checksum(bytes)}\n`);
+        writeSync(fd, bytes);
+      } finally {
+        closeSync(fd);
+      }
       renameSync(tmp, path);
     } catch {
       // a cache that cannot be written (read-only store) costs time, not correctness

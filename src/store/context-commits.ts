@@ -1,21 +1,24 @@
 // A context commit on disk: meta.json plus one artifact (a blob, or a subtree of chunks).
+// Reads go to objects by id (commit → tree → blobs), never by path, so git does no lookups twice.
 import { CtxError, IntegrityError } from '../errors/index.js';
 import { META_VERSION, artifactName, commitMessage, commitPerson, encodeMeta, type Meta } from '../core/meta.js';
 import { shortId } from '../core/ids.js';
-import type { CommitSpec, Engine, TreeFile } from './engine.js';
+import type { ChainLink, CommitSpec, Engine, TreeFile } from './engine.js';
 import { parseCommit, parseTree, type ParsedCommit } from './objects.js';
 
 export const DEFAULT_MAX_BLOB = 32 * 1024 * 1024;
 const ARTIFACT = /^(delta|summary|snapshot)\.[^/]+$/;
 
-export interface StoredCommit {
+/** A context commit's metadata and where its artifact is. */
+export interface ContextEntry {
   oid: string;
-  commit: ParsedCommit;
   meta: Meta;
-  /** the artifact's tree entry name, e.g. `delta.jsonl` */
-  artifactPath: string;
-  /** whether the artifact is a subtree of chunks */
-  chunked: boolean;
+  /** the artifact's tree entry, e.g. `delta.jsonl`; a subtree of chunks when `chunked` */
+  artifact: { name: string; oid: string; chunked: boolean } | null;
+}
+
+export interface StoredCommit extends ContextEntry {
+  commit: ParsedCommit;
 }
 
 /** Tree files and commit for a context commit; artifacts above `maxBlob` are split into chunks. */
@@ -30,38 +33,50 @@ export function commitSpec(meta: Meta, artifact: Uint8Array, ext: string, parent
   return { files, parents: parent === null ? [] : [parent], author: person, committer: person, message: commitMessage(meta) };
 }
 
-/** Reads many context commits' objects in two pipelined passes (commits+trees, then meta blobs). */
+type TreeLink = Pick<ChainLink, 'oid' | 'tree'>;
+type Layout = { oid: string; meta: string; artifact: ContextEntry['artifact'] };
+
+/** Where meta.json and the artifact are in each commit's tree: one pipelined pass over the trees. */
+export async function readLayouts(engine: Engine, links: readonly TreeLink[]): Promise<Layout[]> {
+  const trees = await engine.readObjects(links.map((l) => l.tree));
+  return links.map(({ oid }, i) => {
+    const t = trees[i];
+    if (!t || t.type !== 'tree') throw new IntegrityError(`${shortId(oid)}: its tree is missing`);
+    const entries = parseTree(t.data);
+    const meta = entries.find((e) => e.name === 'meta.json');
+    if (!meta) throw new IntegrityError(`${shortId(oid)}: not a context commit (no meta.json)`);
+    const art = entries.find((e) => ARTIFACT.test(e.name));
+    return { oid, meta: meta.oid, artifact: art ? { name: art.name, oid: art.oid, chunked: art.mode === '40000' } : null };
+  });
+}
+
+/** Metadata and artifact location of chain links: trees, then meta blobs, each in one pipelined pass. */
+export async function readEntries(engine: Engine, links: readonly TreeLink[]): Promise<ContextEntry[]> {
+  const layout = await readLayouts(engine, links);
+  const metas = await engine.readObjects(layout.map((l) => l.meta));
+  return layout.map(({ oid, artifact }, i) => {
+    const blob = metas[i];
+    if (!blob) throw new IntegrityError(`${shortId(oid)}: meta.json is missing`);
+    return { oid, meta: parseMeta(oid, blob.data), artifact };
+  });
+}
+
+/** Whole commits (message, parents) with their entries. */
 export async function readStoredCommits(engine: Engine, oids: readonly string[]): Promise<StoredCommit[]> {
   const objs = await engine.readObjects(oids);
   const commits = objs.map((o, i) => {
     if (!o || o.type !== 'commit') throw new CtxError(`${shortId(oids[i])} is not a commit`);
     return parseCommit(o.data);
   });
-  const trees = await engine.readObjects(commits.map((c) => c.tree));
-  const metaSpecs: string[] = [];
-  const layout = trees.map((t, i) => {
-    if (!t) throw new IntegrityError(`${shortId(oids[i])}: tree ${commits[i].tree} is missing`);
-    const entries = parseTree(t.data);
-    const meta = entries.find((e) => e.name === 'meta.json');
-    const art = entries.find((e) => ARTIFACT.test(e.name));
-    if (!meta) throw new IntegrityError(`${shortId(oids[i])}: not a context commit (no meta.json)`);
-    metaSpecs.push(meta.oid);
-    return { artifactPath: art?.name ?? '', chunked: art?.mode === '40000' };
-  });
-  const metas = await engine.readObjects(metaSpecs);
-  return oids.map((oid, i) => ({ oid, commit: commits[i], meta: parseMetaBlob(oid, metas[i]?.data), ...layout[i] }));
-}
-
-function parseMetaBlob(oid: string, data: Uint8Array | undefined): Meta {
-  if (!data) throw new IntegrityError(`${shortId(oid)}: meta.json is missing`);
-  return parseMeta(oid, data);
+  const entries = await readEntries(engine, oids.map((oid, i) => ({ oid, tree: commits[i].tree })));
+  return entries.map((e, i) => ({ ...e, commit: commits[i] }));
 }
 
 /** meta.json bytes → Meta; a version this build does not know is an integrity failure. */
 export function parseMeta(oid: string, data: Uint8Array): Meta {
   let meta: Meta;
   try {
-    meta = JSON.parse(Buffer.from(data).toString('utf8')) as Meta;
+    meta = JSON.parse(Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8')) as Meta;
   } catch {
     throw new IntegrityError(`${shortId(oid)}: meta.json is not JSON`);
   }
@@ -71,19 +86,21 @@ export function parseMeta(oid: string, data: Uint8Array): Meta {
 }
 
 /** Artifact bytes of many commits, in order, chunks reassembled. */
-export async function readArtifacts(engine: Engine, commits: readonly { oid: string; artifactPath: string }[]): Promise<Uint8Array[]> {
-  const objs = await engine.readObjects(commits.map((c) => `${c.oid}:${c.artifactPath}`));
+export async function readArtifacts(engine: Engine, entries: readonly Pick<ContextEntry, 'oid' | 'artifact'>[]): Promise<Uint8Array[]> {
+  const missing = entries.find((e) => !e.artifact);
+  if (missing) throw new IntegrityError(`${shortId(missing.oid)}: artifact is missing`);
+  const objs = await engine.readObjects(entries.map((e) => e.artifact!.oid));
   const out: Uint8Array[] = [];
-  for (let i = 0; i < commits.length; i++) {
+  for (let i = 0; i < entries.length; i++) {
     const o = objs[i];
-    if (!commits[i].artifactPath || !o) throw new IntegrityError(`${shortId(commits[i].oid)}: artifact is missing`);
+    if (!o) throw new IntegrityError(`${shortId(entries[i].oid)}: artifact is missing`);
     if (o.type === 'blob') {
       out.push(o.data);
       continue;
     }
     const chunks = parseTree(o.data).sort((a, b) => Number(a.name) - Number(b.name));
     const blobs = await engine.readObjects(chunks.map((c) => c.oid));
-    if (blobs.some((b) => !b)) throw new IntegrityError(`${shortId(commits[i].oid)}: an artifact chunk is missing`);
+    if (blobs.some((b) => !b)) throw new IntegrityError(`${shortId(entries[i].oid)}: an artifact chunk is missing`);
     out.push(Buffer.concat(blobs.map((b) => b!.data)));
   }
   return out;

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
-import type { CommitSpec, Engine, GitObject, ObjectType } from './engine.js';
+import type { ChainLink, CommitSpec, Engine, GitObject, ObjectType } from './engine.js';
 import { formatSignature, groupTreeFiles } from './tree-layout.js';
 
 // Variables that would point git somewhere else than `gitdir`, or (replace refs) make it disagree with isomorphic-git.
@@ -208,13 +208,13 @@ export function createGitEngine(gitdir: string): Engine {
     readObjects,
     readObject: async (oid) => (await readObjects([oid]))[0],
 
-    async firstParents(tip, max) {
+    async chain(tip, max) {
       if (tip.startsWith('-')) throw new Error(`bad revision: ${tip}`);
       if (max !== undefined && max <= 0) return [];
       const limit = max === undefined || !Number.isFinite(max) ? [] : [`--max-count=${Math.floor(max)}`];
-      const args = ['rev-list', '--first-parent', ...limit, tip];
-      const { stdout } = await run(dir, args, []);
-      return stdout.toString('latin1').split('\n').filter((l) => l !== '');
+      // one process gives every commit, its tree and message: later reads go to objects by id
+      const { stdout } = await run(dir, ['rev-list', '--first-parent', '--format=%x00%T%x00%B%x00', ...limit, tip], []);
+      return parseChain(stdout);
     },
 
     writeCommits: (specs) => fastImport(dir, specs),
@@ -225,6 +225,19 @@ export function createGitEngine(gitdir: string): Engine {
       catFile = null;
     },
   };
+}
+
+/** `commit <oid>\n\0<tree>\0<message>\0\n` records; messages cannot hold NUL, so NUL delimits. */
+function parseChain(out: Buffer): ChainLink[] {
+  const links: ChainLink[] = [];
+  for (let at = 0; at < out.length; ) {
+    const nl = out.indexOf(0x0a, at);
+    const treeEnd = out.indexOf(0, nl + 2);
+    const msgEnd = out.indexOf(0, treeEnd + 1);
+    links.push({ oid: out.toString('latin1', at + 7, nl), tree: out.toString('latin1', nl + 2, treeEnd), message: out.toString('utf8', treeEnd + 1, msgEnd) });
+    at = msgEnd + 2;
+  }
+  return links;
 }
 
 /** Run git to completion, feeding `input` to stdin; throws with git's first stderr line on failure. */

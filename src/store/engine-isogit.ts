@@ -1,8 +1,9 @@
 // The in-process engine: isomorphic-git over node:fs. Always available; slow in bulk.
 import fs from 'node:fs';
 import { resolve } from 'node:path';
-import type { CommitSpec, Engine, GitObject, ObjectType, TreeFile } from './engine.js';
+import type { ChainLink, CommitSpec, Engine, GitObject, ObjectType, TreeFile } from './engine.js';
 import { formatSignature, groupTreeFiles } from './tree-layout.js';
+import { parseCommit } from './objects.js';
 
 // isomorphic-git is loaded on first use, so the git engine and `ctx --version` never pay for it.
 type IsoGit = typeof import('isomorphic-git').default;
@@ -77,16 +78,17 @@ export function createIsogitEngine(gitdir: string): Engine {
       return out;
     },
 
-    async firstParents(tip, max = Infinity) {
-      const ids: string[] = [];
+    async chain(tip, max = Infinity) {
+      const links: ChainLink[] = [];
       let oid: string | null = tip;
-      while (oid !== null && ids.length < max) {
+      while (oid !== null && links.length < max) {
         const obj = await read(oid);
         if (!obj || obj.type !== 'commit') throw new Error(`commit ${oid} not found`);
-        ids.push(oid);
-        oid = firstParentOf(obj.data);
+        const c = parseCommit(obj.data);
+        links.push({ oid, tree: c.tree, message: c.message });
+        oid = c.parents[0] ?? null;
       }
-      return ids;
+      return links;
     },
 
     async writeCommits(specs: readonly CommitSpec[]) {
@@ -129,11 +131,4 @@ export function serializeCommit(tree: string, parents: readonly string[], spec: 
   for (const p of parents) head += `parent ${p}\n`;
   head += `author ${formatSignature(spec.author)}\ncommitter ${formatSignature(spec.committer)}\n\n`;
   return Buffer.from(head + spec.message, 'utf8');
-}
-
-/** The first `parent` header of a commit object, or null for a root commit. */
-function firstParentOf(data: Uint8Array): string | null {
-  const text = Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('latin1', 0, Math.min(data.byteLength, 1024));
-  const m = /^tree [0-9a-f]+\nparent ([0-9a-f]+)\n/.exec(text);
-  return m ? m[1] : null;
 }

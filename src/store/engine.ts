@@ -37,6 +37,13 @@ export interface CommitSpec {
   message: string;
 }
 
+/** One commit of a first-parent chain: its id, root tree and message. */
+export interface ChainLink {
+  oid: string;
+  tree: string;
+  message: string;
+}
+
 export interface Engine {
   readonly name: EngineName;
   /** The object, or null when it does not exist. */
@@ -46,8 +53,8 @@ export interface Engine {
    * (the entry at that path in the commit's tree). A missing object or path gives null.
    */
   readObjects(specs: readonly string[]): Promise<(GitObject | null)[]>;
-  /** First-parent history from `tip` (inclusive), tip first; at most `max` ids. */
-  firstParents(tip: string, max?: number): Promise<string[]>;
+  /** First-parent history from `tip` (inclusive), tip first, with trees and messages; at most `max`. */
+  chain(tip: string, max?: number): Promise<ChainLink[]>;
   /** Write commits (and their blobs and trees) in order; returns their ids. Moves no ref. */
   writeCommits(specs: readonly CommitSpec[]): Promise<string[]>;
   /** End child processes; the engine is unusable afterwards. */

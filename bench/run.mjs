@@ -1,0 +1,71 @@
+// `npm run bench`: every benchmark, side by side with native git; a Markdown report on stdout and
+// in bench/out/report.md. `node bench/run.mjs chain import` runs only the named ones;
+// BENCH_SIZES=1000 shrinks benchmark 1; BENCH_KEEP=1 keeps the temp repos.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem, release, platform } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { ROOT, cleanup, fmtRatio, progress, snapshotBuild } from './lib.mjs';
+import { benchChain } from './chain.mjs';
+import { benchImport } from './import.mjs';
+import { benchCheckpoint } from './checkpoint.mjs';
+import { benchBlake3 } from './blake3.mjs';
+
+const ALL = ['chain', 'import', 'checkpoint', 'blake3'];
+const wanted = process.argv.slice(2);
+for (const w of wanted) if (!ALL.includes(w)) throw new Error(`unknown benchmark '${w}' (${ALL.join(', ')})`);
+const picked = wanted.length ? ALL.filter((b) => wanted.includes(b)) : ALL;
+const sizes = (process.env.BENCH_SIZES ?? '1000,10000').split(',').map(Number);
+
+const out = (cmd, args) => spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8' }).stdout?.trim() ?? '';
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+const rev = out('git', ['rev-parse', '--short', 'HEAD']);
+const dirty = out('git', ['status', '--porcelain', '--untracked-files=no']) ? ' (with uncommitted changes)' : '';
+
+progress(`benchmarking a copy of the build: ${snapshotBuild()}`);
+const start = performance.now();
+const loadBefore = loadavg()[0];
+const sections = [];
+const targets = [];
+try {
+  for (const b of picked) {
+    progress(`== ${b}`);
+    if (b === 'chain') {
+      const r = await benchChain({ sizes });
+      sections.push(r.markdown);
+      for (const s of r.summary) {
+        targets.push(`- materialize ${s.size.toLocaleString('en-US')} commits, ${s.label}: ctx (git engine) / native = ${fmtRatio(s.ratio)} ` +
+          `(target ≤ 1.5x: ${s.ratio <= 1.5 ? '**met**' : '**missed**'}); / native reading the same objects = ${fmtRatio(s.ratioFull)}`);
+      }
+    } else if (b === 'import') {
+      sections.push((await benchImport()).markdown);
+    } else if (b === 'checkpoint') {
+      const r = await benchCheckpoint();
+      sections.push(r.markdown);
+      targets.push(`- \`ctx --version\` − \`node -e 0\` = ${r.summary.ver.toFixed(1)} ms (target ≤ 30 ms: ${r.summary.target ? '**met**' : '**missed**'})`);
+    } else if (b === 'blake3') {
+      sections.push((await benchBlake3()).markdown);
+    }
+  }
+} finally {
+  cleanup();
+}
+
+const cpu = cpus();
+const report = [
+  `# agent-ctx benchmarks\n`,
+  `${new Date().toISOString()} · ${pkg.name} ${pkg.version} at \`${rev}\`${dirty} · node ${process.version} · ` +
+    `${out('git', ['--version'])} · ${platform()} ${release()} · ${cpu.length} × ${cpu[0]?.model.trim()} · ` +
+    `${Math.round(totalmem() / 2 ** 30)} GiB · total ${((performance.now() - start) / 1000).toFixed(0)} s · ` +
+    `1-min load average ${loadBefore.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end` +
+    `${Math.max(loadBefore, loadavg()[0]) > cpu.length / 2 ? ' (other work was running: expect noise)' : ''}. ` +
+    'Wall-clock medians; whole processes are timed with performance.now() around spawnSync. See bench/README.md.\n',
+  ...(targets.length ? ['**Targets**\n', ...targets, ''] : []),
+  ...sections,
+].join('\n');
+
+process.stdout.write(report + '\n');
+mkdirSync(join(ROOT, 'bench', 'out'), { recursive: true });
+writeFileSync(join(ROOT, 'bench', 'out', 'report.md'), report + '\n');
+progress(`report written to bench/out/report.md`);
