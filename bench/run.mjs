@@ -36,7 +36,7 @@ try {
       sections.push(r.markdown);
       for (const s of r.summary) {
         targets.push(`- materialize ${s.size.toLocaleString('en-US')} commits, ${s.label}: ctx (git engine) / native = ${fmtRatio(s.ratio)} ` +
-          `(target ≤ 1.5x: ${s.ratio <= 1.5 ? '**met**' : '**missed**'}); / native reading the same objects = ${fmtRatio(s.ratioFull)}`);
+          `(target ≤ 1.5x: ${s.ratio <= 1.5 ? '**met**' : '**missed**'}); / native reading the artifacts = ${fmtRatio(s.ratioFull)}`);
       }
     } else if (b === 'import') {
       sections.push((await benchImport()).markdown);

@@ -3,11 +3,11 @@ import { BadInputError, IntegrityError, UsageError } from '../errors/index.js';
 import { artifactHash } from '../core/blake3.js';
 import { fullId, shortId } from '../core/ids.js';
 import { contributing, stopIndex, stopLabel, type Stop, type WalkCommit } from '../core/materialize.js';
-import { COMMIT_TYPES, parseTrailers, type CommitType } from '../core/meta.js';
-import { checkOutputFormat, storageFormat } from '../formats/registry.js';
+import { COMMIT_TYPES, artifactName, parseTrailers, type CommitType } from '../core/meta.js';
+import { checkOutputFormat, knownFormat, storageFormat } from '../formats/registry.js';
 import { renderRaw } from '../formats/raw.js';
 import { MaterializeCache } from '../store/cache.js';
-import { readArtifacts, readEntries, readLayouts } from '../store/context-commits.js';
+import { readArtifactsAt, readEntries, readLayouts } from '../store/context-commits.js';
 import type { ChainLink } from '../store/engine.js';
 import type { RepoContext } from './repo-context.js';
 
@@ -48,8 +48,7 @@ export async function materialize(ctx: RepoContext, spec: string, opts: Material
   }
   const walked = await walkToStop(ctx, tip, stop, spec);
   const parts = contributing(walked);
-  const layouts = await readLayouts(ctx.engine, parts);
-  const artifacts = await readArtifacts(ctx.engine, layouts);
+  const artifacts = await readPartArtifacts(ctx, parts);
   if (opts.verify) {
     const entries = await readEntries(ctx.engine, parts);
     for (let i = 0; i < parts.length; i++)
@@ -77,6 +76,25 @@ async function parseStop(ctx: RepoContext, stop: string): Promise<Stop> {
   if (stop === 'compaction' || stop === 'root') return { kind: stop };
   if (stop === '') throw new UsageError('--stop takes compaction, root or a commit id');
   return { kind: 'ancestor', oid: await ctx.resolve(stop) };
+}
+
+/** Known formats name their artifact (`<tree>:delta.jsonl`): one pass, no tree reads first. */
+async function readPartArtifacts(ctx: RepoContext, parts: readonly Walked[]): Promise<Uint8Array[]> {
+  const named = parts.map((p) => {
+    const f = knownFormat(p.format);
+    return f ? { oid: p.oid, spec: `${p.tree}:${artifactName(p.type, f.ext)}` } : null;
+  });
+  const unnamed = parts.filter((_, i) => named[i] === null);
+  if (unnamed.length) {
+    const layouts = new Map((await readLayouts(ctx.engine, unnamed)).map((l) => [l.oid, l]));
+    parts.forEach((p, i) => {
+      const a = layouts.get(p.oid)?.artifact;
+      if (named[i]) return;
+      if (!a) throw new IntegrityError(`${shortId(p.oid)}: artifact is missing`);
+      named[i] = { oid: p.oid, spec: a.oid };
+    });
+  }
+  return readArtifactsAt(ctx.engine, named as { oid: string; spec: string }[]);
 }
 
 /** Walks tip-first in growing batches until the stop is found. */

@@ -86,21 +86,26 @@ export function parseMeta(oid: string, data: Uint8Array): Meta {
 }
 
 /** Artifact bytes of many commits, in order, chunks reassembled. */
-export async function readArtifacts(engine: Engine, entries: readonly Pick<ContextEntry, 'oid' | 'artifact'>[]): Promise<Uint8Array[]> {
+export function readArtifacts(engine: Engine, entries: readonly Pick<ContextEntry, 'oid' | 'artifact'>[]): Promise<Uint8Array[]> {
   const missing = entries.find((e) => !e.artifact);
   if (missing) throw new IntegrityError(`${shortId(missing.oid)}: artifact is missing`);
-  const objs = await engine.readObjects(entries.map((e) => e.artifact!.oid));
+  return readArtifactsAt(engine, entries.map((e) => ({ oid: e.oid, spec: e.artifact!.oid })));
+}
+
+/** Artifact bytes by object spec (a blob or chunk-tree id, or `<tree>:<name>`), in order. */
+export async function readArtifactsAt(engine: Engine, items: readonly { oid: string; spec: string }[]): Promise<Uint8Array[]> {
+  const objs = await engine.readObjects(items.map((i) => i.spec));
   const out: Uint8Array[] = [];
-  for (let i = 0; i < entries.length; i++) {
+  for (let i = 0; i < items.length; i++) {
     const o = objs[i];
-    if (!o) throw new IntegrityError(`${shortId(entries[i].oid)}: artifact is missing`);
+    if (!o) throw new IntegrityError(`${shortId(items[i].oid)}: artifact is missing`);
     if (o.type === 'blob') {
       out.push(o.data);
       continue;
     }
     const chunks = parseTree(o.data).sort((a, b) => Number(a.name) - Number(b.name));
     const blobs = await engine.readObjects(chunks.map((c) => c.oid));
-    if (blobs.some((b) => !b)) throw new IntegrityError(`${shortId(entries[i].oid)}: an artifact chunk is missing`);
+    if (blobs.some((b) => !b)) throw new IntegrityError(`${shortId(items[i].oid)}: an artifact chunk is missing`);
     out.push(Buffer.concat(blobs.map((b) => b!.data)));
   }
   return out;
