@@ -106,18 +106,28 @@ export interface ChainItem extends CommitFields {
   artifact: Uint8Array;
 }
 
-/** A new branch holding a whole chain (an import): one batch of objects, then one ref update. */
-export async function writeChain(ctx: RepoContext, branch: string, format: string, items: readonly ChainItem[], onProgress?: (done: number) => void): Promise<WrittenCommit[]> {
+/**
+ * Many commits in one batch of objects, then one ref update: a new branch (an import), or with
+ * `onto` the commits extend the branch, which must still be at `onto` (compare-and-swap).
+ */
+export async function writeChain(
+  ctx: RepoContext,
+  branch: string,
+  format: string,
+  items: readonly ChainItem[],
+  onProgress?: (done: number) => void,
+  onto: string | null = null,
+): Promise<WrittenCommit[]> {
   const ref = refs.branch(checkBranchName(branch));
-  if (ctx.refs.read(ref)) throw new AlreadyExistsError(`branch ${branch} already exists`, { hint: 'choose another with -b NAME' });
+  if (onto === null && ctx.refs.read(ref)) throw new AlreadyExistsError(`branch ${branch} already exists`, { hint: 'choose another with -b NAME' });
   const ext = storageFormat(format).ext;
   const metas: Meta[] = [];
   for (const item of items) {
     metas.push(await buildMeta(ctx, format, item.artifact, item));
     onProgress?.(metas.length);
   }
-  const specs = metas.map((m, i) => commitSpec(m, items[i].artifact, ext, i === 0 ? null : { index: i - 1 }, ctx.maxBlobSize));
+  const specs = metas.map((m, i) => commitSpec(m, items[i].artifact, ext, i === 0 ? onto : { index: i - 1 }, ctx.maxBlobSize));
   const oids = await ctx.engine.writeCommits(specs);
-  ctx.refs.update(ref, oids[oids.length - 1], null);
-  return oids.map((oid, i) => ({ oid, parent: i === 0 ? null : oids[i - 1], meta: metas[i] }));
+  ctx.refs.update(ref, oids[oids.length - 1], onto);
+  return oids.map((oid, i) => ({ oid, parent: i === 0 ? onto : oids[i - 1], meta: metas[i] }));
 }
