@@ -3,10 +3,12 @@ import { rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 
 const store = '.ctx-demo';
+// a fixed identity, so the ids printed are the README's on any machine
+const env = { ...process.env, CTX_PRINCIPAL: 'alice', CTX_MACHINE: 'laptop' };
 rmSync(store, { recursive: true, force: true });
 const ctx = (...args) => {
   console.error(`$ ctx ${args.join(' ')}`);
-  const r = spawnSync(process.execPath, ['bin/ctx', '--store', store, ...args], { stdio: 'inherit' });
+  const r = spawnSync(process.execPath, ['bin/ctx', '--store', store, ...args], { stdio: 'inherit', env });
   if (r.status !== 0) process.exit(r.status ?? 1);
 };
 ctx('import', 'claude-code', 'fixtures/claude-code/compacted-session.jsonl', '-b', 'alice/auth-fix');

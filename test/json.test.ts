@@ -24,7 +24,7 @@ describe('--json records', () => {
     expect(json(fresh, ['init', fresh])).toEqual([{ v: 1, path: fresh, created: true }]);
     const store = newStore();
     const [imported] = json(store, ['import', 'claude-code', FIXTURE, '-b', 'alice/auth-fix']);
-    expect(imported).toEqual({ v: 1, branch: 'alice/auth-fix', session: '3f6c2a9e-8b1d-4e57-a0c4-5d2e9b7f1a83', commits: 5, bytes: readFileSync(FIXTURE).length, id: 'ctx-02b84dbfad7301c67d8cbffec7dc87804eedd875' });
+    expect(imported).toEqual({ v: 1, branch: 'alice/auth-fix', session: '3f6c2a9e-8b1d-4e57-a0c4-5d2e9b7f1a83', commits: 5, bytes: readFileSync(FIXTURE).length, id: 'ctx-06d893371b00777f9e208319f1cd346ba41dafa8' });
 
     const log = json(store, ['log', 'alice/auth-fix']);
     expect(log).toHaveLength(5);
@@ -35,7 +35,7 @@ describe('--json records', () => {
     const [shown] = json(store, ['show', 'alice/auth-fix~3']);
     expect(Object.keys(shown)).toEqual(['v', 'id', 'parent', 'branches', 'summary', 'meta', 'annotations']);
     expect(Object.keys(shown.meta).sort()).toEqual(META_FIELDS);
-    expect(shown.meta.source).toEqual({ path: FIXTURE, offset: 4459, length: 2798 });
+    expect(shown.meta.source).toEqual({ file: 'compacted-session.jsonl', offset: 4459, length: 2798 });
 
     const line = '{"type":"user","message":{"role":"user","content":"go on"}}\n';
     const started = ctx(store, ['checkpoint', '-b', 'review/finding-1', '--format', 'claude-code-v1', '--parent', 'alice/auth-fix', '--json', '-'], { input: line, env });

@@ -1,7 +1,7 @@
 // `ctx import claude-code FILE`: a transcript into a chain, a commit per prompt and its answer,
 // compact_boundary + summary as compaction commits. Every byte lands in exactly one artifact.
 import { readFileSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { basename } from 'node:path';
 import { BadInputError, NotFoundError } from '../../errors/index.js';
 import type { RepoContext } from '../../api/repo-context.js';
 import { writeChain, type ChainItem, type CommitFields, type WrittenCommit } from '../../api/write.js';
@@ -38,7 +38,8 @@ export async function importClaudeCode(ctx: RepoContext, file: string, opts: Imp
   const segments = splitTranscript(bytes);
   const session = opts.fields?.session ?? segments.find((s) => s.sessionId)?.sessionId ?? basename(file).replace(/\.jsonl$/, '');
   const branch = opts.branch ?? `claude/${session}`;
-  const path = resolve(file);
+  // the file's name, not its path: the same transcript gives the same commit ids on any machine
+  const name = basename(file);
   // a segment with no timestamp of its own (a summary-only file) takes the one before it
   let lastTime = opts.fields?.createdAt;
   const items: ChainItem[] = segments.map((s, i) => ({
@@ -49,7 +50,7 @@ export async function importClaudeCode(ctx: RepoContext, file: string, opts: Imp
     session,
     type: s.kind,
     createdAt: (lastTime = validTime(s.timestamp) ?? lastTime),
-    source: { path, offset: s.start, length: s.end - s.start },
+    source: { file: name, offset: s.start, length: s.end - s.start },
     artifact: bytes.subarray(s.start, s.end),
     lastOfFile: i === segments.length - 1,
   }));
