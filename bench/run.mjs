@@ -11,8 +11,10 @@ import { benchChain } from './chain.mjs';
 import { benchImport } from './import.mjs';
 import { benchCheckpoint } from './checkpoint.mjs';
 import { benchBlake3 } from './blake3.mjs';
+import { benchSync } from './sync.mjs';
+import { benchHook } from './hook.mjs';
 
-const ALL = ['chain', 'import', 'checkpoint', 'blake3'];
+const ALL = ['chain', 'import', 'checkpoint', 'blake3', 'hook', 'sync'];
 const wanted = process.argv.slice(2);
 for (const w of wanted) if (!ALL.includes(w)) throw new Error(`unknown benchmark '${w}' (${ALL.join(', ')})`);
 const picked = wanted.length ? ALL.filter((b) => wanted.includes(b)) : ALL;
@@ -44,8 +46,15 @@ try {
       const r = await benchCheckpoint();
       sections.push(r.markdown);
       targets.push(`- \`ctx --version\` − \`node -e 0\` = ${r.summary.ver.toFixed(1)} ms (target ≤ 30 ms: ${r.summary.target ? '**met**' : '**missed**'})`);
+    } else if (b === 'hook') {
+      const r = await benchHook();
+      sections.push(r.markdown);
+      targets.push(`- \`ctx hook claude-code\`, one Stop with ~10 KB new on the 2.3 MB transcript: ${r.summary.median.toFixed(1)} ms whole process ` +
+        `(target ≤ 100 ms: ${r.summary.median <= 100 ? '**met**' : '**missed**'}; \`node -e 0\` alone ${r.summary.floor.toFixed(1)} ms)`);
     } else if (b === 'blake3') {
       sections.push((await benchBlake3()).markdown);
+    } else if (b === 'sync') {
+      sections.push((await benchSync()).markdown);
     }
   }
 } finally {

@@ -9,3 +9,4 @@ export type { ImportOptions, ImportResult } from './runtimes/claude-code/import.
 export type { Meta, CommitType, Trigger } from './core/meta.js';
 export * from './errors/index.js';
 export { initRepo } from './store/repo.js';
+export { scanSecrets, SECRET_RULES, type Finding, type SecretRule } from './core/secret-rules.js';

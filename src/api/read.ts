@@ -42,7 +42,7 @@ export async function commitRecords(ctx: RepoContext, oids: readonly string[]): 
   const stored = await readStoredCommits(ctx.engine, oids);
   const notes = await readNotes(ctx.engine, ctx.refs, oids);
   const tips = new Map<string, string[]>();
-  for (const [name, oid] of ctx.branchTips()) tips.set(oid, [...(tips.get(oid) ?? []), name]);
+  for (const [name, oid] of ctx.allTips()) tips.set(oid, [...(tips.get(oid) ?? []), name]);
   return stored.map((s) => {
     const annotations = foldAnnotations(notes.get(s.oid));
     return {
@@ -83,7 +83,7 @@ export async function log(ctx: RepoContext, spec: string | undefined, opts: LogO
   }
   // depth (distance from the root) keeps children before parents when times tie
   const depth = new Map<string, number>();
-  for (const tip of new Set(ctx.branchTips().values())) {
+  for (const tip of new Set(ctx.allTips().values())) {
     const chain = await ctx.firstParents(tip);
     chain.forEach((oid, i) => depth.set(oid, chain.length - i));
   }

@@ -104,6 +104,12 @@ export class RepoContext {
     return new Map(this.refs.list(refs.heads).map((r) => [r.ref.slice(refs.heads.length), r.oid]));
   }
 
+  /** Tips of every local and remote-tracking branch (`origin/x`), name → oid, as `git log --all` sees them. */
+  allTips(): Map<string, string> {
+    const remote = this.refs.list(refs.remotes).map((r) => [r.ref.slice(refs.remotes.length), r.oid] as [string, string]);
+    return new Map([...this.branchTips(), ...remote]);
+  }
+
   close(): Promise<void> {
     return this.engine.close();
   }

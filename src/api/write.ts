@@ -6,6 +6,7 @@ import { storageFormat } from '../formats/registry.js';
 import { commitSpec } from '../store/context-commits.js';
 import { checkBranchName, refs } from '../store/refs.js';
 import type { RepoContext } from './repo-context.js';
+import { screenArtifact, secretPolicy, type SecretPolicy } from './secrets.js';
 
 export interface CommitFields {
   type?: CommitType;
@@ -23,6 +24,8 @@ export interface CommitFields {
   lastOfFile?: boolean;
   source?: Record<string, unknown>;
   snapshotOf?: { stop: string; commit: string };
+  /** secret policy for this write (`--secrets`); default: git config ctx.secrets, else redact */
+  secrets?: SecretPolicy;
 }
 
 export interface CheckpointInput extends CommitFields {
@@ -39,11 +42,33 @@ export interface WrittenCommit {
   oid: string;
   parent: string | null;
   meta: Meta;
+  /** for people (stderr): secrets stored as they are under the `warn` policy */
+  warnings?: string[];
 }
 
 const MAX_RETRIES = 200;
 
-/** Metadata for one artifact; checks the bytes parse as the format. */
+/**
+ * The artifact as it will be stored and its metadata: the secret policy applied first (redacted
+ * spans recorded in meta.json `redactions`), so hashes and objects never see a redacted secret.
+ */
+export async function prepareCommit(
+  ctx: RepoContext,
+  format: string,
+  artifact: Uint8Array,
+  f: CommitFields,
+  policy: SecretPolicy = secretPolicy(ctx.gitdir, f.secrets),
+): Promise<{ meta: Meta; artifact: Uint8Array; warnings: string[] }> {
+  const source = f.source as { file?: unknown; path?: unknown; offset?: unknown } | undefined;
+  const name = source?.file ?? source?.path;
+  const origin = { path: typeof name === 'string' ? name : undefined, offset: typeof source?.offset === 'number' ? source.offset : undefined };
+  const screened = screenArtifact(storageFormat(format), artifact, policy, origin);
+  const meta = await buildMeta(ctx, format, screened.artifact, f);
+  if (screened.redactions) meta.redactions = screened.redactions;
+  return { meta, artifact: screened.artifact, warnings: screened.warnings };
+}
+
+/** Metadata for one artifact as stored (see prepareCommit for the secret policy); checks the bytes parse as the format. */
 export async function buildMeta(ctx: RepoContext, format: string, artifact: Uint8Array, f: CommitFields): Promise<Meta> {
   const fmt = storageFormat(format);
   const type = f.type ?? 'delta';
@@ -77,7 +102,7 @@ export async function buildMeta(ctx: RepoContext, format: string, artifact: Uint
 
 export async function checkpoint(ctx: RepoContext, input: CheckpointInput): Promise<WrittenCommit> {
   const ref = refs.branch(checkBranchName(input.branch));
-  const meta = await buildMeta(ctx, input.format, input.artifact, input);
+  const { meta, artifact, warnings } = await prepareCommit(ctx, input.format, input.artifact, input);
   const ext = storageFormat(meta.format).ext;
   let wanted = input.parent === undefined ? undefined : await ctx.resolve(input.parent);
   for (let attempt = 0; ; attempt++) {
@@ -87,10 +112,10 @@ export async function checkpoint(ctx: RepoContext, input: CheckpointInput): Prom
       wanted = tip;
     }
     const parent = wanted ?? tip;
-    const [oid] = await ctx.engine.writeCommits([commitSpec(meta, input.artifact, ext, parent, ctx.maxBlobSize)]);
+    const [oid] = await ctx.engine.writeCommits([commitSpec(meta, artifact, ext, parent, ctx.maxBlobSize)]);
     try {
       ctx.refs.update(ref, oid, tip);
-      return { oid, parent, meta };
+      return { oid, parent, meta, ...(warnings.length ? { warnings } : {}) };
     } catch (e) {
       if (!(e instanceof ConflictError) || !input.retry || attempt >= MAX_RETRIES) throw e;
       wanted = undefined;
@@ -121,13 +146,14 @@ export async function writeChain(
   const ref = refs.branch(checkBranchName(branch));
   if (onto === null && ctx.refs.read(ref)) throw new AlreadyExistsError(`branch ${branch} already exists`, { hint: 'choose another with -b NAME' });
   const ext = storageFormat(format).ext;
-  const metas: Meta[] = [];
+  const policy = items.length ? secretPolicy(ctx.gitdir, items[0].secrets) : 'redact';
+  const prepared: Awaited<ReturnType<typeof prepareCommit>>[] = [];
   for (const item of items) {
-    metas.push(await buildMeta(ctx, format, item.artifact, item));
-    onProgress?.(metas.length);
+    prepared.push(await prepareCommit(ctx, format, item.artifact, item, item.secrets === undefined ? policy : secretPolicy(ctx.gitdir, item.secrets)));
+    onProgress?.(prepared.length);
   }
-  const specs = metas.map((m, i) => commitSpec(m, items[i].artifact, ext, i === 0 ? onto : { index: i - 1 }, ctx.maxBlobSize));
+  const specs = prepared.map((p, i) => commitSpec(p.meta, p.artifact, ext, i === 0 ? onto : { index: i - 1 }, ctx.maxBlobSize));
   const oids = await ctx.engine.writeCommits(specs);
   ctx.refs.update(ref, oids[oids.length - 1], onto);
-  return oids.map((oid, i) => ({ oid, parent: i === 0 ? onto : oids[i - 1], meta: metas[i] }));
+  return oids.map((oid, i) => ({ oid, parent: i === 0 ? onto : oids[i - 1], meta: prepared[i].meta, ...(prepared[i].warnings.length ? { warnings: prepared[i].warnings } : {}) }));
 }

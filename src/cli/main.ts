@@ -8,6 +8,12 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${VERSION}\n`);
     return EXIT.ok;
   }
+  // the hook runs on every turn of an agent: no commander, only the capture code
+  const hook = hookArgs(argv);
+  if (hook) {
+    const { runHook } = await import('../commands/hook.js');
+    return runHook(hook.runtime, hook.flags);
+  }
   const { buildProgram } = await import('./program.js');
   const { CommanderError } = await import('commander');
   const program = buildProgram();
@@ -18,6 +24,28 @@ async function main(argv: string[]): Promise<number> {
     if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.ok : EXIT.usage;
     return report(e, argv.includes('--json'));
   }
+}
+
+/** `[--store P] [--engine E] hook RUNTIME [--store P] …` → the hook's arguments; null: not the hook, or --help. */
+function hookArgs(argv: string[]): { runtime?: string; flags: { store?: string; engine?: string } } | null {
+  const flags: { store?: string; engine?: string } = {};
+  let seen = false;
+  let runtime: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const eq = /^--(store|engine|color)=(.*)$/.exec(a);
+    if (eq) {
+      if (eq[1] !== 'color') flags[eq[1] as 'store' | 'engine'] = eq[2];
+    } else if (a === '--store' || a === '--engine' || a === '--color') {
+      if (a !== '--color') flags[a.slice(2) as 'store' | 'engine'] = argv[i + 1];
+      i++;
+    } else if (a === '--json') {
+      // nothing to print either way
+    } else if (!seen && a === 'hook') seen = true;
+    else if (seen && runtime === undefined && !a.startsWith('-')) runtime = a;
+    else return null;
+  }
+  return seen ? { runtime, flags } : null;
 }
 
 function report(e: unknown, json: boolean): number {

@@ -23,7 +23,8 @@ function metadataOptions(cmd: Command): Command {
     .option('--trigger <t>', 'turn_boundary, tool_call, compaction, session_end, explicit (default) or import (default on import)')
     .option('--ticket <id>', 'associated ticket')
     .option('--thread <id>', 'associated thread')
-    .option('--summary <text>', 'summary of the commit');
+    .option('--summary <text>', 'summary of the commit')
+    .addOption(new Option('--secrets <policy>', 'found secrets: redact, block or warn (default: git config ctx.secrets, else redact)').choices(['redact', 'block', 'warn']));
 }
 
 export function buildProgram(): Command {
@@ -47,7 +48,7 @@ export function buildProgram(): Command {
       .description('add a context commit to a branch; prints its id')
       .argument('[file]', 'artifact bytes, or - for stdin (default)')
       .requiredOption('-b, --branch <name>', 'branch to extend (created when new)')
-      .requiredOption('--format <format>', 'artifact format: claude-code-v1, bureau-agent-v1')
+      .requiredOption('--format <format>', 'artifact format: claude-code-v1, codex-rollout-v1, gemini-cli-chat-v1, bureau-agent-v1')
       .addOption(new Option('--type <type>', 'commit type').choices(['delta', 'compaction', 'snapshot']).default('delta'))
       .option('--parent <id>', 'the commit this follows; the branch must still point there')
       .option('--retry', 'when the branch moved, re-read its tip and try again'),
@@ -87,7 +88,7 @@ export function buildProgram(): Command {
     .command('materialize')
     .description('the whole context at a commit')
     .argument('<id>', 'commit id, branch, tag or NAME~N')
-    .option('--format <format>', 'output format (default: the stored one): claude-code-v1, bureau-agent-v1, raw')
+    .option('--format <format>', 'output format (default: the stored one): claude-code-v1, codex-rollout-v1, gemini-cli-chat-v1, bureau-agent-v1, raw')
     .option('--stop <stop>', 'compaction (default), root, or an ancestor id', 'compaction')
     .option('-o, --output <file>', 'write to FILE instead of stdout')
     .option('--verify', "recompute every artifact's BLAKE3 on the way")
@@ -112,11 +113,62 @@ export function buildProgram(): Command {
   metadataOptions(
     program
       .command('import')
-      .description('a real transcript into a new chain, split at turn boundaries')
-      .argument('<runtime>', 'claude-code')
-      .argument('<file>', 'transcript file')
-      .option('-b, --branch <name>', 'branch to create (default: claude/<session id>)'),
+      .description('a real transcript into a chain: split at turn boundaries (Claude Code, Codex), or a snapshot per saved chat (Gemini CLI)')
+      .argument('<runtime>', 'claude-code, codex or gemini-cli')
+      .argument('<file>', 'transcript file: Claude Code session .jsonl, Codex rollout .jsonl, Gemini CLI chat .json')
+      .option('-b, --branch <name>', 'branch (default: claude/, codex/ or gemini/<session id>); gemini-cli adds to an existing one'),
   ).action(action(() => import('../commands/import.js')));
+
+  // `ctx hook …` normally takes the fast path in main.ts; this entry serves --help
+  program
+    .command('hook')
+    .description('for Claude Code hooks: read the hook JSON on stdin, checkpoint what is new (always exits 0)')
+    .argument('<runtime>', 'claude-code')
+    .action(action(() => import('../commands/hook.js')));
+
+  program
+    .command('hooks')
+    .description("add ctx to Claude Code's settings.json, remove it, or show what is there")
+    .argument('<action>', 'install, uninstall or status')
+    .argument('<runtime>', 'claude-code')
+    .option('--user', 'the user settings ($CLAUDE_CONFIG_DIR or ~/.claude) instead of the project')
+    .action(action(() => import('../commands/hooks.js')));
+
+  program
+    .command('export')
+    .description('write a context as a new Claude Code session; prints the claude --resume command')
+    .argument('<runtime>', 'claude-code')
+    .argument('<id>', 'commit id, branch, tag or NAME~N')
+    .option('--session-id <uuid>', 'the new session id (default: random)')
+    .option('--dir <dir>', 'write into DIR instead of <config>/projects/<encoded cwd>/')
+    .option('--stop <stop>', 'compaction (default), root, or an ancestor id', 'compaction')
+    .option('--stdout', 'write the session to stdout instead of a file')
+    .action(action(() => import('../commands/export.js')));
+
+  // sync with git remotes (issue 4): remote, push, fetch, pull
+  program
+    .command('remote')
+    .description('list, add or remove git remotes of the store')
+    .argument('[action]', 'list (default), add or remove')
+    .argument('[name]', 'remote name')
+    .argument('[url]', 'URL for add: https://…, ssh://…, host:path or a local path')
+    .action(action(() => import('../commands/remote.js')));
+  program
+    .command('push')
+    .description('send branches, tags and annotations to a remote, fast-forward only')
+    .argument('[remote]', 'remote name (default: the only one, else origin)')
+    .option('--allow-secrets', 'push even when the secret scan finds something')
+    .action(action(() => import('../commands/push.js')));
+  program
+    .command('fetch')
+    .description('bring a remote into refs/remotes/REMOTE/*, merge its annotations')
+    .argument('[remote]', 'remote name (default: the only one, else origin)')
+    .action(action(() => import('../commands/fetch.js')));
+  program
+    .command('pull')
+    .description('fetch, then fast-forward local branches that did not diverge')
+    .argument('[remote]', 'remote name (default: the only one, else origin)')
+    .action(action(() => import('../commands/pull.js')));
 
   return program;
 }

@@ -19,6 +19,7 @@ export async function run(cli: Cli, file: string | undefined, flags: CheckpointF
   const written = await cli.withRepo(true, (repo) =>
     checkpoint(repo, { ...metadataFields(flags), type: flags.type as never, branch: flags.branch, format: flags.format, artifact, parent: flags.parent, retry: flags.retry }),
   );
+  for (const w of written.warnings ?? []) cli.note(w);
   if (cli.flags.json) return cli.json(writtenJson(written, flags.branch));
   cli.out(`${shortId(written.oid)}\n`);
 }

@@ -1,23 +1,33 @@
 import { UsageError } from '../errors/index.js';
 import { shortId } from '../core/ids.js';
-import { importClaudeCode } from '../runtimes/claude-code/import.js';
 import { progress } from '../output/progress.js';
+import type { RepoContext } from '../api/repo-context.js';
+import type { ImportOptions, ImportResult } from '../runtimes/claude-code/import.js';
 import type { Cli } from '../cli/context.js';
 import { metadataFields, type MetadataFlags } from './metadata-flags.js';
 
-const RUNTIMES = ['claude-code'];
+type Importer = (repo: RepoContext, file: string, opts: ImportOptions) => Promise<ImportResult & { unchanged?: boolean; tip?: string }>;
+
+const RUNTIMES: Record<string, () => Promise<Importer>> = {
+  'claude-code': async () => (await import('../runtimes/claude-code/import.js')).importClaudeCode,
+  codex: async () => (await import('../runtimes/codex/import.js')).importCodex,
+  'gemini-cli': async () => (await import('../runtimes/gemini/import.js')).importGemini,
+};
 
 export async function run(cli: Cli, runtime: string, file: string, flags: MetadataFlags & { branch?: string }) {
-  if (!RUNTIMES.includes(runtime)) throw new UsageError(`unknown runtime '${runtime}' (${RUNTIMES.join(', ')})`);
+  if (!Object.hasOwn(RUNTIMES, runtime)) throw new UsageError(`unknown runtime '${runtime}' (${Object.keys(RUNTIMES).join(', ')})`);
+  const importer = await RUNTIMES[runtime]();
   const bar = await progress(`importing ${file}`);
   try {
     const result = await cli.withRepo(true, (repo) =>
-      importClaudeCode(repo, file, { branch: flags.branch, fields: metadataFields(flags), onProgress: (n, total) => bar.update(`checking ${n}/${total} commits`) }),
+      importer(repo, file, { branch: flags.branch, fields: metadataFields(flags), onProgress: (n, total) => bar.update(`checking ${n}/${total} commits`) }),
     );
     bar.done();
-    const tip = result.commits[result.commits.length - 1];
-    if (cli.flags.json) return cli.json({ v: 1, branch: result.branch, session: result.session, commits: result.commits.length, bytes: result.bytes, id: `ctx-${tip.oid}` });
-    cli.out(`${result.branch}\t${shortId(tip.oid)}\t${result.commits.length} commits\n`);
+    for (const w of result.commits.flatMap((c) => c.warnings ?? [])) cli.note(w);
+    const tip = result.commits.length ? result.commits[result.commits.length - 1].oid : result.tip!;
+    if (result.unchanged) cli.note(`${result.branch} already holds this chat: nothing written`);
+    if (cli.flags.json) return cli.json({ v: 1, branch: result.branch, session: result.session, commits: result.commits.length, bytes: result.bytes, id: `ctx-${tip}` });
+    cli.out(`${result.branch}\t${shortId(tip)}\t${result.commits.length} commits\n`);
   } catch (e) {
     bar.done();
     throw e;

@@ -10,6 +10,7 @@ export interface MetadataFlags {
   ticket?: string;
   thread?: string;
   summary?: string;
+  secrets?: string;
 }
 
 export function metadataFields(f: MetadataFlags): CommitFields {
@@ -22,5 +23,6 @@ export function metadataFields(f: MetadataFlags): CommitFields {
   if (f.ticket !== undefined) out.ticket = f.ticket;
   if (f.thread !== undefined) out.thread = f.thread;
   if (f.summary !== undefined) out.summary = f.summary;
+  if (f.secrets !== undefined) out.secrets = f.secrets as CommitFields['secrets'];
   return out;
 }

@@ -26,6 +26,8 @@ export interface Meta {
   created_at: string;
   source?: Record<string, unknown>;
   snapshot_of?: { stop: string; commit: string };
+  /** secrets replaced before hashing: rule id → count (never the secret) */
+  redactions?: Record<string, number>;
 }
 
 /** The artifact's entry name in the commit tree: `delta.jsonl`, `summary.cbor`, … */
@@ -58,6 +60,11 @@ export function metaProblems(m: unknown): string[] {
   if (o.snapshot_of !== undefined) {
     const s = o.snapshot_of as Record<string, unknown> | null;
     if (!s || typeof s.stop !== 'string' || typeof s.commit !== 'string') p.push('snapshot_of is not {stop, commit}');
+  }
+  if (o.redactions !== undefined) {
+    const r = o.redactions as Record<string, unknown> | null;
+    if (!r || typeof r !== 'object' || Array.isArray(r) || Object.values(r).some((n) => !Number.isSafeInteger(n) || (n as number) < 1))
+      p.push('redactions is not {rule: count}');
   }
   return p;
 }

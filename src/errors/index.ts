@@ -59,3 +59,13 @@ export class IntegrityError extends CtxError {
   override readonly code = 'IntegrityError';
   override readonly exit = EXIT.integrity;
 }
+
+/** A secret in an artifact while `ctx.secrets` is `block`: nothing is written. */
+export class SecretFoundError extends CtxError {
+  override readonly code = 'SecretFoundError';
+}
+
+/** A remote that cannot be reached or refused us: transport errors of push, fetch and pull (URL credentials redacted). */
+export class RemoteError extends CtxError {
+  override readonly code = 'RemoteError';
+}

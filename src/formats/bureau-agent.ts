@@ -30,4 +30,14 @@ export const bureauAgent: StorageFormat = {
   concat: (parts) => loadCbor().encode(parts.flatMap(decodeMessages)),
   count: (entries) => entries.length,
   estimateTokens: (entries) => tokensFromChars(entries.reduce((n: number, m) => n + contentChars((m as { content?: unknown }).content), 0)),
+  mapStrings: (bytes, map) => loadCbor().encode(mapStringsDeep(decodeMessages(bytes), map)),
 };
+
+function mapStringsDeep(v: unknown, map: (s: string) => string): unknown {
+  if (typeof v === 'string') return map(v);
+  if (Array.isArray(v)) return v.map((x) => mapStringsDeep(x, map));
+  if (v instanceof Map) return new Map([...v].map(([k, x]) => [k, mapStringsDeep(x, map)]));
+  if (v !== null && typeof v === 'object' && !ArrayBuffer.isView(v) && !(v instanceof Date))
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, mapStringsDeep(x, map)]));
+  return v;
+}

@@ -14,6 +14,11 @@ export interface StorageFormat {
   count(entries: readonly unknown[]): number;
   /** Estimated tokens of parsed entries (characters of message content / 4). */
   estimateTokens(entries: readonly unknown[]): number;
+  /**
+   * For binary formats (CBOR): the artifact re-encoded with every string passed through `map`.
+   * Text formats leave it out: secret redaction then replaces bytes in place.
+   */
+  mapStrings?(bytes: Uint8Array, map: (s: string) => string): Uint8Array;
 }
 
 export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {

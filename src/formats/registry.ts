@@ -2,9 +2,11 @@
 import { UsageError } from '../errors/index.js';
 import { bureauAgent } from './bureau-agent.js';
 import { claudeCode } from './claude-code.js';
+import { codexRollout } from './codex-rollout.js';
 import type { StorageFormat } from './format.js';
+import { geminiChat } from './gemini-chat.js';
 
-const storage: readonly StorageFormat[] = [claudeCode, bureauAgent];
+const storage: readonly StorageFormat[] = [claudeCode, bureauAgent, codexRollout, geminiChat];
 /** Formats that only materialize writes. */
 export const OUTPUT_ONLY = ['raw'] as const;
 

@@ -6,7 +6,7 @@ import { refs, type RefStore } from './refs.js';
 import { ConflictError } from '../errors/index.js';
 
 /** Note blob id per annotated commit id, from every level of a (possibly fanned-out) notes tree. */
-async function noteIndex(engine: Engine, tree: string, prefix = '', out = new Map<string, { oid: string; path: string }>()) {
+export async function noteIndex(engine: Engine, tree: string, prefix = '', out = new Map<string, { oid: string; path: string }>()) {
   const t = await engine.readObject(tree);
   if (!t) return out;
   for (const e of parseTree(t.data)) {

@@ -12,6 +12,19 @@ export const refs = {
   heads: 'refs/heads/',
   tags: 'refs/tags/',
   remotes: 'refs/remotes/',
+  /** remote-tracking refs of one remote: `refs/remotes/<remote>/` */
+  remotePrefix: (remote: string) => `refs/remotes/${remote}/`,
+  remoteBranch: (remote: string, name: string) => `refs/remotes/${remote}/${name}`,
+  /** the notes fetched from a remote, merged into refs/notes/ctx by union */
+  remoteNotes: (remote: string) => `refs/notes/remotes/${remote}/ctx`,
+  /** the fetch refspecs of a remote, in git's syntax (`+src:dst`) */
+  fetchSpecs: (remote: string) => ({
+    heads: `+refs/heads/*:refs/remotes/${remote}/*`,
+    // a pattern, so a remote without annotations is no error
+    notes: `+refs/notes/ctx*:refs/notes/remotes/${remote}/ctx*`,
+    // no `+`: a fetch never moves an existing local tag
+    tags: 'refs/tags/*:refs/tags/*',
+  }),
 } as const;
 
 const STALE_LOCK_MS = 10_000;

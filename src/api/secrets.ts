@@ -1,0 +1,54 @@
+// The secret policy on the write path (DESIGN.md §9): redact (default), block or warn, before
+// anything is hashed or written, so a store never holds what it must not push.
+import { SecretFoundError, UsageError } from '../errors/index.js';
+import { countByRule, findSecrets, redactBytes, redactText, scanSecrets, type Finding } from '../core/secret-rules.js';
+import type { StorageFormat } from '../formats/format.js';
+import { readConfig } from '../store/repo.js';
+
+export const SECRET_POLICIES = ['redact', 'block', 'warn'] as const;
+export type SecretPolicy = (typeof SECRET_POLICIES)[number];
+
+/** `--secrets` when given, else git config `ctx.secrets`, else redact. */
+export function secretPolicy(gitdir: string, override?: string): SecretPolicy {
+  const value = override ?? readConfig(gitdir).get('ctx.secrets') ?? 'redact';
+  if (!SECRET_POLICIES.includes(value as SecretPolicy))
+    throw new UsageError(`unknown secret policy '${value}' (${SECRET_POLICIES.join(', ')})`, { hint: override === undefined ? 'fix git config ctx.secrets' : undefined });
+  return value as SecretPolicy;
+}
+
+export interface ScreenedArtifact {
+  artifact: Uint8Array;
+  /** rule id → count, when secrets were redacted */
+  redactions?: Record<string, number>;
+  /** for people: secrets stored as they are under `warn` */
+  warnings: string[];
+}
+
+/** Where the artifact came from, to name byte offsets: an import's file and the artifact's offset in it. */
+export interface ArtifactOrigin {
+  path?: string;
+  offset?: number;
+}
+
+export function screenArtifact(fmt: StorageFormat, artifact: Uint8Array, policy: SecretPolicy, origin: ArtifactOrigin = {}): ScreenedArtifact {
+  const findings = scanSecrets(artifact);
+  if (findings.length === 0) return { artifact, warnings: [] };
+  const where = (f: Finding) => `${f.rule} at byte ${f.offset + (origin.offset ?? 0)}${origin.path ? ` of ${origin.path}` : ''}`;
+  if (policy === 'block') {
+    const more = findings.length > 1 ? ` (and ${findings.length - 1} more)` : '';
+    throw new SecretFoundError(`secret found: ${where(findings[0])}${more}; nothing written`, { hint: 'remove it, or use --secrets redact|warn (git config ctx.secrets)' });
+  }
+  if (policy === 'warn') return { artifact, warnings: findings.map((f) => `warning: secret stored as is (ctx.secrets=warn): ${where(f)}`) };
+  if (!fmt.mapStrings) return { artifact: redactBytes(artifact, findings), redactions: countByRule(findings), warnings: [] };
+  // binary formats: redact inside decoded strings, then encode again
+  const all: Finding[] = [];
+  const redacted = fmt.mapStrings(artifact, (s) => {
+    const inString = findSecrets(s);
+    all.push(...inString);
+    return inString.length ? redactText(s, inString) : s;
+  });
+  // a secret split across CBOR string boundaries is not one the string walk sees: block rather than store it
+  if (all.length === 0 || scanSecrets(redacted).length > 0)
+    throw new SecretFoundError(`secret found but not redactable in ${fmt.name}: ${where(findings[0])}`, { hint: 'use --secrets warn to store it as is' });
+  return { artifact: redacted, redactions: countByRule(all), warnings: [] };
+}

@@ -1,0 +1,139 @@
+// Secret rules: one real-shaped FAKE secret per rule is found with its rule id and exact span; each
+// placeholder is not; the transcript corpus has no finding at all, so it is stored unchanged.
+// Fakes are generated from a seeded PRNG, so no secret-shaped literal sits in the source.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { SECRET_RULES, countByRule, findSecrets, redactBytes, scanSecrets, shannonEntropy } from './secret-rules.js';
+
+const CORPUS = fileURLToPath(new URL('../../../shared/corpus', import.meta.url));
+
+let seed = 0x2545f491;
+function fake(alphabet: string, n: number): string {
+  let s = '';
+  for (let i = 0; i < n; i++) {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    s += alphabet[(seed >>> 8) % alphabet.length];
+  }
+  return s;
+}
+const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const ALNUM = `${UPPER}abcdefghijklmnopqrstuvwxyz0123456789`;
+const B64 = `${ALNUM}+/`;
+const B64URL = `${ALNUM}_-`;
+const HEX = '0123456789abcdef';
+const b64url = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
+const pemBody = (sep: string) => Array.from({ length: 6 }, () => fake(B64, 64)).join(sep);
+
+const JWT = `${b64url({ alg: 'HS256', typ: 'JWT' })}.${b64url({ sub: '4242', name: 'Ada', iat: 1760000000 })}.${fake(B64URL, 43)}`;
+const PEM = `-----BEGIN RSA PRIVATE KEY-----\n${pemBody('\n')}\n-----END RSA PRIVATE KEY-----`;
+const PEM_IN_JSON = `-----BEGIN PRIVATE KEY-----\\n${pemBody('\\n')}\\n-----END PRIVATE KEY-----`;
+
+// [rule, secret, text around it ({} marks the secret)]
+const FOUND: [string, string, string][] = [
+  ['private-key', PEM, 'key file:\n{}\n'],
+  ['private-key', PEM_IN_JSON, '{"type":"service_account","private_key":"{}\\n","client_email":"a@b.iam"}'],
+  ['aws-access-key-id', `AKIA${fake('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 16)}`, 'export AWS_ACCESS_KEY_ID={}\n'],
+  ['aws-secret-access-key', fake(B64, 40), 'aws_secret_access_key = {}\n'],
+  ['aws-secret-access-key', fake(B64, 40), '{\\"AWS_SECRET_ACCESS_KEY\\":\\"{}\\"}'],
+  ['gcp-api-key', `AIza${fake(B64URL, 35)}`, 'const firebase = { apiKey: "{}" };'],
+  ['gcp-service-account-key-id', fake(HEX, 40), '"private_key_id": "{}",'],
+  ['azure-storage-key', `${fake(B64, 86)}==`, 'DefaultEndpointsProtocol=https;AccountName=acct;AccountKey={};EndpointSuffix=core.windows.net'],
+  ['github-token', `ghp_${fake(ALNUM, 36)}`, 'git remote set-url origin https://{}@github.com/a/b.git'],
+  ['github-token', `gho_${fake(ALNUM, 36)}`, 'GH_TOKEN={}'],
+  ['github-token', `ghs_${fake(ALNUM, 36)}`, '"token":"{}"'],
+  ['github-token', `github_pat_${fake(ALNUM, 22)}_${fake(ALNUM, 59)}`, 'use {} for the API'],
+  ['gitlab-token', `glpat-${fake(B64URL, 20)}`, 'PRIVATE-TOKEN: {}'],
+  ['slack-token', `xoxb-${fake('0123456789', 12)}-${fake('0123456789', 13)}-${fake(ALNUM, 24)}`, 'SLACK_BOT_TOKEN={}'],
+  ['slack-webhook', `https://hooks.slack.com/services/T${fake('ABCDEFGHJKLMNPQRSTUVWXYZ23456789', 8)}/B${fake('ABCDEFGHJKLMNPQRSTUVWXYZ23456789', 10)}/${fake(ALNUM, 24)}`, 'curl -X POST {} -d @msg.json'],
+  ['anthropic-api-key', `sk-ant-api03-${fake(B64URL, 93)}AA`, 'ANTHROPIC_API_KEY={}'],
+  ['openai-api-key', `sk-proj-${fake(B64URL, 156)}`, 'OPENAI_API_KEY="{}"'],
+  ['openai-api-key', `sk-${fake(ALNUM, 20)}T3BlbkFJ${fake(ALNUM, 20)}`, 'openai.api_key = "{}"'],
+  ['stripe-secret-key', `sk_live_${fake(ALNUM, 24)}`, 'Stripe::api_key = \'{}\''],
+  ['jwt', JWT, 'Authorization: Bearer {}'],
+  ['url-credentials', fake(ALNUM, 16), 'DATABASE_URL=postgres://app:{}@db.internal:5432/app'],
+  ['secret-assignment', fake(ALNUM, 24), 'DB_PASSWORD="{}"'],
+  ['secret-assignment', fake(B64URL, 32), '{"client_secret": "{}"}'],
+  ['secret-assignment', fake(ALNUM, 40), 'curl -H "Authorization: Bearer {}" https://api.example.com'],
+];
+
+const PLACEHOLDERS = [
+  'ghp_xxxxxxxxxxxx',
+  `ghp_${'x'.repeat(36)}`,
+  `github_pat_${'X'.repeat(82)}`,
+  'sk-...',
+  'OPENAI_API_KEY=sk-your-key-here',
+  `sk-proj-${'a'.repeat(48)}`,
+  'api_key = "<your-key>"',
+  'token: ${TOKEN}',
+  'GITHUB_TOKEN={{ secrets.GITHUB_TOKEN }}',
+  'AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE',
+  'aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+  'password: "hunter2"',
+  'const token = process.env.GITHUB_TOKEN_FOR_RELEASES;',
+  'password = "correct horse battery staple"',
+  'postgres://user:password@localhost:5432/db',
+  'https://user:${PASSWORD}@example.com/',
+  '-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----',
+  'eyJhbGciOiJIUzI1NiJ9.e30',
+  `xoxb-${'0'.repeat(12)}-${'0'.repeat(13)}-${'x'.repeat(24)}`,
+  '"input_tokens": 12345, "token_count": 99, "cached_input_tokens": 0',
+  'sk_live_REPLACE_WITH_YOUR_KEY_0000',
+  `AIza${'X'.repeat(35)}`,
+];
+
+describe('secret rules', () => {
+  it('has a case for every rule', () => {
+    expect(new Set(FOUND.map(([rule]) => rule))).toEqual(new Set(SECRET_RULES.map((r) => r.id)));
+  });
+
+  it.each(FOUND)('%s: finds the secret with its exact span', (rule, secret, around) => {
+    const text = around.replace('{}', secret);
+    expect(findSecrets(text)).toEqual([{ rule, offset: around.indexOf('{}'), length: secret.length }]);
+  });
+
+  it.each(PLACEHOLDERS)('placeholder %s is not a secret', (text) => {
+    expect(findSecrets(text)).toEqual([]);
+  });
+
+  it('scans bytes with byte offsets, past multi-byte UTF-8', () => {
+    const token = `ghp_${fake(ALNUM, 36)}`;
+    const bytes = Buffer.from(`{"t":"héllo — ✓","k":"${token}"}\n`);
+    expect(scanSecrets(bytes)).toEqual([{ rule: 'github-token', offset: bytes.indexOf(token), length: token.length }]);
+  });
+
+  it('redacts into a placeholder that keeps JSON parseable, and counts by rule', () => {
+    const doc = `{"key":"${PEM_IN_JSON}","gh":"ghp_${fake(ALNUM, 36)}","jwt":"${JWT}"}`;
+    const findings = scanSecrets(Buffer.from(doc));
+    expect(findings.map((f) => f.rule)).toEqual(['private-key', 'github-token', 'jwt']);
+    const redacted = Buffer.from(redactBytes(Buffer.from(doc), findings)).toString();
+    expect(JSON.parse(redacted)).toEqual({ key: '[REDACTED:private-key]', gh: '[REDACTED:github-token]', jwt: '[REDACTED:jwt]' });
+    expect(countByRule(findings)).toEqual({ 'github-token': 1, jwt: 1, 'private-key': 1 });
+  });
+
+  it('reports a span two rules match once, under the earlier (more specific) rule', () => {
+    const token = `ghs_${fake(ALNUM, 36)}`;
+    const text = `https://x-access-token:${token}@github.com/o/r.git`;
+    expect(findSecrets(text)).toEqual([{ rule: 'github-token', offset: text.indexOf(token), length: token.length }]);
+  });
+
+  it('measures entropy in bits per char', () => {
+    expect(shannonEntropy('aaaa')).toBe(0);
+    expect(shannonEntropy('abcd')).toBe(2);
+  });
+});
+
+describe('the transcript corpus', () => {
+  const files = readdirSync(CORPUS)
+    .filter((d) => statSync(join(CORPUS, d)).isDirectory())
+    .flatMap((d) => readdirSync(join(CORPUS, d)).map((f) => join(CORPUS, d, f)));
+
+  it('has transcripts of every runtime', () => {
+    expect(files.length).toBeGreaterThan(20);
+  });
+
+  it.each(files.map((f) => [f.slice(CORPUS.length + 1), f]))('%s: no findings', (_, file) => {
+    expect(scanSecrets(readFileSync(file))).toEqual([]);
+  });
+});

@@ -1,0 +1,239 @@
+// Secret scanning (DESIGN.md §9): the rules as data, and a pure scan over artifact bytes.
+// Own rules rather than a package: secretlint's recommended preset (the maintained JS rule set)
+// flags placeholders such as `ghp_xxxx…`, has no JWT or high-entropy rules, and costs ~50 ms to
+// load, half the hook's budget. Every rule here is ASCII, so bytes are scanned as latin1: one
+// char per byte, and match offsets are byte offsets.
+
+export interface SecretRule {
+  id: string;
+  description: string;
+  /** a global regex (flag `d`); the secret is capture group `group` (default: the whole match) */
+  pattern: RegExp;
+  group?: number;
+  /** minimum Shannon entropy, bits per char, of the secret: placeholders fall below it */
+  minEntropy?: number;
+  /** a further check of the secret's shape */
+  check?: (secret: string) => boolean;
+}
+
+export interface Finding {
+  rule: string;
+  /** byte offset in the scanned bytes (char offset when a string was scanned) */
+  offset: number;
+  length: number;
+}
+
+/** Shannon entropy in bits per char. */
+export function shannonEntropy(s: string): number {
+  if (s.length === 0) return 0;
+  const counts = new Map<string, number>();
+  for (const c of s) counts.set(c, (counts.get(c) ?? 0) + 1);
+  let h = 0;
+  for (const n of counts.values()) {
+    const p = n / s.length;
+    h -= p * Math.log2(p);
+  }
+  return h;
+}
+
+// What documentation, fixtures and prompts write where a secret would go.
+const PLACEHOLDER = /x{4}|\.{3}|\*{3}|<[^>]*>|\$\{|\{\{|%s|example|sample|placeholder|your[_-]|dummy|redacted|changeme|0123456789|1234567890|abcdefghij/i;
+export const isPlaceholder = (s: string): boolean => PLACEHOLDER.test(s);
+
+const hasDigitAndLetter = (s: string) => /\d/.test(s) && /[A-Za-z]/.test(s);
+const mixedCase = (s: string) => /[a-z]/.test(s) && /[A-Z]/.test(s) && /\d/.test(s);
+
+/** A JWT's header decodes to a JSON object with `alg`. */
+function jwtHeaderHasAlg(token: string): boolean {
+  try {
+    const header = JSON.parse(Buffer.from(token.slice(0, token.indexOf('.')), 'base64url').toString('utf8')) as unknown;
+    return header !== null && typeof header === 'object' && typeof (header as { alg?: unknown }).alg === 'string';
+  } catch {
+    return false;
+  }
+}
+
+// Before the value: an optional quote (escaped once or twice inside JSON strings), `=` `:` `:=` `=>`.
+const ASSIGN = String.raw`\\*["']?\s*(?::=|=>|[:=])\s*\\*["']?`;
+// A value stops at quotes, backslashes (JSON escapes), whitespace and code punctuation.
+const VALUE = String.raw`[^\s"'\\\x60,;<>(){}\[\]]`;
+const L = String.raw`(?<![A-Za-z0-9_-])`;
+const R = String.raw`(?![A-Za-z0-9_-])`;
+
+/** In order of precedence: where two findings overlap, the one that starts first (then the earlier rule) wins. */
+export const SECRET_RULES: readonly SecretRule[] = [
+  {
+    id: 'private-key',
+    description: 'a PEM private key block (RSA, EC, DSA, OpenSSH, PGP, PKCS#8), also inside JSON strings',
+    pattern: /-----BEGIN[ A-Z0-9]{0,20}PRIVATE KEY(?: BLOCK)?-----(?:[A-Za-z0-9+/=\s:,-]|\\[nr]|\\\\[nr]){64,20000}?-----END[ A-Z0-9]{0,20}PRIVATE KEY(?: BLOCK)?-----/dg,
+    check: (s) => (s.replace(/\\[nr]|-----[^-]+-----|[^A-Za-z0-9+/]/g, '').length >= 64),
+    minEntropy: 4,
+  },
+  {
+    id: 'aws-access-key-id',
+    description: 'AWS access key id (AKIA…, ASIA…)',
+    pattern: /(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}(?![A-Z0-9])/dg,
+    minEntropy: 3,
+  },
+  {
+    id: 'aws-secret-access-key',
+    description: 'AWS secret access key in assignment context',
+    pattern: new RegExp(`(?:aws_?secret_?access_?key|aws_?secret_?key|secret_?access_?key)${ASSIGN}([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])`, 'dgi'),
+    group: 1,
+    minEntropy: 4,
+  },
+  {
+    id: 'gcp-api-key',
+    description: 'Google Cloud / Firebase API key (AIza…)',
+    pattern: new RegExp(`${L}AIza[0-9A-Za-z_-]{35}${R}`, 'dg'),
+    minEntropy: 3.5,
+  },
+  {
+    id: 'gcp-service-account-key-id',
+    description: 'private_key_id of a GCP service-account key file',
+    pattern: new RegExp(`private_key_id${ASSIGN}([0-9a-f]{40})(?![0-9a-f])`, 'dg'),
+    group: 1,
+    minEntropy: 3,
+  },
+  {
+    id: 'azure-storage-key',
+    description: 'Azure storage account key or shared access key in a connection string',
+    pattern: /(?:AccountKey|SharedAccessKey)=([A-Za-z0-9+/]{40,88}={0,2})/dg,
+    group: 1,
+    minEntropy: 4,
+  },
+  {
+    id: 'github-token',
+    description: 'GitHub token (ghp_, gho_, ghu_, ghs_, ghr_, github_pat_)',
+    pattern: new RegExp(`${L}(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{50,240})${R}`, 'dg'),
+    minEntropy: 3.5,
+  },
+  {
+    id: 'gitlab-token',
+    description: 'GitLab personal access token (glpat-)',
+    pattern: new RegExp(`${L}glpat-[A-Za-z0-9_-]{20,}${R}`, 'dg'),
+    minEntropy: 3.5,
+  },
+  {
+    id: 'slack-token',
+    description: 'Slack token (xoxb-, xoxa-, xoxp-, xoxr-, xoxs-)',
+    pattern: new RegExp(`${L}xox[baprs]-[A-Za-z0-9-]{10,}${R}`, 'dg'),
+    minEntropy: 3,
+    check: hasDigitAndLetter,
+  },
+  {
+    id: 'slack-webhook',
+    description: 'Slack incoming-webhook URL',
+    pattern: /https:\/\/hooks\.slack\.com\/services\/T[A-Z0-9]{6,}\/B[A-Z0-9]{6,}\/[A-Za-z0-9]{20,}/dg,
+    minEntropy: 3.5,
+  },
+  {
+    id: 'anthropic-api-key',
+    description: 'Anthropic API key (sk-ant-…)',
+    pattern: new RegExp(`${L}sk-ant-[A-Za-z0-9_-]{32,}${R}`, 'dg'),
+    minEntropy: 3.5,
+  },
+  {
+    id: 'openai-api-key',
+    description: 'OpenAI API key (sk-…, sk-proj-…, sk-svcacct-…)',
+    pattern: new RegExp(`${L}sk-(?!ant-)(?:proj-|svcacct-|admin-)?([A-Za-z0-9_-]{32,})${R}`, 'dg'),
+    minEntropy: 3.5,
+    check: (s) => mixedCase(s.slice(3)),
+  },
+  {
+    id: 'stripe-secret-key',
+    description: 'Stripe live secret or restricted key (sk_live_, rk_live_)',
+    pattern: new RegExp(`${L}[sr]k_live_[A-Za-z0-9]{20,}${R}`, 'dg'),
+    minEntropy: 3.5,
+  },
+  {
+    id: 'jwt',
+    description: 'JSON Web Token: three base64url segments, the header a JSON object with alg',
+    pattern: new RegExp(`${L}eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{16,}${R}`, 'dg'),
+    minEntropy: 3.5,
+    check: jwtHeaderHasAlg,
+  },
+  {
+    id: 'url-credentials',
+    description: 'a password in a URL (scheme://user:password@host)',
+    pattern: /\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}:\/\/[^\s:/@"'\\<>]{1,64}:([^\s/@"'\\<>]{6,128})@[A-Za-z0-9][A-Za-z0-9.-]*/dg,
+    group: 1,
+    minEntropy: 2.5,
+    check: (s) => !/^(?:pass(?:word)?|passwd|secret|token|admin|root|guest|postgres|mysql|redis|user(?:name)?)\d*$/i.test(s),
+  },
+  {
+    id: 'secret-assignment',
+    description: 'a high-entropy value assigned to a password, secret, token or key name',
+    pattern: new RegExp(
+      `(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|private[_-]?key|credentials?|authorization)${ASSIGN}(?:(?:Bearer|Basic|Token)\\s+)?(${VALUE}{20,})`,
+      'dgi',
+    ),
+    group: 1,
+    minEntropy: 3.5,
+    check: (s) => hasDigitAndLetter(s) && !/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(s),
+  },
+];
+
+/** Every secret in `text`, by position; overlapping findings keep the first. */
+export function findSecrets(text: string, rules: readonly SecretRule[] = SECRET_RULES): Finding[] {
+  const found: (Finding & { order: number })[] = [];
+  rules.forEach((rule, order) => {
+    rule.pattern.lastIndex = 0;
+    for (const m of text.matchAll(rule.pattern)) {
+      const span = m.indices?.[rule.group ?? 0];
+      if (!span) continue;
+      const secret = text.slice(span[0], span[1]);
+      if (isPlaceholder(secret)) continue;
+      if (rule.minEntropy !== undefined && shannonEntropy(secret) < rule.minEntropy) continue;
+      if (rule.check && !rule.check(secret)) continue;
+      found.push({ rule: rule.id, offset: span[0], length: span[1] - span[0], order });
+    }
+  });
+  found.sort((a, b) => a.offset - b.offset || a.order - b.order);
+  const out: Finding[] = [];
+  let end = -1;
+  for (const f of found) {
+    if (f.offset < end) continue;
+    out.push({ rule: f.rule, offset: f.offset, length: f.length });
+    end = f.offset + f.length;
+  }
+  return out;
+}
+
+/** Every secret in artifact bytes, with byte offsets: what the push-time scan calls. */
+export function scanSecrets(bytes: Uint8Array): Finding[] {
+  return findSecrets(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1'));
+}
+
+/** What a redacted secret becomes: no quotes or backslashes, so a JSON string stays a JSON string. */
+export const redactionMark = (rule: string) => `[REDACTED:${rule}]`;
+
+/** `text` with each finding replaced by its mark. */
+export function redactText(text: string, findings: readonly Finding[]): string {
+  let out = '';
+  let at = 0;
+  for (const f of findings) {
+    out += text.slice(at, f.offset) + redactionMark(f.rule);
+    at = f.offset + f.length;
+  }
+  return out + text.slice(at);
+}
+
+/** Bytes with each finding (byte offsets) replaced by its mark; other bytes unchanged. */
+export function redactBytes(bytes: Uint8Array, findings: readonly Finding[]): Uint8Array {
+  const parts: Uint8Array[] = [];
+  let at = 0;
+  for (const f of findings) {
+    parts.push(bytes.subarray(at, f.offset), Buffer.from(redactionMark(f.rule), 'latin1'));
+    at = f.offset + f.length;
+  }
+  parts.push(bytes.subarray(at));
+  return new Uint8Array(Buffer.concat(parts));
+}
+
+/** Findings per rule id, in rule-id order: meta.json's `redactions`. */
+export function countByRule(findings: readonly Finding[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const f of [...findings].sort((a, b) => (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0))) out[f.rule] = (out[f.rule] ?? 0) + 1;
+  return out;
+}

@@ -1,0 +1,43 @@
+// gemini-cli-chat-v1: a Gemini CLI chat recording (~/.gemini/tmp/<hash>/chats/session-*.json), one
+// whole JSON document as the runtime wrote it (pretty-printed, often without a trailing newline).
+// The runtime rewrites the file whole, so every artifact is a snapshot: the last one is the context.
+import { BadInputError } from '../errors/index.js';
+import { contentChars, tokensFromChars, type StorageFormat } from './format.js';
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+export interface GeminiChat {
+  sessionId?: string;
+  messages: { type?: string; content?: unknown; timestamp?: string }[];
+  lastUpdated?: string;
+  startTime?: string;
+}
+
+export function parseGeminiChat(bytes: Uint8Array): GeminiChat {
+  let value: unknown;
+  try {
+    value = JSON.parse(utf8.decode(bytes));
+  } catch (e) {
+    throw new BadInputError(`not a JSON document: ${(e as Error).message}`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || !Array.isArray((value as { messages?: unknown }).messages))
+    throw new BadInputError('not a Gemini CLI chat: no "messages" array');
+  return value as GeminiChat;
+}
+
+const isMessage = (m: unknown) => {
+  const t = (m as { type?: unknown } | null)?.type;
+  return t === 'user' || t === 'gemini';
+};
+
+export const geminiChat: StorageFormat = {
+  name: 'gemini-cli-chat-v1',
+  ext: 'json',
+  parse: (bytes) => parseGeminiChat(bytes).messages,
+  concat: (parts) => {
+    if (parts.length === 0) throw new BadInputError('nothing to concatenate');
+    return parts[parts.length - 1];
+  },
+  count: (entries) => entries.filter(isMessage).length,
+  estimateTokens: (entries) => tokensFromChars(entries.filter(isMessage).reduce((n: number, m) => n + contentChars((m as { content?: unknown }).content), 0)),
+};

@@ -1,0 +1,89 @@
+// Derived data of live capture: per transcript file, how far it is in the repo. Kept under
+// `<repo>/ctx/hooks/`, never trusted over the repo: it is used only while it names the branch tip.
+import { createHash } from 'node:crypto';
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** How many bytes before the offset are checked on every call: a rewritten transcript shows there. */
+export const TAIL_BYTES = 4096;
+
+export interface StreamState {
+  v: 1;
+  /** the branch the stream extends */
+  branch: string;
+  /** its tip when the state was written; a different tip means the state is stale */
+  tip: string;
+  /** bytes of the file already in the chain (always at a line end) */
+  offset: number;
+  /** sha256 of the `tail_len` bytes before `offset` */
+  tail_sha256: string;
+  tail_len: number;
+  /** old-layout agent files of other sessions, by name, so they are not read again */
+  foreign?: string[];
+}
+
+export function hooksDir(gitdir: string): string {
+  return join(gitdir, 'ctx', 'hooks');
+}
+
+/** `ctx/hooks/<session>.json` for the main transcript, `<session>.agent-<id>.json` for a subagent. */
+export function statePath(gitdir: string, key: string): string {
+  return join(hooksDir(gitdir), `${key.replace(/[^A-Za-z0-9._-]/g, '_')}.json`);
+}
+
+export function readState(file: string): StreamState | null {
+  try {
+    const s = JSON.parse(readFileSync(file, 'utf8')) as StreamState;
+    if (s?.v !== 1 || typeof s.branch !== 'string' || typeof s.tip !== 'string' || !Number.isSafeInteger(s.offset)) return null;
+    return s;
+  } catch {
+    return null;
+  }
+}
+
+/** Written whole, then renamed: a reader never sees half a state. */
+export function writeState(file: string, state: StreamState): void {
+  mkdirSync(join(file, '..'), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(state)}\n`);
+  renameSync(tmp, file);
+}
+
+export function tailHash(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+const STALE_MS = 30_000;
+
+/**
+ * A per-session lock so that two hook processes (Stop and SubagentStop, say) do not capture the same
+ * bytes twice. Returns a release function, or null when another live process holds it.
+ */
+export function lockSession(gitdir: string, session: string): (() => void) | null {
+  const file = join(hooksDir(gitdir), `${session.replace(/[^A-Za-z0-9._-]/g, '_')}.lock`);
+  mkdirSync(hooksDir(gitdir), { recursive: true });
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      closeSync(openSync(file, 'wx'));
+      return () => {
+        try {
+          unlinkSync(file);
+        } catch {}
+      };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      // a lock this old belongs to a process that died
+      let age = 0;
+      try {
+        age = Date.now() - statSync(file).mtimeMs;
+      } catch {
+        continue;
+      }
+      if (age <= STALE_MS) return null;
+      try {
+        unlinkSync(file);
+      } catch {}
+    }
+  }
+  return null;
+}

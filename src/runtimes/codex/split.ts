@@ -1,0 +1,152 @@
+// Splits a Codex CLI rollout (JSONL bytes) into the segments that become context commits on import:
+// one delta per user prompt and what answered it, one compaction per `compacted` line. Pure: bytes
+// in, byte ranges out, so `codex-rollout-v1` stores every segment's bytes unchanged. Both line
+// shapes: `{timestamp, type, payload}` envelopes, and the bare items of rollouts before them.
+
+import { parseJsonLines } from '../../formats/claude-code.js';
+import { rolloutMessage } from '../../formats/codex-rollout.js';
+
+export interface RolloutSegment {
+  kind: 'delta' | 'compaction';
+  /** Byte offset in the input, inclusive. */
+  start: number;
+  /** Byte offset in the input, exclusive. */
+  end: number;
+  lines: number;
+  /** For a delta opened by a user prompt: the prompt's first line, trimmed, at most 72 chars. */
+  prompt?: string;
+  /** The `timestamp` of the last line in the segment that has one, as written. */
+  timestamp?: string;
+  /** Message items (response_item/message, or bare message items). */
+  messageCount: number;
+}
+
+export interface SplitRollout {
+  /** session_meta's id, or the older header line's id */
+  sessionId?: string;
+  segments: RolloutSegment[];
+}
+
+const PROMPT_MAX = 72;
+
+// User-role messages Codex writes itself: the environment, AGENTS.md / user instructions, notices.
+const INJECTED = /^\s*(<environment_context>|<user_instructions>|<INSTRUCTIONS>|# AGENTS\.md instructions|<turn_aborted>|<subagent_notification>)/;
+
+type LineKind = 'prompt' | 'compacted' | 'compactNotice' | 'opener' | 'other';
+
+interface Line {
+  start: number;
+  end: number;
+  kind: LineKind;
+  prompt?: string;
+  timestamp?: string;
+  isMessage: boolean;
+}
+
+export function splitRollout(bytes: Uint8Array): SplitRollout {
+  let sessionId: string | undefined;
+  const lines = parseJsonLines(bytes).map((l, i) => {
+    const line = classify(l.value, l.start, l.end);
+    sessionId ??= sessionOf(l.value, i);
+    return line;
+  });
+
+  // Cuts: where each segment starts. Lines before the first prompt join the first prompt's segment.
+  const cuts: { at: number; kind: RolloutSegment['kind']; prompt?: string }[] = [];
+  let sawTurn = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (cuts.length === 0) cuts.push({ at: 0, kind: 'delta' });
+    const open = cuts[cuts.length - 1];
+    if (line.kind === 'compacted') {
+      if (i > open.at) cuts.push({ at: i, kind: 'compaction' });
+      else Object.assign(open, { kind: 'compaction', prompt: undefined });
+      while (i + 1 < lines.length && lines[i + 1].kind === 'compactNotice') i++;
+      // what follows the summary continues the cut-off turn, without a prompt
+      if (i + 1 < lines.length) cuts.push({ at: i + 1, kind: 'delta' });
+      sawTurn = true;
+      continue;
+    }
+    if (line.kind !== 'prompt') continue;
+    if (!sawTurn || i === open.at) {
+      open.prompt = line.prompt;
+      sawTurn = true;
+      continue;
+    }
+    // the lines that open a turn (task_started, turn_context, injected context) go with its prompt
+    let at = i;
+    while (at - 1 > open.at && lines[at - 1].kind === 'opener') at--;
+    cuts.push({ at, kind: 'delta', prompt: line.prompt });
+  }
+
+  const segments = cuts.map((c, n): RolloutSegment => {
+    const last = n + 1 < cuts.length ? cuts[n + 1].at : lines.length;
+    const seg: RolloutSegment = { kind: c.kind, start: lines[c.at].start, end: lines[last - 1].end, lines: last - c.at, messageCount: 0 };
+    if (c.prompt !== undefined) seg.prompt = c.prompt;
+    for (let j = c.at; j < last; j++) {
+      if (lines[j].isMessage) seg.messageCount++;
+      if (lines[j].timestamp !== undefined) seg.timestamp = lines[j].timestamp;
+    }
+    return seg;
+  });
+  return { sessionId, segments };
+}
+
+function sessionOf(value: unknown, index: number): string | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const v = value as Record<string, unknown>;
+  if (v.type === 'session_meta') {
+    const id = (v.payload as { id?: unknown } | null)?.id;
+    return typeof id === 'string' ? id : undefined;
+  }
+  // the older shape's first line: {id, timestamp, instructions, …} with no type
+  if (index === 0 && v.type === undefined && typeof v.id === 'string') return v.id;
+  return undefined;
+}
+
+function classify(value: unknown, start: number, end: number): Line {
+  const line: Line = { start, end, kind: 'other', isMessage: false };
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return line;
+  const entry = value as Record<string, unknown>;
+  if (typeof entry.timestamp === 'string') line.timestamp = entry.timestamp;
+  const payload = (entry.payload ?? {}) as Record<string, unknown>;
+  const message = rolloutMessage(value);
+  line.isMessage = message !== undefined;
+  if (entry.type === 'compacted') line.kind = 'compacted';
+  else if (entry.type === 'event_msg' && payload.type === 'context_compacted') line.kind = 'compactNotice';
+  else if (entry.type === 'turn_context' || entry.type === 'world_state' || (entry.type === 'event_msg' && payload.type === 'task_started')) line.kind = 'opener';
+  else if (message && message.role === 'user') {
+    const text = promptText(message.content);
+    if (text !== undefined && !INJECTED.test(text)) {
+      line.kind = 'prompt';
+      // the IDE extension puts open files first and the request after this heading
+      const request = /## My request for Codex:\s*\n/.exec(text);
+      line.prompt = firstLine(request ? text.slice(request.index + request[0].length) : text);
+    } else line.kind = 'opener';
+  } else if (message && (message.role === 'developer' || message.role === 'system')) line.kind = 'opener';
+  return line;
+}
+
+/** The first text block of a user message, or undefined when it has none. */
+function promptText(content: unknown): string | undefined {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return undefined;
+  for (const block of content) {
+    const text = (block as { text?: unknown } | null)?.text;
+    if (typeof text === 'string') return text;
+  }
+  return undefined;
+}
+
+function firstLine(text: string): string {
+  const trimmed = text.trim();
+  const newline = trimmed.indexOf('\n');
+  let line = (newline === -1 ? trimmed : trimmed.slice(0, newline)).trim();
+  if (line.length > PROMPT_MAX) {
+    line = line.slice(0, PROMPT_MAX);
+    // Do not leave half of a surrogate pair at the cut.
+    const last = line.charCodeAt(PROMPT_MAX - 1);
+    if (last >= 0xd800 && last <= 0xdbff) line = line.slice(0, -1);
+  }
+  return line.trimEnd();
+}

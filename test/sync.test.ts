@@ -1,0 +1,310 @@
+// ctx remote / push / fetch / pull against a real git server: `git http-backend` behind a CGI bridge
+// on 127.0.0.1, local bare repos, and an ssh URL; with the git binary and without it (isomorphic-git).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, chmodSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXED_ENV, ctx, fsck, git, newStore, refSnapshot, tempDir, type Run } from './helpers.js';
+import { createServedRepo, startGitServer, type GitServer } from './git-http-server.js';
+
+let server: GitServer;
+let authServer: GitServer;
+let root: string;
+let n = 0;
+/** A PATH with node and nothing else: no git. */
+let noGitPath: string;
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'ctx-served-'));
+  mkdirSync(join(root, 'open'));
+  mkdirSync(join(root, 'auth'));
+  server = await startGitServer(join(root, 'open'));
+  authServer = await startGitServer(join(root, 'auth'), { auth: { user: 'bob', password: 'hunter2-secret' } });
+  noGitPath = join(root, 'nogit-bin');
+  mkdirSync(noGitPath);
+  symlinkSync(process.execPath, join(noGitPath, 'node'));
+});
+
+afterAll(async () => {
+  await server?.close();
+  await authServer?.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+/** A new empty repo on the server; returns its URL and its path on disk. */
+function served(s = server): { url: string; dir: string } {
+  const name = `r${++n}.git`;
+  return { url: `${s.url}/${name}`, dir: createServedRepo(s.root, name) };
+}
+
+const noGit = { PATH: noGitPath };
+
+/** One checkpoint with distinct content; returns the full commit id. */
+function commit(store: string, branch: string, text: string, env: Record<string, string> = {}): string {
+  const r = ctx(store, ['checkpoint', '-b', branch, '--format', 'claude-code-v1', '--json', '-'], {
+    input: `${JSON.stringify({ type: 'user', message: { role: 'user', content: text } })}\n`,
+    env: { ...FIXED_ENV, ...env },
+  });
+  expect(r.stderr).toBe('');
+  return JSON.parse(r.stdout).id.slice(4);
+}
+
+function ok(r: Run): Run {
+  if (r.code !== 0) throw new Error(`exit ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
+  return r;
+}
+
+const lsRemote = (url: string) =>
+  new Map(
+    execFileSync('git', ['ls-remote', url], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.split('\t').reverse() as [string, string]),
+  );
+
+/** The status column of the TAB-separated report, by ref. */
+const statuses = (r: Run) => new Map(r.stdout.trim().split('\n').filter(Boolean).map((l) => [l.split('\t')[1], l.split('\t')[0]]));
+
+const noteLines = (store: string, oid: string) => git(store, ['notes', '--ref', 'ctx', 'show', oid]).trim().split('\n').sort();
+
+describe.each([
+  ['git binary', {}],
+  ['isomorphic-git (no git on PATH)', noGit],
+] as const)('over HTTP with the %s', (_, env) => {
+  it('pushes branches and notes that native git clones, and reports up to date after', () => {
+    const store = newStore();
+    const { url } = served();
+    const a1 = commit(store, 'claude/s-1', 'first');
+    const a2 = commit(store, 'claude/s-1', 'second');
+    ok(ctx(store, ['annotate', a1, '--summary', 'the start'], { env: FIXED_ENV }));
+    ok(ctx(store, ['remote', 'add', 'origin', url], { env }));
+    expect(ok(ctx(store, ['remote'], { env })).stdout).toBe(`origin\t${url}\n`);
+
+    const push = ok(ctx(store, ['push'], { env }));
+    expect(statuses(push)).toEqual(new Map([['refs/heads/claude/s-1', 'new'], ['refs/notes/ctx', 'new']]));
+    const remote = lsRemote(url);
+    expect(remote.get('refs/heads/claude/s-1')).toBe(a2);
+    expect(remote.get('refs/notes/ctx')).toBe(git(store, ['rev-parse', 'refs/notes/ctx']).trim());
+    // the push moved the remote-tracking refs, as git does
+    expect(git(store, ['rev-parse', 'refs/remotes/origin/claude/s-1']).trim()).toBe(a2);
+
+    const again = ok(ctx(store, ['push', 'origin', '--json'], { env }));
+    const records = again.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(records.map((r) => [r.ref, r.status, r.ok])).toEqual([
+      ['refs/heads/claude/s-1', 'up to date', true],
+      ['refs/notes/ctx', 'up to date', true],
+    ]);
+    expect(Object.keys(records[0])).toEqual(['v', 'remote', 'ref', 'local', 'old', 'new', 'status', 'ok', 'diverged']);
+
+    // a clone made by native git is a working context store
+    const clone = join(tempDir(), 'other.ctx');
+    execFileSync('git', ['clone', '-q', '--bare', url, clone]);
+    execFileSync('git', ['--git-dir', clone, 'fetch', '-q', 'origin', 'refs/notes/ctx:refs/notes/ctx']);
+    const log = ok(ctx(clone, ['--store', clone, 'log', '--all']));
+    expect(log.stdout).toContain(`ctx-${a2.slice(0, 12)}`);
+    expect(log.stdout).toContain('the start');
+    ok(ctx(clone, ['verify', '--all']));
+    expect(fsck(clone).code).toBe(0);
+  });
+
+  it('fetches a commit added on the server with native git; pull fast-forwards; log reads origin/BRANCH', () => {
+    const store = newStore();
+    const { url } = served();
+    const a1 = commit(store, 'main', 'one');
+    ok(ctx(store, ['remote', 'add', 'origin', url], { env }));
+    ok(ctx(store, ['push'], { env }));
+
+    // someone else adds a commit with native git (same tree, new message)
+    const work = join(tempDir(), 'native.git');
+    execFileSync('git', ['clone', '-q', '--bare', url, work]);
+    const tree = git(work, ['rev-parse', 'main^{tree}']).trim();
+    const native = execFileSync('git', ['--git-dir', work, 'commit-tree', tree, '-p', a1, '-m', 'added natively'], {
+      encoding: 'utf8',
+      env: { ...process.env, GIT_AUTHOR_NAME: 'n', GIT_AUTHOR_EMAIL: 'n@x', GIT_COMMITTER_NAME: 'n', GIT_COMMITTER_EMAIL: 'n@x' },
+    }).trim();
+    git(work, ['update-ref', 'refs/heads/main', native]);
+    git(work, ['push', '-q', url, 'main']);
+
+    const fetch = ok(ctx(store, ['fetch'], { env }));
+    expect(fetch.stdout).toBe(`fast-forward\trefs/heads/main\trefs/remotes/origin/main\tctx-${a1.slice(0, 12)}\tctx-${native.slice(0, 12)}\n`);
+    // fetch never moves a local branch
+    expect(git(store, ['rev-parse', 'refs/heads/main']).trim()).toBe(a1);
+    const log = ok(ctx(store, ['log', 'origin/main']));
+    expect(log.stdout.split('\n')[0]).toMatch(new RegExp(`^ctx-${native.slice(0, 12)}\t`));
+
+    const pull = ok(ctx(store, ['pull'], { env }));
+    expect(statuses(pull).get('refs/heads/main')).toBe('fast-forward');
+    expect(git(store, ['rev-parse', 'refs/heads/main']).trim()).toBe(native);
+    expect(fsck(store).code).toBe(0);
+  });
+
+  it('two stores on one remote end with every commit and every annotation line', () => {
+    const { url } = served();
+    const [A, B] = [newStore(), newStore()];
+    for (const s of [A, B]) ok(ctx(s, ['remote', 'add', 'origin', url], { env }));
+    const a1 = commit(A, 'alice/a', 'a one', { CTX_PRINCIPAL: 'alice' });
+    ok(ctx(A, ['annotate', a1, '--summary', 'alice says'], { env: { ...FIXED_ENV, CTX_PRINCIPAL: 'alice' } }));
+    ok(ctx(A, ['push'], { env }));
+
+    ok(ctx(B, ['pull'], { env }));
+    const b1 = commit(B, 'bob/b', 'b one', { CTX_PRINCIPAL: 'bob' });
+    ok(ctx(B, ['annotate', a1, '--summary', 'bob on alice'], { env: { ...FIXED_ENV, CTX_PRINCIPAL: 'bob' } }));
+    ok(ctx(B, ['annotate', b1, '--summary', 'bob says'], { env: { ...FIXED_ENV, CTX_PRINCIPAL: 'bob' } }));
+    // meanwhile alice annotates again and pushes first
+    ok(ctx(A, ['annotate', a1, '--label', 'reviewed'], { env: { ...FIXED_ENV, CTX_PRINCIPAL: 'alice' } }));
+    ok(ctx(A, ['push'], { env }));
+
+    const rejected = ctx(B, ['push'], { env });
+    expect(rejected.code).toBe(1);
+    expect(statuses(rejected)).toEqual(new Map([['refs/heads/alice/a', 'up to date'], ['refs/heads/bob/b', 'new'], ['refs/notes/ctx', 'rejected: diverged']]));
+    expect(rejected.stderr).toContain('hint: refs/notes/ctx: ctx fetch origin merges');
+    expect(statuses(ok(ctx(B, ['fetch'], { env }))).get('refs/notes/ctx')).toBe('merged');
+    expect(statuses(ok(ctx(B, ['push'], { env }))).get('refs/notes/ctx')).toBe('fast-forward');
+    ok(ctx(A, ['pull'], { env }));
+
+    for (const s of [A, B]) {
+      expect(git(s, ['rev-parse', 'refs/heads/alice/a', 'refs/heads/bob/b']).trim().split('\n')).toEqual([a1, b1]);
+      expect(noteLines(s, a1).map((l) => JSON.parse(l).summary ?? JSON.parse(l).labels[0]).sort()).toEqual(['alice says', 'bob on alice', 'reviewed']);
+      expect(noteLines(s, b1).map((l) => JSON.parse(l).summary)).toEqual(['bob says']);
+      expect(fsck(s).code).toBe(0);
+    }
+    expect(git(A, ['rev-parse', 'refs/notes/ctx'])).toBe(git(B, ['rev-parse', 'refs/notes/ctx']));
+  });
+
+  it('divergence: the second push is rejected, the server is unchanged, fetch keeps both tips, pull keeps both', () => {
+    const { url, dir } = served();
+    const [A, B] = [newStore(), newStore()];
+    for (const s of [A, B]) ok(ctx(s, ['remote', 'add', 'origin', url], { env }));
+    const base = commit(A, 'main', 'base');
+    ok(ctx(A, ['push'], { env }));
+    ok(ctx(B, ['pull'], { env }));
+    const a2 = commit(A, 'main', 'alice next');
+    const b2 = commit(B, 'main', 'bob next');
+    ok(ctx(A, ['push'], { env }));
+    const before = refSnapshot(dir);
+
+    const push = ctx(B, ['push'], { env });
+    expect(push.code).toBe(1);
+    expect(push.stdout).toBe(`rejected: diverged\trefs/heads/main\trefs/heads/main\tctx-${a2.slice(0, 12)}\tctx-${b2.slice(0, 12)}\n`);
+    expect(push.stderr).toContain('hint: main: ctx fetch origin: both tips are kept');
+    expect(push.stderr).toMatch(/^ctx: push origin: 1 of 1 refs failed$/m);
+    expect(refSnapshot(dir)).toBe(before);
+
+    const fetch = ok(ctx(B, ['fetch', '--json'], { env }));
+    const rec = JSON.parse(fetch.stdout.trim().split('\n')[0]);
+    expect(rec).toMatchObject({ ref: 'refs/heads/main', local: 'refs/remotes/origin/main', old: base, new: a2, status: 'fast-forward', diverged: true });
+    expect(git(B, ['rev-parse', 'refs/heads/main', 'refs/remotes/origin/main']).trim().split('\n')).toEqual([b2, a2]);
+
+    const pull = ctx(B, ['pull'], { env });
+    expect(pull.code).toBe(1);
+    expect(statuses(pull).get('refs/heads/main')).toBe('rejected: diverged');
+    expect(git(B, ['rev-parse', 'refs/heads/main']).trim()).toBe(b2);
+    expect(ok(ctx(B, ['log', 'origin/main'])).stdout).toContain(`ctx-${base.slice(0, 12)}`);
+    expect(git(B, ['merge-base', '--is-ancestor', base, b2]) === '').toBe(true);
+  });
+});
+
+describe('through the git binary only', () => {
+  it('pushes to and fetches from a local bare repository path', () => {
+    const store = newStore();
+    const bare = join(tempDir(), 'shared.git');
+    execFileSync('git', ['init', '-q', '--bare', bare]);
+    const c = commit(store, 'main', 'local path');
+    ok(ctx(store, ['remote', 'add', 'shared', bare]));
+    expect(statuses(ok(ctx(store, ['push', 'shared']))).get('refs/heads/main')).toBe('new');
+    expect(lsRemote(bare).get('refs/heads/main')).toBe(c);
+    expect(ok(ctx(store, ['fetch', 'shared'])).stdout).toContain('up to date\trefs/heads/main\trefs/remotes/shared/main');
+  });
+
+  it('blocks a push of commits that hold secrets unless --allow-secrets', () => {
+    const store = newStore();
+    const bare = join(tempDir(), 'shared.git');
+    execFileSync('git', ['init', '-q', '--bare', bare]);
+    ok(ctx(store, ['remote', 'add', 'origin', bare]));
+    const clean = commit(store, 'main', 'nothing to hide');
+    ok(ctx(store, ['push']));
+    git(store, ['config', 'ctx.secrets', 'warn']); // stored as it is, so only the push-time scan stands in the way
+    const token = 'ghp_' + 'q7Rk2mZp9XwL4vB8nT1cY6dF3hJ0sGaE5uQi'.slice(0, 36);
+    const leaky = JSON.parse(ctx(store, ['checkpoint', '-b', 'main', '--format', 'claude-code-v1', '--json', '-'], { input: `${JSON.stringify({ type: 'user', message: { role: 'user', content: `my token is ${token}` } })}\n`, env: FIXED_ENV }).stdout).id.slice(4);
+    const blocked = ctx(store, ['push']);
+    expect(blocked.code).toBe(1);
+    expect(blocked.stderr).toBe(`ctx: push blocked: 1 commit new to the remote hold secrets: ctx-${leaky.slice(0, 12)} (github-token)\n`);
+    expect(blocked.stderr).not.toContain(token);
+    expect(lsRemote(bare).get('refs/heads/main')).toBe(clean);
+    ok(ctx(store, ['push', '--allow-secrets']));
+    expect(lsRemote(bare).get('refs/heads/main')).toBe(leaky);
+  });
+
+  it('runs ssh for ssh:// and scp-like URLs and prints no credential', () => {
+    const store = newStore();
+    commit(store, 'main', 'ssh');
+    const dir = tempDir();
+    const log = join(dir, 'ssh-args');
+    const fake = join(dir, 'fake-ssh');
+    writeFileSync(fake, `#!/bin/sh\necho "$@" >> ${log}\necho "ssh: connect to host: Connection refused" >&2\nexit 255\n`);
+    chmodSync(fake, 0o755);
+    ok(ctx(store, ['remote', 'add', 'origin', 'ssh://carol:pa55word@git.example.invalid:2222/team/ctx.git']));
+    ok(ctx(store, ['remote', 'add', 'scp', 'git@git.example.invalid:team/ctx.git']));
+    for (const name of ['origin', 'scp']) {
+      const r = ctx(store, ['push', name], { env: { GIT_SSH_COMMAND: fake } });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/^ctx: listing \w+ \(.*\) failed: .*Could not read from remote repository|^ctx: listing .* failed/m);
+      expect(r.stderr + r.stdout).not.toContain('pa55word');
+      expect(r.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+    }
+    const args = readFileSync(log, 'utf8');
+    expect(args).toContain('git.example.invalid');
+    expect(args).toContain('git-upload-pack');
+    expect(ok(ctx(store, ['remote'])).stdout).toContain('ssh://carol:***@git.example.invalid:2222/team/ctx.git');
+  });
+
+  it('uses credentials from the URL through git and never prints them', () => {
+    const store = newStore();
+    const { url } = served(authServer);
+    const c = commit(store, 'main', 'auth');
+    const withCreds = url.replace('http://', 'http://bob:hunter2-secret@');
+    ok(ctx(store, ['remote', 'add', 'origin', withCreds]));
+    const r = ok(ctx(store, ['push']));
+    expect(r.stdout + r.stderr).not.toContain('hunter2');
+    expect(lsRemote(withCreds).get('refs/heads/main')).toBe(c);
+    ok(ctx(store, ['remote', 'add', 'wrong', url.replace('http://', 'http://bob:wrong-secret@')]));
+    const bad = ctx(store, ['push', 'wrong']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('bob:***@');
+    expect(bad.stderr).not.toContain('wrong-secret');
+  });
+});
+
+describe('without git on PATH', () => {
+  it('gives one clear error for local paths and ssh URLs', () => {
+    const store = newStore();
+    commit(store, 'main', 'x');
+    ok(ctx(store, ['remote', 'add', 'here', '/srv/ctx.git'], { env: noGit }));
+    ok(ctx(store, ['remote', 'add', 'far', 'ssh://u:topsecret@h/x.git'], { env: noGit }));
+    const local = ctx(store, ['push', 'here'], { env: noGit });
+    expect(local.code).toBe(1);
+    expect(local.stderr).toBe('ctx: remote here is a local path URL (/srv/ctx.git): without the git binary on PATH only http(s) remotes work\n');
+    const ssh = ctx(store, ['fetch', 'far'], { env: noGit });
+    expect(ssh.code).toBe(1);
+    expect(ssh.stderr).toBe('ctx: remote far is a ssh URL (ssh://u:***@h/x.git): without the git binary on PATH only http(s) remotes work\n');
+    // the config the writer of our own made is what native git reads
+    expect(git(store, ['config', '--get-all', 'remote.far.fetch']).trim().split('\n')).toEqual(['+refs/heads/*:refs/remotes/far/*', '+refs/notes/ctx*:refs/notes/remotes/far/ctx*']);
+    ok(ctx(store, ['remote', 'remove', 'far'], { env: noGit }));
+    expect(ok(ctx(store, ['remote'], { env: noGit })).stdout).toBe('here\t/srv/ctx.git\n');
+  });
+
+  it('authenticates with CTX_TOKEN and never prints it', () => {
+    const store = newStore();
+    const { url } = served(authServer);
+    const c = commit(store, 'main', 'token');
+    ok(ctx(store, ['remote', 'add', 'origin', url.replace('http://', 'http://bob@')], { env: noGit }));
+    const denied = ctx(store, ['push'], { env: noGit });
+    expect(denied.code).toBe(1);
+    expect(denied.stderr).toMatch(/HTTP 401/);
+    const r = ok(ctx(store, ['push'], { env: { ...noGit, CTX_TOKEN: 'hunter2-secret' } }));
+    expect(r.stdout + r.stderr).not.toContain('hunter2');
+    expect(lsRemote(url.replace('http://', 'http://bob:hunter2-secret@')).get('refs/heads/main')).toBe(c);
+  });
+});
