@@ -5,7 +5,7 @@ export type { CommitRecord, LogOptions, BranchInfo, Annotations } from './api/re
 export type { MaterializeOptions, Materialized } from './api/materialize.js';
 export type { VerifyReport, VerifyProblem } from './api/verify.js';
 export type { AnnotateInput } from './api/branch-ops.js';
-export type { ImportOptions, ImportResult } from './runtimes/claude-code/import.js';
+export type { ImportOptions, ImportResult } from './runtimes/transcript.js';
 export type { Meta, CommitType, Trigger } from './core/meta.js';
 export * from './errors/index.js';
 export { initRepo } from './store/repo.js';

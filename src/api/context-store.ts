@@ -5,7 +5,8 @@ import { artifactOf, branches, log, show, type BranchInfo, type CommitRecord, ty
 import { RepoContext, type RepoOptions } from './repo-context.js';
 import { verify, type VerifyReport } from './verify.js';
 import { checkpoint, type CheckpointInput, type WrittenCommit } from './write.js';
-import { importClaudeCode, type ImportOptions, type ImportResult } from '../runtimes/claude-code/import.js';
+import { importClaudeCode } from '../runtimes/claude-code/import.js';
+import type { ImportOptions, ImportResult } from '../runtimes/transcript.js';
 import { initRepo, isContextRepo } from '../store/repo.js';
 import { NotFoundError } from '../errors/index.js';
 import { resolve } from 'node:path';

@@ -2,7 +2,7 @@ import { UsageError } from '../errors/index.js';
 import { shortId } from '../core/ids.js';
 import { progress } from '../output/progress.js';
 import type { RepoContext } from '../api/repo-context.js';
-import type { ImportOptions, ImportResult } from '../runtimes/claude-code/import.js';
+import type { ImportOptions, ImportResult } from '../runtimes/transcript.js';
 import type { Cli } from '../cli/context.js';
 import { metadataFields, type MetadataFlags } from './metadata-flags.js';
 

@@ -1,11 +1,9 @@
 // codex-rollout-v1: Codex CLI rollout JSONL, bytes exactly as the runtime wrote them. Two line shapes:
 // `{timestamp, type, payload}` envelopes (session_meta, response_item, event_msg, turn_context,
 // compacted; Codex 0.3x on) and, before them, bare response items after a `{id, timestamp, …}` header.
-import { BadInputError } from '../errors/index.js';
-import { parseJsonLines } from './claude-code.js';
+import { parseObjectLines } from './jsonl.js';
 import { concatBytes, tokensFromChars, type StorageFormat } from './format.js';
 
-const NL = 0x0a;
 
 /** The Responses-API item a line carries: an envelope's `response_item` payload, or a bare item. */
 export function rolloutItem(line: unknown): Record<string, unknown> | undefined {
@@ -33,17 +31,7 @@ export function messageChars(content: unknown): number {
 export const codexRollout: StorageFormat = {
   name: 'codex-rollout-v1',
   ext: 'jsonl',
-  parse(bytes, opts) {
-    if (bytes.length === 0) throw new BadInputError('empty artifact: no JSONL lines');
-    const lines = parseJsonLines(bytes);
-    lines.forEach((l, i) => {
-      if (l.value === null || typeof l.value !== 'object' || Array.isArray(l.value)) throw new BadInputError(`line ${i + 1} is not a JSON object (byte ${l.start})`);
-    });
-    // artifacts are joined by byte append, so each must end where a line ends
-    if (bytes[bytes.length - 1] !== NL && !opts?.lastOfFile)
-      throw new BadInputError(`line ${lines.length} does not end with a newline: artifacts are whole lines`);
-    return lines.map((l) => l.value);
-  },
+  parse: parseObjectLines,
   concat: concatBytes,
   count: (entries) => entries.filter((e) => rolloutMessage(e) !== undefined).length,
   estimateTokens: (entries) => tokensFromChars(entries.reduce((n: number, e) => n + messageChars(rolloutMessage(e)?.content), 0)),

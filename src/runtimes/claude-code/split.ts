@@ -2,27 +2,18 @@
 // import: one delta per user prompt and what answered it, one compaction per compact_boundary.
 // Pure: bytes in, byte ranges out, so `claude-code-v1` can store every segment's bytes unchanged.
 
-import { parseJsonLines } from '../../formats/claude-code.js';
+import { parseJsonLines } from '../../formats/jsonl.js';
+import { summaryLine, type Segment } from '../transcript.js';
 
-export interface TranscriptSegment {
-  kind: 'delta' | 'compaction';
-  /** Byte offset in the input, inclusive. */
-  start: number;
-  /** Byte offset in the input, exclusive. */
-  end: number;
+export interface TranscriptSegment extends Segment {
   /** Number of lines in the segment. */
   lines: number;
-  /** For a delta opened by a user prompt: the prompt's first line, trimmed, at most 72 chars. */
-  prompt?: string;
-  /** The `timestamp` of the last line in the segment that has one, as written. */
-  timestamp?: string;
   /** The first `sessionId` seen in the segment. */
   sessionId?: string;
   /** Lines whose type is "user" or "assistant". */
   messageCount: number;
 }
 
-const PROMPT_MAX = 72;
 
 // User lines the runtime writes itself: command output echoes, interruptions, background-task
 // notices. They belong to the turn they answer, so they do not start a commit.
@@ -128,7 +119,7 @@ function classify(value: unknown, start: number, end: number): Line {
     const text = promptText(entry.message);
     if (text !== undefined && !NOT_TYPED.test(text)) {
       line.kind = 'prompt';
-      line.prompt = firstLine(text);
+      line.prompt = summaryLine(text);
     }
   }
   return line;
@@ -149,15 +140,3 @@ function promptText(message: unknown): string | undefined {
   return undefined;
 }
 
-function firstLine(text: string): string {
-  const trimmed = text.trim();
-  const newline = trimmed.indexOf('\n');
-  let line = (newline === -1 ? trimmed : trimmed.slice(0, newline)).trim();
-  if (line.length > PROMPT_MAX) {
-    line = line.slice(0, PROMPT_MAX);
-    // Do not leave half of a surrogate pair at the cut.
-    const last = line.charCodeAt(PROMPT_MAX - 1);
-    if (last >= 0xd800 && last <= 0xdbff) line = line.slice(0, -1);
-  }
-  return line.trimEnd();
-}

@@ -1,5 +1,5 @@
 // Model and token usage of the assistant lines in a transcript slice (what the API reported).
-import { parseJsonLines } from '../../formats/claude-code.js';
+import { parseJsonLines } from '../../formats/jsonl.js';
 
 const FIELDS = ['input_tokens', 'output_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens'] as const;
 

@@ -3,20 +3,12 @@
 // in, byte ranges out, so `codex-rollout-v1` stores every segment's bytes unchanged. Both line
 // shapes: `{timestamp, type, payload}` envelopes, and the bare items of rollouts before them.
 
-import { parseJsonLines } from '../../formats/claude-code.js';
+import { parseJsonLines } from '../../formats/jsonl.js';
 import { rolloutMessage } from '../../formats/codex-rollout.js';
+import { summaryLine, type Segment } from '../transcript.js';
 
-export interface RolloutSegment {
-  kind: 'delta' | 'compaction';
-  /** Byte offset in the input, inclusive. */
-  start: number;
-  /** Byte offset in the input, exclusive. */
-  end: number;
+export interface RolloutSegment extends Segment {
   lines: number;
-  /** For a delta opened by a user prompt: the prompt's first line, trimmed, at most 72 chars. */
-  prompt?: string;
-  /** The `timestamp` of the last line in the segment that has one, as written. */
-  timestamp?: string;
   /** Message items (response_item/message, or bare message items). */
   messageCount: number;
 }
@@ -27,7 +19,6 @@ export interface SplitRollout {
   segments: RolloutSegment[];
 }
 
-const PROMPT_MAX = 72;
 
 // User-role messages Codex writes itself: the environment, AGENTS.md / user instructions, notices.
 const INJECTED = /^\s*(<environment_context>|<user_instructions>|<INSTRUCTIONS>|# AGENTS\.md instructions|<turn_aborted>|<subagent_notification>)/;
@@ -121,7 +112,7 @@ function classify(value: unknown, start: number, end: number): Line {
       line.kind = 'prompt';
       // the IDE extension puts open files first and the request after this heading
       const request = /## My request for Codex:\s*\n/.exec(text);
-      line.prompt = firstLine(request ? text.slice(request.index + request[0].length) : text);
+      line.prompt = summaryLine(request ? text.slice(request.index + request[0].length) : text);
     } else line.kind = 'opener';
   } else if (message && (message.role === 'developer' || message.role === 'system')) line.kind = 'opener';
   return line;
@@ -138,15 +129,3 @@ function promptText(content: unknown): string | undefined {
   return undefined;
 }
 
-function firstLine(text: string): string {
-  const trimmed = text.trim();
-  const newline = trimmed.indexOf('\n');
-  let line = (newline === -1 ? trimmed : trimmed.slice(0, newline)).trim();
-  if (line.length > PROMPT_MAX) {
-    line = line.slice(0, PROMPT_MAX);
-    // Do not leave half of a surrogate pair at the cut.
-    const last = line.charCodeAt(PROMPT_MAX - 1);
-    if (last >= 0xd800 && last <= 0xdbff) line = line.slice(0, -1);
-  }
-  return line.trimEnd();
-}

@@ -8,7 +8,7 @@ import type { RepoContext } from '../../api/repo-context.js';
 import { checkpoint, prepareCommit, type CommitFields } from '../../api/write.js';
 import { parseGeminiChat } from '../../formats/gemini-chat.js';
 import { refs } from '../../store/refs.js';
-import { readTranscript, type ImportOptions, type ImportResult } from '../claude-code/import.js';
+import { readTranscript, type ImportOptions, type ImportResult } from '../transcript.js';
 
 export const GEMINI_FORMAT = 'gemini-cli-chat-v1';
 

@@ -1,0 +1,103 @@
+// What every runtime's import shares: reading the file, the summary line of a prompt, and
+// turning byte-range segments of a transcript into a chain (every byte in exactly one artifact).
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { BadInputError, NotFoundError } from '../errors/index.js';
+import type { RepoContext } from '../api/repo-context.js';
+import { writeChain, type ChainItem, type CommitFields, type WrittenCommit } from '../api/write.js';
+
+export interface ImportOptions {
+  branch?: string;
+  fields?: CommitFields;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface ImportResult {
+  branch: string;
+  session: string;
+  bytes: number;
+  commits: WrittenCommit[];
+}
+
+/** A byte range of a transcript that becomes one commit. */
+export interface Segment {
+  kind: 'delta' | 'compaction';
+  /** byte offset in the file, inclusive */
+  start: number;
+  /** byte offset in the file, exclusive */
+  end: number;
+  /** for a delta opened by a user prompt: its summary line */
+  prompt?: string;
+  /** the `timestamp` of the segment's last line that has one, as written */
+  timestamp?: string;
+}
+
+const PROMPT_MAX = 72;
+
+export function readTranscript(file: string): Uint8Array {
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(file);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new NotFoundError(`no such file: ${file}`);
+    throw new BadInputError(`cannot read ${file}: ${code ?? (e as Error).message}`);
+  }
+  return bytes;
+}
+
+/** A transcript to import; an empty one is an error, not an empty chain. */
+export function readNonEmpty(file: string): Uint8Array {
+  const bytes = readTranscript(file);
+  if (bytes.length === 0) throw new BadInputError(`nothing to import: ${file} is empty`);
+  return bytes;
+}
+
+/** A prompt's first line, trimmed, at most 72 characters (never half a surrogate pair). */
+export function summaryLine(text: string): string {
+  const trimmed = text.trim();
+  const newline = trimmed.indexOf('\n');
+  let line = (newline === -1 ? trimmed : trimmed.slice(0, newline)).trim();
+  if (line.length > PROMPT_MAX) {
+    line = line.slice(0, PROMPT_MAX);
+    const last = line.charCodeAt(PROMPT_MAX - 1);
+    if (last >= 0xd800 && last <= 0xdbff) line = line.slice(0, -1);
+  }
+  return line.trimEnd();
+}
+
+export interface SegmentChain {
+  file: string;
+  bytes: Uint8Array;
+  segments: readonly Segment[];
+  session: string;
+  branch: string;
+  template: string;
+  format: string;
+}
+
+/** One commit per segment on a new branch. */
+export async function importSegments(ctx: RepoContext, c: SegmentChain, opts: ImportOptions = {}): Promise<ImportResult> {
+  // the file's name, not its path: the same transcript gives the same commit ids on any machine
+  const name = basename(c.file);
+  // a segment with no timestamp of its own (a summary-only file, an old rollout) takes the one before it
+  let lastTime = opts.fields?.createdAt;
+  const items: ChainItem[] = c.segments.map((s, i) => ({
+    template: c.template,
+    trigger: 'import',
+    summary: s.prompt ?? '',
+    ...opts.fields,
+    session: c.session,
+    type: s.kind,
+    createdAt: (lastTime = validTime(s.timestamp) ?? lastTime),
+    source: { file: name, offset: s.start, length: s.end - s.start },
+    artifact: c.bytes.subarray(s.start, s.end),
+    lastOfFile: i === c.segments.length - 1,
+  }));
+  const commits = await writeChain(ctx, c.branch, c.format, items, (n) => opts.onProgress?.(n, items.length));
+  return { branch: c.branch, session: c.session, bytes: c.bytes.length, commits };
+}
+
+function validTime(t: string | undefined): string | undefined {
+  return t !== undefined && !Number.isNaN(Date.parse(t)) ? t : undefined;
+}
