@@ -178,6 +178,27 @@ describe('both engines', () => {
     expect(written.isogit).toEqual(written.git);
   });
 
+  it('write a small self-contained batch as loose objects in-process, with the ids isomorphic-git gives', async () => {
+    // the first and third specs name no existing blob, so the git engine writes them without fast-import
+    const small = [specsFor('')[0], { ...specsFor('')[2], parents: [{ index: 0 }] }];
+    const ids: Record<EngineName, string[]> = { git: [], isogit: [] };
+    for (const name of ['git', 'isogit'] as const) {
+      const dir = bareRepo(`loose-${name}`);
+      const e = name === 'git' ? createGitEngine(dir) : createIsogitEngine(dir);
+      ids[name] = await e.writeCommits(small);
+      await e.close();
+      git(dir, ['update-ref', 'refs/heads/master', ids[name][1]]);
+      expect(git(dir, ['count-objects', '-v']).toString()).toMatch(/^count: 8\n[^]*^in-pack: 0$/m);
+      expect(spawnSync('git', ['--git-dir', dir, 'fsck', '--strict', '--no-progress'], { encoding: 'utf8' })).toMatchObject({ status: 0, stdout: "", stderr: "" });
+      expect(git(dir, ['cat-file', 'commit', ids[name][1]]).toString()).toContain(`parent ${ids[name][0]}\n`);
+    }
+    expect(ids.git).toEqual(ids.isogit);
+    // a parent that does not exist is refused, as fast-import refuses it
+    const e = createGitEngine(bareRepo('loose-orphan'));
+    await expect(e.writeCommits([{ ...specsFor('')[0], parents: [MISSING] }])).rejects.toThrow(`commit ${MISSING} not found`);
+    await e.close();
+  });
+
   it('turns a git failure into an Error carrying git\'s message', async () => {
     const e = createGitEngine(join(tmp, 'no-such-repo'));
     await expect(e.readObject(MISSING)).rejects.toThrow(/^fatal: not a git repository/);

@@ -7,6 +7,8 @@ import { dirname, join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { ChainLink, CommitSpec, Engine, GitObject, ObjectType } from './engine.js';
 import { formatSignature, groupTreeFiles } from './tree-layout.js';
+import { fitsLoose, writeLooseCommits } from './loose-objects.js';
+import { findByPrefix } from './object-ids.js';
 
 // Variables that would point git somewhere else than `gitdir`, or (replace refs) make it disagree with isomorphic-git.
 const DROPPED_ENV = ['GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_COMMON_DIR', 'GIT_NAMESPACE'];
@@ -217,7 +219,8 @@ export function createGitEngine(gitdir: string): Engine {
       return parseChain(stdout);
     },
 
-    writeCommits: (specs) => fastImport(dir, specs),
+    // a checkpoint's few objects are written in-process; bulk writes (imports, notes) go to fast-import
+    writeCommits: async (specs) => (fitsLoose(specs) ? writeLooseCommits(dir, specs, (oid) => findByPrefix(dir, oid).length > 0) : fastImport(dir, specs)),
 
     async close() {
       closed = true;

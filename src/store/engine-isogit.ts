@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import { resolve } from 'node:path';
 import type { ChainLink, CommitSpec, Engine, GitObject, ObjectType, TreeFile } from './engine.js';
-import { formatSignature, groupTreeFiles } from './tree-layout.js';
+import { groupTreeFiles, serializeCommit } from './tree-layout.js';
 import { parseCommit } from './objects.js';
 
 // isomorphic-git is loaded on first use, so the git engine and `ctx --version` never pay for it.
@@ -123,12 +123,4 @@ export function createIsogitEngine(gitdir: string): Engine {
 
     async close() {},
   };
-}
-
-/** The commit object's bytes as git writes them; isomorphic-git's writeCommit would normalise the message. */
-export function serializeCommit(tree: string, parents: readonly string[], spec: CommitSpec): Uint8Array {
-  let head = `tree ${tree}\n`;
-  for (const p of parents) head += `parent ${p}\n`;
-  head += `author ${formatSignature(spec.author)}\ncommitter ${formatSignature(spec.committer)}\n\n`;
-  return Buffer.from(head + spec.message, 'utf8');
 }

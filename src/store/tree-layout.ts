@@ -1,5 +1,5 @@
 // What both engines accept in a commit spec, checked the same way so they refuse the same inputs.
-import type { Signature, TreeFile } from './engine.js';
+import type { CommitSpec, Signature, TreeFile } from './engine.js';
 
 /** Validate and split `name` or `dir/name`; both engines reject the same paths. */
 export function splitTreePath(path: string): { dir: string | null; name: string } {
@@ -34,4 +34,12 @@ export function groupTreeFiles(files: readonly TreeFile[]): { root: Map<string, 
     }
   }
   return { root, dirs };
+}
+
+/** The commit object's bytes as git writes them; isomorphic-git's writeCommit would normalise the message. */
+export function serializeCommit(tree: string, parents: readonly string[], spec: CommitSpec): Uint8Array {
+  let head = `tree ${tree}\n`;
+  for (const p of parents) head += `parent ${p}\n`;
+  head += `author ${formatSignature(spec.author)}\ncommitter ${formatSignature(spec.committer)}\n\n`;
+  return Buffer.from(head + spec.message, 'utf8');
 }

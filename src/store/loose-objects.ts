@@ -1,0 +1,78 @@
+// Small writes in-process, as `git hash-object -w` would: loose objects, zlib-deflated and named by
+// their SHA-1. A checkpoint or a hook call writes a handful of objects; starting `git fast-import`
+// for them costs more than the write (two processes: fast-import unpacks small packs itself).
+import { createHash } from 'node:crypto';
+import { existsSync, linkSync, mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { deflateSync } from 'node:zlib';
+import type { CommitSpec } from './engine.js';
+import { groupTreeFiles, serializeCommit } from './tree-layout.js';
+
+/** Whether a batch is small and self-contained enough to write here (no blobs named by id). */
+export function fitsLoose(specs: readonly CommitSpec[]): boolean {
+  if (specs.length > 16) return false;
+  let bytes = 0;
+  for (const s of specs) for (const f of s.files) {
+    if (!('data' in f)) return false;
+    bytes += f.data.byteLength;
+  }
+  return bytes <= 4 * 1024 * 1024;
+}
+
+/** Writes the commits (blobs, trees, commits) as loose objects; parents must exist. */
+export function writeLooseCommits(gitdir: string, specs: readonly CommitSpec[], exists: (oid: string) => boolean): string[] {
+  const ids: string[] = [];
+  for (const spec of specs) {
+    const { root, dirs } = groupTreeFiles(spec.files);
+    const entries: TreeEntryOut[] = [];
+    for (const [name, f] of root) entries.push({ mode: '100644', name, oid: writeObject(gitdir, 'blob', (f as { data: Uint8Array }).data) });
+    for (const [dir, files] of dirs) {
+      const sub = [...files].map(([name, f]) => ({ mode: '100644', name, oid: writeObject(gitdir, 'blob', (f as { data: Uint8Array }).data) }));
+      entries.push({ mode: '40000', name: dir, oid: writeObject(gitdir, 'tree', treeBytes(sub)) });
+    }
+    const tree = writeObject(gitdir, 'tree', treeBytes(entries));
+    const parents = spec.parents.map((p) => {
+      if (typeof p !== 'string') {
+        if (!(p.index >= 0 && p.index < ids.length)) throw new Error(`parent index ${p.index} is not an earlier commit`);
+        return ids[p.index];
+      }
+      if (!exists(p)) throw new Error(`commit ${p} not found`);
+      return p;
+    });
+    ids.push(writeObject(gitdir, 'commit', serializeCommit(tree, parents, spec)));
+  }
+  return ids;
+}
+
+interface TreeEntryOut {
+  mode: string;
+  name: string;
+  oid: string;
+}
+
+/** git's tree order: by name, a subtree compared as if its name ended in "/". */
+function treeBytes(entries: TreeEntryOut[]): Buffer {
+  const key = (e: TreeEntryOut) => Buffer.from(e.mode === '40000' ? `${e.name}/` : e.name);
+  const sorted = [...entries].sort((a, b) => Buffer.compare(key(a), key(b)));
+  return Buffer.concat(sorted.flatMap((e) => [Buffer.from(`${e.mode} ${e.name}\0`), Buffer.from(e.oid, 'hex')]));
+}
+
+function writeObject(gitdir: string, type: string, data: Uint8Array): string {
+  const body = Buffer.concat([Buffer.from(`${type} ${data.byteLength}\0`), data]);
+  const oid = createHash('sha1').update(body).digest('hex');
+  const dir = join(gitdir, 'objects', oid.slice(0, 2));
+  const path = join(dir, oid.slice(2));
+  if (existsSync(path)) return oid;
+  mkdirSync(dir, { recursive: true });
+  // written whole under a temporary name, then linked into place, as git does: never half an object
+  const tmp = join(dir, `tmp_obj_${process.pid}_${oid.slice(2, 10)}`);
+  writeFileSync(tmp, deflateSync(body), { mode: 0o444 });
+  try {
+    linkSync(tmp, path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+  } finally {
+    unlinkSync(tmp);
+  }
+  return oid;
+}
