@@ -1,46 +1,19 @@
 // The native engine: the git binary. One long-lived `cat-file --batch` for reads (a one-shot `--buffer` one for bulk),
-// one `fast-import` per write batch.
+// `fast-import.ts` for bulk writes, loose objects in-process for small ones.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import type { Writable } from 'node:stream';
-import type { ChainLink, CommitSpec, Engine, GitObject, ObjectType } from './engine.js';
-import { formatSignature, groupTreeFiles } from './tree-layout.js';
+import { resolve } from 'node:path';
+import type { ChainLink, Engine, GitObject, ObjectType } from './engine.js';
+import { fastImport } from './fast-import.js';
+import { drained, gitEnv, gitError, run } from './git-process.js';
 import { fitsLoose, writeLooseCommits } from './loose-objects.js';
 import { findByPrefix } from './object-ids.js';
 
-// Variables that would point git somewhere else than `gitdir`, or (replace refs) make it disagree with isomorphic-git.
-const DROPPED_ENV = ['GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_COMMON_DIR', 'GIT_NAMESPACE'];
 const TYPES = new Set(['blob', 'tree', 'commit', 'tag']);
 const SPECS_PER_WRITE = 1024;
 // From this many specs a one-shot `--buffer` process pays for its spawn: git then writes big blocks, not one per object.
 const BULK_SPECS = 1000;
 
 type Deliver = (obj: GitObject | null, err?: Error) => void;
-
-function gitEnv(gitdir: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, GIT_DIR: gitdir, GIT_NO_REPLACE_OBJECTS: '1' };
-  for (const k of DROPPED_ENV) delete env[k];
-  return env;
-}
-
-function gitError(what: string, code: number | null, stderr: string): Error {
-  const first = stderr.split('\n').find((l) => l.trim() !== '');
-  return new Error(first ?? `git ${what} exited with ${code}`);
-}
-
-/** Wait until a full writable drains or fails; a failure is reported by the process's exit, not here. */
-function drained(stream: Writable): Promise<void> {
-  const events = ['drain', 'error', 'close'];
-  return new Promise((ok) => {
-    const done = () => {
-      for (const ev of events) stream.removeListener(ev, done);
-      ok();
-    };
-    for (const ev of events) stream.once(ev, done);
-  });
-}
 
 /** A `git cat-file --batch` process and the parser of its answers; `buffered` ones answer only once stdin ends. */
 class CatFile {
@@ -243,116 +216,3 @@ function parseChain(out: Buffer): ChainLink[] {
   return links;
 }
 
-/** Run git to completion, feeding `input` to stdin; throws with git's first stderr line on failure. */
-async function run(gitdir: string, args: string[], input: readonly Uint8Array[]): Promise<{ stdout: Buffer; pid: number | undefined }> {
-  const proc = spawn('git', args, { env: gitEnv(gitdir), stdio: ['pipe', 'pipe', 'pipe'] });
-  const out: Buffer[] = [];
-  let stderr = '';
-  proc.stdout.on('data', (c: Buffer) => out.push(c));
-  proc.stderr.on('data', (c: Buffer) => void (stderr += c.toString('utf8')));
-  proc.stdin.on('error', () => {}); // an early exit is reported by the exit code below
-  const exit = new Promise<number | null>((ok, fail) => {
-    proc.on('error', fail);
-    proc.on('close', ok);
-  });
-  for (let i = 0; i < input.length && proc.exitCode === null && !proc.stdin.destroyed; ) {
-    // Coalesce small parts: one write per part would cost a syscall each.
-    let size = 0;
-    const batch: Uint8Array[] = [];
-    while (i < input.length && size < 1 << 18) size += batch[batch.push(input[i++]) - 1].byteLength;
-    if (!proc.stdin.write(batch.length === 1 ? batch[0] : Buffer.concat(batch))) await Promise.race([drained(proc.stdin), exit]);
-  }
-  proc.stdin.end();
-  const code = await exit;
-  if (code !== 0) {
-    const err = gitError(args[0], code, stderr);
-    (err as Error & { pid?: number }).pid = proc.pid;
-    throw err;
-  }
-  return { stdout: Buffer.concat(out), pid: proc.pid };
-}
-
-/** Quote a path for a fast-import `M` line when git would misread it bare. */
-function fiPath(path: string): string {
-  return path.startsWith('"') ? `"${path.replace(/["\\]/g, (c) => `\\${c}`)}"` : path;
-}
-
-async function fastImport(gitdir: string, specs: readonly CommitSpec[]): Promise<string[]> {
-  if (specs.length === 0) return [];
-  const ref = `refs/ctx-tmp/${process.pid}-${randomBytes(6).toString('hex')}`;
-  const parts: Uint8Array[] = [];
-  let text = ''; // pending command text, flushed before each block of raw bytes
-  const flush = () => {
-    if (text) parts.push(Buffer.from(text, 'utf8'));
-    text = '';
-  };
-  const data = (bytes: Uint8Array) => {
-    text += `data ${bytes.byteLength}\n`;
-    flush();
-    parts.push(bytes);
-    text += '\n';
-  };
-  specs.forEach((spec, i) => {
-    const { root, dirs } = groupTreeFiles(spec.files); // validates paths as the isogit engine does
-    const files = [...root.values(), ...[...dirs.values()].flatMap((d) => [...d.values()])];
-    // A root commit must not inherit the temp branch's previous commit.
-    if (spec.parents.length === 0) text += `reset ${ref}\n`;
-    text += `commit ${ref}\nmark :${i + 1}\n`;
-    text += `author ${formatSignature(spec.author)}\ncommitter ${formatSignature(spec.committer)}\n`;
-    data(Buffer.from(spec.message, 'utf8'));
-    spec.parents.forEach((p, k) => {
-      let from: string;
-      if (typeof p === 'string') {
-        if (!/^[0-9a-f]{40,64}$/.test(p)) throw new Error(`parent is not an object id: ${p}`);
-        from = p;
-      } else {
-        if (!(p.index >= 0 && p.index < i)) throw new Error(`parent index ${p.index} is not an earlier commit`);
-        from = `:${p.index + 1}`;
-      }
-      text += `${k === 0 ? 'from' : 'merge'} ${from}\n`;
-    });
-    text += 'deleteall\n';
-    for (const f of files) {
-      if ('data' in f) {
-        text += `M 100644 inline ${fiPath(f.path)}\n`;
-        data(f.data);
-      } else {
-        if (!/^[0-9a-f]{40,64}$/.test(f.oid)) throw new Error(`not an object id: ${f.oid}`);
-        text += `M 100644 ${f.oid} ${fiPath(f.path)}\n`;
-      }
-    }
-  });
-  for (let i = 1; i <= specs.length; i++) text += `get-mark :${i}\n`;
-  // Resetting without `from` makes fast-import delete the temp ref instead of writing it.
-  text += `reset ${ref}\ndone\n`;
-  flush();
-  try {
-    const { stdout } = await run(gitdir, ['fast-import', '--quiet', '--done'], parts);
-    const ids = stdout.toString('latin1').split('\n').filter((l) => l !== '');
-    if (ids.length !== specs.length || !ids.every((id) => /^[0-9a-f]{40,64}$/.test(id))) {
-      throw new Error(`unexpected git fast-import output: ${ids.join(' ').slice(0, 200)}`);
-    }
-    return ids;
-  } catch (e) {
-    const pid = (e as { pid?: number }).pid;
-    if (pid !== undefined) fs.rmSync(join(gitdir, `fast_import_crash_${pid}`), { force: true });
-    throw e;
-  } finally {
-    await removeTempRef(gitdir, ref);
-  }
-}
-
-/** Make sure the temp ref is gone: its loose file, its now-empty directories, any packed-refs line. */
-async function removeTempRef(gitdir: string, ref: string): Promise<void> {
-  fs.rmSync(join(gitdir, ref), { force: true });
-  for (let d = dirname(ref); d !== 'refs'; d = dirname(d)) {
-    try {
-      fs.rmdirSync(join(gitdir, d));
-    } catch {
-      break; // not empty, or never created
-    }
-  }
-  const packed = join(gitdir, 'packed-refs');
-  // fast-import never packs refs; this guards against a `git pack-refs` racing with us.
-  if (fs.existsSync(packed) && fs.readFileSync(packed, 'latin1').includes(` ${ref}\n`)) await run(gitdir, ['update-ref', '-d', ref], []);
-}

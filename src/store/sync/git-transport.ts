@@ -1,12 +1,10 @@
 // Transport through the git binary: every URL kind, git's credential helpers, one `push --atomic`.
 import { spawn } from 'node:child_process';
 import { RemoteError } from '../../errors/index.js';
+import { gitEnv } from '../git-process.js';
 import { refs } from '../refs.js';
 import { redact, type Remote } from './remotes.js';
 import { syncedRefs, type FetchRejection, type PushResult, type PushUpdate, type Transport, type TransportOptions } from './transport.js';
-
-// Variables that would point git at another repo than the context repo.
-const DROPPED_ENV = ['GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_COMMON_DIR', 'GIT_NAMESPACE'];
 
 interface GitRun {
   code: number;
@@ -15,8 +13,7 @@ interface GitRun {
 }
 
 export function createGitTransport(gitdir: string, remote: Remote, opts: TransportOptions): Transport {
-  const env: NodeJS.ProcessEnv = { ...opts.env, GIT_DIR: gitdir };
-  for (const k of DROPPED_ENV) delete env[k];
+  const env = gitEnv(gitdir, opts.env);
   // no terminal to ask on: fail instead of waiting for a password nobody can type
   if (!process.stdin.isTTY) env.GIT_TERMINAL_PROMPT ??= '0';
 
