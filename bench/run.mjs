@@ -13,8 +13,9 @@ import { benchCheckpoint } from './checkpoint.mjs';
 import { benchBlake3 } from './blake3.mjs';
 import { benchSync } from './sync.mjs';
 import { benchHook } from './hook.mjs';
+import { benchTokens } from './tokens.mjs';
 
-const ALL = ['chain', 'import', 'checkpoint', 'blake3', 'hook', 'sync'];
+const ALL = ['chain', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens'];
 const wanted = process.argv.slice(2);
 for (const w of wanted) if (!ALL.includes(w)) throw new Error(`unknown benchmark '${w}' (${ALL.join(', ')})`);
 const picked = wanted.length ? ALL.filter((b) => wanted.includes(b)) : ALL;
@@ -55,6 +56,8 @@ try {
       sections.push((await benchBlake3()).markdown);
     } else if (b === 'sync') {
       sections.push((await benchSync()).markdown);
+    } else if (b === 'tokens') {
+      sections.push((await benchTokens()).markdown);
     }
   }
 } finally {

@@ -10,3 +10,6 @@ export type { Meta, CommitType, Trigger } from './core/meta.js';
 export * from './errors/index.js';
 export { initRepo } from './store/repo.js';
 export { scanSecrets, SECRET_RULES, type Finding, type SecretRule } from './core/secret-rules.js';
+export { contextTokenBudget, type ContextTokenBudget, type ContextTokenBudgetInput } from './core/budget.js';
+export { loadTokenizer, charsPerToken, tokensFromChars, type TokenCounter } from './core/tokens.js';
+export type { BudgetOptions, BudgetReport } from './api/budget.js';

@@ -24,6 +24,8 @@ export function deleteBranch(ctx: RepoContext, name: string): { branch: string; 
 export interface AnnotateInput {
   summary?: string;
   labels?: string[];
+  /** true: compaction keeps the commit's entries (recorded here, honoured by compaction) */
+  pinned?: boolean;
   principal?: string;
 }
 
@@ -33,7 +35,8 @@ export async function annotate(ctx: RepoContext, spec: string, input: AnnotateIn
   const fields: Record<string, unknown> = {};
   if (input.summary !== undefined) fields.summary = input.summary;
   if (input.labels?.length) fields.labels = input.labels;
-  if (Object.keys(fields).length === 0) throw new UsageError('nothing to annotate: give --summary or --label');
+  if (input.pinned !== undefined) fields.pinned = input.pinned;
+  if (Object.keys(fields).length === 0) throw new UsageError('nothing to annotate: give --summary, --label, --pin or --unpin');
   const principal = input.principal ?? ctx.defaults.principal;
   const record = { v: 1, at: ctx.now().toISOString(), by: principal, ...fields };
   await appendNote(ctx.engine, ctx.refs, oid, `${canonicalJson(record)}\n`, ctx.signature(principal));

@@ -1,6 +1,7 @@
 // The library: what an in-process agent wrapper imports. The CLI is built on the same calls.
 import { materialize, type Materialized, type MaterializeOptions } from './materialize.js';
 import { annotate, deleteBranch, fork, type AnnotateInput } from './branch-ops.js';
+import { budget, type BudgetOptions, type BudgetReport } from './budget.js';
 import { artifactOf, branches, log, show, type BranchInfo, type CommitRecord, type LogOptions } from './read.js';
 import { RepoContext, type RepoOptions } from './repo-context.js';
 import { verify, type VerifyReport } from './verify.js';
@@ -48,6 +49,10 @@ export class ContextStore {
   }
   materialize(id: string, opts?: MaterializeOptions): Promise<Materialized> {
     return materialize(this.ctx, id, opts);
+  }
+  /** Tokens the context at `id` uses of a model window (ContextTokenBudget). */
+  budget(id: string, opts: BudgetOptions): Promise<BudgetReport> {
+    return budget(this.ctx, id, opts);
   }
   annotate(id: string, input: AnnotateInput) {
     return annotate(this.ctx, id, input);

@@ -2,9 +2,11 @@
 import { BadInputError, IntegrityError, UsageError } from '../errors/index.js';
 import { artifactHash } from '../core/blake3.js';
 import { fullId, shortId } from '../core/ids.js';
-import { contributing, stopIndex, stopLabel, type Stop, type WalkCommit } from '../core/materialize.js';
+import { contributing, stopIndex, stopLabel, translationTier, type Stop, type Tier, type WalkCommit } from '../core/materialize.js';
 import { COMMIT_TYPES, artifactName, parseTrailers, type CommitType } from '../core/meta.js';
 import { checkOutputFormat, knownFormat, storageFormat } from '../formats/registry.js';
+import { renderMarkdown } from '../formats/markdown.js';
+import type { NeutralMessage } from '../formats/neutral.js';
 import { renderRaw } from '../formats/raw.js';
 import { MaterializeCache } from '../store/cache.js';
 import { readArtifactsAt, readEntries, readLayouts } from '../store/context-commits.js';
@@ -23,7 +25,12 @@ export interface MaterializeOptions {
 export interface Materialized {
   bytes: Uint8Array;
   format: string;
-  tier: 'native' | 'raw';
+  /** native (concatenated), structural (through the neutral model), rendering (markdown), raw */
+  tier: Tier;
+  /** the stored formats of the artifacts used, each once, in chain order */
+  from: string[];
+  /** set when the raw tier stood in for the requested format: the stored format this build does not know */
+  unknown?: string;
   /** the commits whose artifacts were used, oldest first */
   commits: string[];
   stop: string;
@@ -39,11 +46,11 @@ export async function materialize(ctx: RepoContext, spec: string, opts: Material
   const cache = MaterializeCache.forRepo(ctx.gitdir);
   const key = `${tip} ${opts.format ?? ''} ${stopLabel(stop)}`;
   if (!opts.verify) {
-    const hit = await cache.get(`${key} commits`);
+    const hit = await cache.get(`${key} record`);
     const bytes = hit && (await cache.get(key));
     if (hit && bytes) {
-      const [format, tier, ...commits] = Buffer.from(hit).toString('utf8').split('\n');
-      return { bytes, format, tier: tier as Materialized['tier'], commits, stop: stopLabel(stop), cached: true };
+      const [format, tier, from, unknown, ...commits] = Buffer.from(hit).toString('utf8').split('\n');
+      return { bytes, format, tier: tier as Tier, from: from.split(','), ...(unknown ? { unknown } : {}), commits, stop: stopLabel(stop), cached: true };
     }
   }
   const walked = await walkToStop(ctx, tip, stop, spec);
@@ -56,20 +63,48 @@ export async function materialize(ctx: RepoContext, spec: string, opts: Material
         throw new IntegrityError(`${shortId(parts[i].oid)}: artifact does not match its BLAKE3 in meta.json`);
   }
   const format = opts.format ?? walked[0].format;
+  const from = [...new Set(parts.map((p) => p.format))];
+  const choice = translationTier(
+    format,
+    parts.map((p) => p.format),
+    (name) => {
+      const f = knownFormat(name);
+      return f && { toNeutral: f.toNeutral !== undefined, fromNeutral: f.fromNeutral !== undefined };
+    },
+  );
+  if (choice.tier === null) {
+    const foreign = parts.find((p) => p.format === choice.refused)!;
+    throw new BadInputError(`${shortId(foreign.oid)} holds ${foreign.format}, not ${format}: materialize it as ${foreign.format} or raw`);
+  }
+  const { tier, unknown } = choice;
   let bytes: Uint8Array;
-  let tier: Materialized['tier'] = 'native';
-  if (format === 'raw') {
-    tier = 'raw';
-    bytes = renderRaw(parts.map((p, i) => ({ id: fullId(p.oid), type: p.type, format: p.format, bytes: artifacts[i] })));
-  } else {
-    const foreign = parts.find((p) => p.format !== format);
-    if (foreign) throw new BadInputError(`${shortId(foreign.oid)} holds ${foreign.format}, not ${format}: materialize it as ${foreign.format} or raw`);
-    bytes = storageFormat(format).concat(artifacts);
+  if (tier === 'raw') bytes = renderRaw(parts.map((p, i) => ({ id: fullId(p.oid), type: p.type, format: p.format, bytes: artifacts[i] })));
+  else if (tier === 'native') bytes = storageFormat(format).concat(artifacts);
+  else {
+    const messages = toNeutral(parts, artifacts);
+    bytes = tier === 'rendering' ? renderMarkdown(messages) : storageFormat(format).fromNeutral!(messages);
   }
   const commits = parts.map((p) => fullId(p.oid));
+  const written = tier === 'raw' ? 'raw' : format;
   await cache.put(key, bytes);
-  await cache.put(`${key} commits`, Buffer.from([format, tier, ...commits].join('\n')));
-  return { bytes, format, tier, commits, stop: stopLabel(stop), cached: false };
+  await cache.put(`${key} record`, Buffer.from([written, tier, from.join(','), unknown ?? '', ...commits].join('\n')));
+  return { bytes, format: written, tier, from, ...(unknown ? { unknown } : {}), commits, stop: stopLabel(stop), cached: false };
+}
+
+/**
+ * Mixed chains: each run of artifacts in one format is concatenated by that format's rule (a Gemini
+ * run is its last snapshot), read into neutral messages, and the runs joined in chain order.
+ */
+function toNeutral(parts: readonly Walked[], artifacts: readonly Uint8Array[]): NeutralMessage[] {
+  const out: NeutralMessage[] = [];
+  for (let i = 0; i < parts.length; ) {
+    let j = i + 1;
+    while (j < parts.length && parts[j].format === parts[i].format) j++;
+    const f = storageFormat(parts[i].format);
+    out.push(...f.toNeutral!(f.parse(f.concat(artifacts.slice(i, j)), { lastOfFile: true })));
+    i = j;
+  }
+  return out;
 }
 
 async function parseStop(ctx: RepoContext, stop: string): Promise<Stop> {

@@ -48,7 +48,7 @@ export function buildProgram(): Command {
       .description('add a context commit to a branch; prints its id')
       .argument('[file]', 'artifact bytes, or - for stdin (default)')
       .requiredOption('-b, --branch <name>', 'branch to extend (created when new)')
-      .requiredOption('--format <format>', 'artifact format: claude-code-v1, codex-rollout-v1, gemini-cli-chat-v1, bureau-agent-v1')
+      .requiredOption('--format <format>', 'artifact format: claude-code-v1, codex-rollout-v1, gemini-cli-chat-v1, bureau-agent-v1, openai-chat-v1')
       .addOption(new Option('--type <type>', 'commit type').choices(['delta', 'compaction', 'snapshot']).default('delta'))
       .option('--parent <id>', 'the commit this follows; the branch must still point there')
       .option('--retry', 'when the branch moved, re-read its tip and try again'),
@@ -88,11 +88,23 @@ export function buildProgram(): Command {
     .command('materialize')
     .description('the whole context at a commit')
     .argument('<id>', 'commit id, branch, tag or NAME~N')
-    .option('--format <format>', 'output format (default: the stored one): claude-code-v1, codex-rollout-v1, gemini-cli-chat-v1, bureau-agent-v1, raw')
+    .option('--format <format>', 'output format (default: the stored one): claude-code-v1, codex-rollout-v1, gemini-cli-chat-v1, bureau-agent-v1, openai-chat-v1, markdown, raw')
     .option('--stop <stop>', 'compaction (default), root, or an ancestor id', 'compaction')
     .option('-o, --output <file>', 'write to FILE instead of stdout')
     .option('--verify', "recompute every artifact's BLAKE3 on the way")
     .action(action(() => import('../commands/materialize.js')));
+
+  program
+    .command('budget')
+    .description('tokens the context at a commit uses of a model window; exits 6 over the threshold')
+    .argument('<id>', 'commit id, branch, tag or NAME~N')
+    .requiredOption('--window <tokens>', "the model's context window")
+    .option('--reserve-output <tokens>', "kept free for the model's answer (default 0)")
+    .option('--reserve-system <tokens>', 'kept free for the system prompt and tool definitions (default 0)')
+    .option('--threshold <fraction>', 'over when used / available exceeds it (default 0.8)')
+    .option('--stop <stop>', 'compaction (default), root, or an ancestor id', 'compaction')
+    .option('--chars', 'estimate with characters/4, as token_count in meta.json, instead of the tokenizer')
+    .action(action(() => import('../commands/budget.js')));
 
   program
     .command('annotate')
@@ -100,6 +112,8 @@ export function buildProgram(): Command {
     .argument('<id>', 'commit to annotate')
     .option('--summary <text>', 'new summary')
     .option('--label <label...>', 'labels')
+    .option('--pin', 'pin the commit: compaction keeps its entries')
+    .option('--unpin', 'remove a pin')
     .option('--principal <name>', 'who annotates (default: $CTX_PRINCIPAL or the OS user)')
     .action(action(() => import('../commands/annotate.js')));
 

@@ -69,3 +69,9 @@ export class SecretFoundError extends CtxError {
 export class RemoteError extends CtxError {
   override readonly code = 'RemoteError';
 }
+
+/** `ctx budget`: the context fills more of the window than the threshold allows (the report is printed first). */
+export class OverBudgetError extends CtxError {
+  override readonly code = 'OverBudgetError';
+  override readonly exit = EXIT.overBudget;
+}

@@ -1,7 +1,8 @@
 // bureau-agent-v1: a CBOR array of message maps; concatenation decodes, merges and encodes once.
 import { createRequire } from 'node:module';
 import { BadInputError } from '../errors/index.js';
-import { contentChars, tokensFromChars, type StorageFormat } from './format.js';
+import { charsPerToken, contentTexts, type StorageFormat } from './format.js';
+import { ROLES, compact, isRecord, str, type Block, type NeutralMessage, type Role } from './neutral.js';
 
 // cbor-x is loaded on first use: commands on other formats never pay for it
 type Cbor = typeof import('cbor-x');
@@ -29,9 +30,46 @@ export const bureauAgent: StorageFormat = {
   parse: decodeMessages,
   concat: (parts) => loadCbor().encode(parts.flatMap(decodeMessages)),
   count: (entries) => entries.length,
-  estimateTokens: (entries) => tokensFromChars(entries.reduce((n: number, m) => n + contentChars((m as { content?: unknown }).content), 0)),
+  estimateTokens: (entries, counter = charsPerToken) => counter.count(entries.flatMap((m) => contentTexts((m as { content?: unknown }).content))),
   mapStrings: (bytes, map) => loadCbor().encode(mapStringsDeep(decodeMessages(bytes), map)),
+  toNeutral: (entries) => entries.map((m) => toMessage(m as Record<string, unknown>)),
+  fromNeutral: (messages) => loadCbor().encode(messages.map((m) => toMessage(m as unknown as Record<string, unknown>))),
 };
+
+// The mapping: a bureau message map is a neutral message, `{role, content, author?, timestamp?, ids?}`,
+// its blocks the neutral blocks by the same names. Reading also takes string content (one text
+// block), `developer` as system, and Anthropic block names (tool_use, tool_result with tool_use_id).
+function toMessage(m: Record<string, unknown>): NeutralMessage {
+  const role: Role = ROLES.includes(m.role as Role) ? (m.role as Role) : m.role === 'developer' ? 'system' : 'user';
+  const ids = isRecord(m.ids) ? Object.fromEntries(Object.entries(m.ids).filter(([, v]) => typeof v === 'string')) as Record<string, string> : undefined;
+  return compact({ role, author: str(m.author), content: toBlocks(m.content), timestamp: str(m.timestamp), ids });
+}
+
+function toBlocks(content: unknown): Block[] {
+  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  if (!Array.isArray(content)) return [];
+  return content.flatMap((b): Block[] => {
+    if (!isRecord(b)) return [];
+    switch (b.type) {
+      case 'text':
+        return [{ type: 'text', text: String(b.text ?? '') }];
+      case 'thinking':
+        return [compact({ type: 'thinking' as const, text: String(b.text ?? b.thinking ?? ''), signature: str(b.signature) })];
+      case 'image': {
+        const s = isRecord(b.source) ? b.source : b;
+        const data = ArrayBuffer.isView(s.data) ? Buffer.from(s.data.buffer, s.data.byteOffset, s.data.byteLength).toString('base64') : str(s.data);
+        return [compact({ type: 'image' as const, media_type: str(s.media_type), data, url: str(s.url) })];
+      }
+      case 'tool_call':
+      case 'tool_use':
+        return [{ type: 'tool_call', id: String(b.id ?? ''), name: String(b.name ?? ''), input: b.input ?? {} }];
+      case 'tool_result':
+        return [compact({ type: 'tool_result' as const, call_id: String(b.call_id ?? b.tool_use_id ?? ''), content: typeof b.content === 'string' ? b.content : toBlocks(b.content), is_error: b.is_error === true ? true : undefined })];
+      default:
+        return [];
+    }
+  });
+}
 
 function mapStringsDeep(v: unknown, map: (s: string) => string): unknown {
   if (typeof v === 'string') return map(v);

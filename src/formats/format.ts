@@ -1,4 +1,7 @@
 // A format plug-in (DESIGN.md §4): one module per format, registered in registry.ts.
+import type { TokenCounter } from '../core/tokens.js';
+import type { NeutralMessage } from './neutral.js';
+
 export interface StorageFormat {
   name: string;
   /** extension of the artifact's tree entry: `delta.<ext>` */
@@ -12,13 +15,17 @@ export interface StorageFormat {
   concat(parts: readonly Uint8Array[]): Uint8Array;
   /** Messages among parsed entries. */
   count(entries: readonly unknown[]): number;
-  /** Estimated tokens of parsed entries (characters of message content / 4). */
-  estimateTokens(entries: readonly unknown[]): number;
+  /** Estimated tokens of the message content among parsed entries; `counter` defaults to chars/4 (meta.json's token_count). */
+  estimateTokens(entries: readonly unknown[], counter?: TokenCounter): number;
   /**
    * For binary formats (CBOR): the artifact re-encoded with every string passed through `map`.
    * Text formats leave it out: secret redaction then replaces bytes in place.
    */
   mapStrings?(bytes: Uint8Array, map: (s: string) => string): Uint8Array;
+  /** Parsed entries → neutral messages (structural translation reads through this). */
+  toNeutral?(entries: readonly unknown[]): NeutralMessage[];
+  /** Neutral messages → one artifact of this format (structural translation writes through this). */
+  fromNeutral?(messages: readonly NeutralMessage[]): Uint8Array;
 }
 
 export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
@@ -26,9 +33,28 @@ export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
   return Buffer.concat(parts);
 }
 
-/** The characters/4 heuristic, rounded up. */
-export function tokensFromChars(chars: number): number {
-  return Math.ceil(chars / 4);
+export { charsPerToken, tokensFromChars } from '../core/tokens.js';
+
+/** The texts contentChars counts, in order: its total length equals contentChars(content). */
+export function contentTexts(content: unknown): string[] {
+  if (typeof content === 'string') return [content];
+  if (Array.isArray(content)) return content.flatMap(contentTexts);
+  if (content === null || typeof content !== 'object') return [];
+  const b = content as Record<string, unknown>;
+  switch (b.type) {
+    case 'text':
+      return typeof b.text === 'string' ? [b.text] : [];
+    case 'thinking':
+      return typeof b.thinking === 'string' ? [b.thinking] : [];
+    case 'tool_use':
+      return [String(b.name ?? ''), JSON.stringify(b.input ?? {})];
+    case 'tool_result':
+      return contentTexts(b.content);
+    case 'image':
+      return [];
+    default:
+      return contentTexts(b.content ?? b.text ?? '');
+  }
 }
 
 /** Characters of the text an entry's content carries: strings, text/thinking, tool input and output. */

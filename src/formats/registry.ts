@@ -5,10 +5,11 @@ import { claudeCode } from './claude-code.js';
 import { codexRollout } from './codex-rollout.js';
 import type { StorageFormat } from './format.js';
 import { geminiChat } from './gemini-chat.js';
+import { openaiChat } from './openai-chat.js';
 
-const storage: readonly StorageFormat[] = [claudeCode, bureauAgent, codexRollout, geminiChat];
+const storage: readonly StorageFormat[] = [claudeCode, bureauAgent, codexRollout, geminiChat, openaiChat];
 /** Formats that only materialize writes. */
-export const OUTPUT_ONLY = ['raw'] as const;
+export const OUTPUT_ONLY = ['markdown', 'raw'] as const;
 
 export function storageFormat(name: string): StorageFormat {
   const f = storage.find((s) => s.name === name);

@@ -1,6 +1,7 @@
 // JSON records are their own types (not internal objects); a test pins each field list.
 import type { CommitRecord, BranchInfo } from '../api/read.js';
 import type { WrittenCommit } from '../api/write.js';
+import type { BudgetReport } from '../api/budget.js';
 import { fullId } from '../core/ids.js';
 
 export function commitJson(r: CommitRecord) {
@@ -30,3 +31,22 @@ export function writtenJson(w: WrittenCommit, branch: string) {
 export function branchJson(b: BranchInfo) {
   return { v: 1, name: b.name, id: b.id, type: b.meta.type, created_at: b.meta.created_at, summary: b.meta.summary };
 }
+
+export function budgetJson(b: BudgetReport) {
+  return {
+    v: 1,
+    window: b.window,
+    used: b.used,
+    reserved_output: b.reservedOutput,
+    reserved_system: b.reservedSystem,
+    available: b.available,
+    remaining: b.remaining,
+    // JSON has no Infinity: null when nothing of the window is left for the context
+    ratio: Number.isFinite(b.ratio) ? roundRatio(b.ratio) : null,
+    threshold: b.threshold,
+    over: b.over,
+  };
+}
+
+/** Four decimals: enough to compare with a threshold, stable to print. */
+export const roundRatio = (r: number) => Math.round(r * 1e4) / 1e4;
