@@ -14,8 +14,9 @@ import { benchBlake3 } from './blake3.mjs';
 import { benchSync } from './sync.mjs';
 import { benchHook } from './hook.mjs';
 import { benchTokens } from './tokens.mjs';
+import { benchTranslate } from './translate.mjs';
 
-const ALL = ['chain', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens'];
+const ALL = ['chain', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens', 'translate'];
 const wanted = process.argv.slice(2);
 for (const w of wanted) if (!ALL.includes(w)) throw new Error(`unknown benchmark '${w}' (${ALL.join(', ')})`);
 const picked = wanted.length ? ALL.filter((b) => wanted.includes(b)) : ALL;
@@ -58,6 +59,8 @@ try {
       sections.push((await benchSync()).markdown);
     } else if (b === 'tokens') {
       sections.push((await benchTokens()).markdown);
+    } else if (b === 'translate') {
+      sections.push((await benchTranslate()).markdown);
     }
   }
 } finally {

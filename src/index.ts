@@ -3,6 +3,7 @@ export { openStore, ContextStore, type OpenOptions } from './api/context-store.j
 export type { CheckpointInput, CommitFields, WrittenCommit } from './api/write.js';
 export type { CommitRecord, LogOptions, BranchInfo, Annotations } from './api/read.js';
 export type { MaterializeOptions, Materialized } from './api/materialize.js';
+export type { View } from './core/views.js';
 export type { VerifyReport, VerifyProblem } from './api/verify.js';
 export type { AnnotateInput } from './api/branch-ops.js';
 export type { ImportOptions, ImportResult } from './runtimes/transcript.js';

@@ -41,6 +41,8 @@ describe.each(ENGINES)('bureau-agent-v1, engine %s', (engine) => {
       format: 'bureau-agent-v1',
       tier: 'native',
       stop: 'compaction',
+      view: 'reasoning',
+      masked: 0,
       commits: [ROOT, TIP],
       bytes: encode(MERGED).length,
       content: Buffer.from(encode(MERGED)).toString('base64'),

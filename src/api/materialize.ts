@@ -4,13 +4,17 @@ import { artifactHash } from '../core/blake3.js';
 import { fullId, shortId } from '../core/ids.js';
 import { contributing, stopIndex, stopLabel, translationTier, type Stop, type Tier, type WalkCommit } from '../core/materialize.js';
 import { COMMIT_TYPES, artifactName, parseTrailers, type CommitType } from '../core/meta.js';
-import { checkOutputFormat, knownFormat, storageFormat } from '../formats/registry.js';
+import { VIEWS, conversationView, maskToolOutputs, type View } from '../core/views.js';
+import { checkOutputFormat, formatNames, knownFormat, storageFormat } from '../formats/registry.js';
 import { renderMarkdown } from '../formats/markdown.js';
 import type { NeutralMessage } from '../formats/neutral.js';
 import { renderRaw } from '../formats/raw.js';
 import { MaterializeCache } from '../store/cache.js';
 import { readArtifactsAt, readEntries, readLayouts } from '../store/context-commits.js';
 import type { ChainLink } from '../store/engine.js';
+import { readNotes } from '../store/notes.js';
+import { refs } from '../store/refs.js';
+import { foldAnnotations } from './read.js';
 import type { RepoContext } from './repo-context.js';
 
 export interface MaterializeOptions {
@@ -20,6 +24,10 @@ export interface MaterializeOptions {
   stop?: string;
   /** recompute every artifact's BLAKE3 (bypasses the cache) */
   verify?: boolean;
+  /** `reasoning` (default: every entry, bytes unchanged) or `conversation` (user ↔ assistant text) */
+  view?: View;
+  /** replace tool results older than the last N turns by a placeholder (pinned commits' messages kept) */
+  maskToolOutputs?: number;
 }
 
 export interface Materialized {
@@ -34,6 +42,9 @@ export interface Materialized {
   /** the commits whose artifacts were used, oldest first */
   commits: string[];
   stop: string;
+  view: View;
+  /** tool results replaced by a placeholder */
+  masked: number;
   cached: boolean;
 }
 
@@ -43,14 +54,25 @@ export async function materialize(ctx: RepoContext, spec: string, opts: Material
   const tip = await ctx.resolve(spec);
   const stop = await parseStop(ctx, opts.stop ?? 'compaction');
   if (opts.format !== undefined) checkOutputFormat(opts.format);
+  const view = opts.view ?? 'reasoning';
+  if (!VIEWS.includes(view)) throw new UsageError(`unknown view '${view}': ${VIEWS.join(' or ')}`);
+  const mask = opts.maskToolOutputs;
+  if (mask !== undefined && !(Number.isSafeInteger(mask) && mask >= 0)) throw new UsageError('--mask-tool-outputs takes a number of turns (0 or more)');
+  // a view or a mask goes through the neutral model, so only a format written from it can carry one
+  const shaped = view !== 'reasoning' || mask !== undefined;
+  if (shaped && opts.format !== undefined) checkViewCarrier(opts.format, view, mask);
   const cache = MaterializeCache.forRepo(ctx.gitdir);
-  const key = `${tip} ${opts.format ?? ''} ${stopLabel(stop)}`;
+  // pins are annotations, which change without the commit changing: a masked result is keyed by the notes too
+  const shape = shaped ? ` view=${view} mask=${mask ?? '-'}${mask !== undefined ? ` notes=${ctx.refs.read(refs.notes) ?? '-'}` : ''}` : '';
+  const key = `${tip} ${opts.format ?? ''} ${stopLabel(stop)}${shape}`;
   if (!opts.verify) {
     const hit = await cache.get(`${key} record`);
     const bytes = hit && (await cache.get(key));
-    if (hit && bytes) {
+    const maskedHit = mask === undefined ? Buffer.from('0') : await cache.get(`${key} masked`);
+    if (hit && bytes && maskedHit) {
       const [format, tier, from, unknown, ...commits] = Buffer.from(hit).toString('utf8').split('\n');
-      return { bytes, format, tier: tier as Tier, from: from.split(','), ...(unknown ? { unknown } : {}), commits, stop: stopLabel(stop), cached: true };
+      const masked = Number(Buffer.from(maskedHit).toString('utf8'));
+      return { bytes, format, tier: tier as Tier, from: from.split(','), ...(unknown ? { unknown } : {}), commits, stop: stopLabel(stop), view, masked, cached: true };
     }
   }
   const walked = await walkToStop(ctx, tip, stop, spec);
@@ -62,7 +84,10 @@ export async function materialize(ctx: RepoContext, spec: string, opts: Material
       if ((await artifactHash(artifacts[i])) !== entries[i].meta.artifact)
         throw new IntegrityError(`${shortId(parts[i].oid)}: artifact does not match its BLAKE3 in meta.json`);
   }
-  const format = opts.format ?? walked[0].format;
+  // without --format, a view of a format that cannot carry one is written as openai-chat-v1
+  const stored = walked[0].format;
+  const format = opts.format ?? (shaped && !viewCarriers().includes(stored) && knownFormat(stored) ? 'openai-chat-v1' : stored);
+  if (shaped) checkViewCarrier(format, view, mask);
   const from = [...new Set(parts.map((p) => p.format))];
   const choice = translationTier(
     format,
@@ -76,19 +101,69 @@ export async function materialize(ctx: RepoContext, spec: string, opts: Material
     const foreign = parts.find((p) => p.format === choice.refused)!;
     throw new BadInputError(`${shortId(foreign.oid)} holds ${foreign.format}, not ${format}: materialize it as ${foreign.format} or raw`);
   }
-  const { tier, unknown } = choice;
+  if (shaped && choice.unknown) throw new BadInputError(`this build does not know the stored format '${choice.unknown}': no view or mask can be applied; materialize it as raw`);
+  const { unknown } = choice;
+  // a view is written from neutral messages even when every artifact is already in the requested format
+  const tier: Tier = shaped && choice.tier === 'native' ? 'structural' : choice.tier;
   let bytes: Uint8Array;
+  let masked = 0;
   if (tier === 'raw') bytes = renderRaw(parts.map((p, i) => ({ id: fullId(p.oid), type: p.type, format: p.format, bytes: artifacts[i] })));
   else if (tier === 'native') bytes = storageFormat(format).concat(artifacts);
   else {
-    const messages = toNeutral(parts, artifacts);
+    let messages = toNeutral(parts, artifacts);
+    if (view === 'conversation') messages = conversationView(messages);
+    if (mask !== undefined) {
+      const pinned = await pinnedSources(ctx, parts, artifacts, messages.length, view);
+      ({ messages, masked } = maskToolOutputs(messages, { keepTurns: mask, pinned }));
+    }
     bytes = tier === 'rendering' ? renderMarkdown(messages) : storageFormat(format).fromNeutral!(messages);
   }
   const commits = parts.map((p) => fullId(p.oid));
   const written = tier === 'raw' ? 'raw' : format;
   await cache.put(key, bytes);
+  if (mask !== undefined) await cache.put(`${key} masked`, Buffer.from(String(masked)));
   await cache.put(`${key} record`, Buffer.from([written, tier, from.join(','), unknown ?? '', ...commits].join('\n')));
-  return { bytes, format: written, tier, from, ...(unknown ? { unknown } : {}), commits, stop: stopLabel(stop), cached: false };
+  return { bytes, format: written, tier, from, ...(unknown ? { unknown } : {}), commits, stop: stopLabel(stop), view, masked, cached: false };
+}
+
+/** The formats a view can be written in: those written from the neutral model, and markdown. */
+export function viewCarriers(): string[] {
+  return formatNames().filter((n) => n === 'markdown' || knownFormat(n)?.fromNeutral !== undefined);
+}
+
+function checkViewCarrier(format: string, view: View, mask: number | undefined) {
+  if (viewCarriers().includes(format)) return;
+  const what = view !== 'reasoning' ? `--view ${view}` : '--mask-tool-outputs';
+  const mark = mask !== undefined && view !== 'reasoning' ? ' (and --mask-tool-outputs)' : '';
+  throw new UsageError(`${what}${mark} cannot be written as ${format}: give --format ${viewCarriers().join(', ')}`);
+}
+
+/**
+ * What `maskToolOutputs` must leave whole: the messages of commits annotated `pinned: true`. By
+ * index when each artifact read alone gives the messages its run gives (no message spans two
+ * artifacts), else by the source ids of the pinned artifacts' messages.
+ */
+async function pinnedSources(ctx: RepoContext, parts: readonly Walked[], artifacts: readonly Uint8Array[], total: number, view: View): Promise<Set<string | number>> {
+  const notes = await readNotes(ctx.engine, ctx.refs, parts.map((p) => p.oid));
+  const pinned = new Set<string | number>();
+  const isPinned = parts.map((p) => foldAnnotations(notes.get(p.oid)).pinned === true);
+  if (!isPinned.includes(true)) return pinned;
+  const alone = parts.map((p, i) => {
+    const f = storageFormat(p.format);
+    const ms = f.toNeutral!(f.parse(artifacts[i], { lastOfFile: true }));
+    return view === 'conversation' ? conversationView(ms) : ms;
+  });
+  const byIndex = alone.reduce((n, ms) => n + ms.length, 0) === total && parts.every((p) => p.format !== 'gemini-cli-chat-v1');
+  let at = 0;
+  alone.forEach((ms, i) => {
+    if (isPinned[i])
+      ms.forEach((m, j) => {
+        if (byIndex) pinned.add(at + j);
+        else for (const id of Object.values(m.ids ?? {})) pinned.add(id);
+      });
+    at += ms.length;
+  });
+  return pinned;
 }
 
 /**

@@ -92,6 +92,8 @@ export function buildProgram(): Command {
     .option('--stop <stop>', 'compaction (default), root, or an ancestor id', 'compaction')
     .option('-o, --output <file>', 'write to FILE instead of stdout')
     .option('--verify', "recompute every artifact's BLAKE3 on the way")
+    .option('--view <view>', 'reasoning (default: every entry) or conversation (user and assistant text only)')
+    .option('--mask-tool-outputs <n>', 'replace tool results older than the last N turns by a placeholder (pinned commits kept)')
     .action(action(() => import('../commands/materialize.js')));
 
   program
@@ -116,6 +118,30 @@ export function buildProgram(): Command {
     .option('--unpin', 'remove a pin')
     .option('--principal <name>', 'who annotates (default: $CTX_PRINCIPAL or the OS user)')
     .action(action(() => import('../commands/annotate.js')));
+
+  metadataOptions(
+    program
+      .command('compact')
+      .description('add a compaction commit: the context at the tip through a compaction policy')
+      .argument('<branch>', 'the branch to compact')
+      .option('--summary-file <file>', 'the summary that replaces the compacted messages (- for stdin)')
+      .option('--summarizer <cmd>', 'shell command: the messages to summarize as JSON on stdin, the summary on stdout')
+      .option('--policy <stages>', 'comma-separated stages, in order: dedupe, prune-tool-outputs, summarize, truncate (default: summarize)')
+      .option('--budget <tokens>', 'target tokens: later stages are skipped once under it; truncate needs it')
+      .option('--keep-turns <n>', 'the latest turns kept as they are (default 2)'),
+  ).action(action(() => import('../commands/compact.js')));
+
+  program
+    .command('summarize')
+    .description('run a command over commits and annotate each with its output as summary')
+    .argument('[id]', 'a branch or commit: its chain (default: every branch)')
+    .requiredOption('--command <cmd>', "shell command: the commit's delta on stdin, the summary on stdout (first line, 200 characters)")
+    .option('--all', 'every branch')
+    .option('--missing', 'only commits without a summary (annotated or in meta.json)')
+    .option('--materialized', 'the whole context at the commit on stdin instead of its delta')
+    .option('--jobs <n>', 'commands run at once (default 1)')
+    .option('--principal <name>', 'who annotates (default: $CTX_PRINCIPAL or the OS user)')
+    .action(action(() => import('../commands/summarize.js')));
 
   program
     .command('verify')

@@ -1,5 +1,5 @@
 // Where a materialization starts, and how artifacts become one context. Pure: no git, no fs.
-import type { CommitType } from './meta.js';
+import { SYNTHETIC_TRAILER, parseTrailers, type CommitType } from './meta.js';
 
 /** What the walk needs of a commit: from its trailers, or from meta.json where they cannot tell. */
 export interface WalkCommit {
@@ -8,6 +8,8 @@ export interface WalkCommit {
   format: string;
   /** for snapshots: the stop strategy it materializes (absent: a whole context) */
   snapshotOf?: string;
+  /** the commit message: its trailers mark synthetic compactions */
+  message?: string;
 }
 
 export type Stop = { kind: 'compaction' } | { kind: 'root' } | { kind: 'ancestor'; oid: string };
@@ -35,7 +37,9 @@ export function stopIndex(chain: readonly WalkCommit[], stop: Stop, complete: bo
 
 /** Which commits of the walked range contribute artifacts, oldest first. */
 export function contributing<T extends WalkCommit>(walked: readonly T[]): T[] {
-  const out = walked.filter((c, i) => !(c.type === 'snapshot' && c.snapshotOf !== undefined && i !== walked.length - 1));
+  // a ctx-compact compaction adds bytes the chain never held: only a walk that stops at it takes it
+  const synthetic = (c: T) => c.type === 'compaction' && c.message !== undefined && parseTrailers(c.message)[SYNTHETIC_TRAILER] !== undefined;
+  const out = walked.filter((c, i) => !((synthetic(c) || (c.type === 'snapshot' && c.snapshotOf !== undefined)) && i !== walked.length - 1));
   return out.reverse();
 }
 

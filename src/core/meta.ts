@@ -94,8 +94,16 @@ export function commitMessage(meta: Meta): string {
     `Ctx-Type: ${meta.type}\n` +
     `Ctx-Format: ${oneLine(meta.format)}\n` +
     `Ctx-Session: ${oneLine(meta.session_id)}\n` +
-    `Ctx-Template: ${oneLine(meta.template)}\n`
+    `Ctx-Template: ${oneLine(meta.template)}\n` +
+    (isSyntheticCompaction(meta) ? `${SYNTHETIC_TRAILER}: ctx-compact\n` : '')
   );
+}
+
+/** Marks a compaction `ctx compact` wrote (meta.json source.kind `ctx-compact`): a root walk skips its artifact. */
+export const SYNTHETIC_TRAILER = 'Ctx-Synthetic';
+
+export function isSyntheticCompaction(meta: Pick<Meta, 'type' | 'source'>): boolean {
+  return meta.type === 'compaction' && meta.source?.kind === 'ctx-compact';
 }
 
 /** The `Ctx-*` trailers of a commit message. */
