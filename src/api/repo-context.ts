@@ -2,6 +2,7 @@
 import { hostname, userInfo } from 'node:os';
 import { AmbiguousIdError, NotFoundError, UsageError } from '../errors/index.js';
 import { fullId, isHexPrefix, parseSpec, shortId } from '../core/ids.js';
+import { person } from '../core/meta.js';
 import type { Engine, EngineName, Signature } from '../store/engine.js';
 import { createEngine } from '../store/engine-select.js';
 import { findByPrefix } from '../store/object-ids.js';
@@ -49,8 +50,7 @@ export class RepoContext {
   }
 
   signature(principal = this.defaults.principal): Signature {
-    const name = principal.replace(/[<>\n\r\0]/g, '') || 'unknown';
-    return { name, email: `${name.replace(/\s+/g, '.')}@${this.defaults.machine.replace(/[<>\s]/g, '')}`, timestamp: Math.floor(this.now().getTime() / 1000) };
+    return person(principal, this.defaults.machine, this.now());
   }
 
   /** A commit spec (`ctx-1a2b`, `alice/fix~2`, a tag, bare hex) → full commit id. */

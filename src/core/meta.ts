@@ -75,14 +75,20 @@ export interface Person {
   timestamp: number;
 }
 
-/** author = committer = `<principal> <principal@machine>` at created_at. */
-export function commitPerson(meta: Meta): Person {
+/** `<principal> <principal@machine>` at a time: the one rule for every commit ctx writes. */
+export function person(principal: string, machine: string, at: Date | string): Person {
   const clean = (s: string) => s.replace(/[<>\n\r\0]/g, '').trim() || 'unknown';
+  const name = clean(principal);
   return {
-    name: clean(meta.principal),
-    email: `${clean(meta.principal).replace(/\s+/g, '.')}@${clean(meta.machine).replace(/\s+/g, '.')}`,
-    timestamp: Math.floor(Date.parse(meta.created_at) / 1000),
+    name,
+    email: `${name.replace(/\s+/g, '.')}@${clean(machine).replace(/\s+/g, '.')}`,
+    timestamp: Math.floor(new Date(at).getTime() / 1000),
   };
+}
+
+/** author = committer of a context commit: its principal and machine at created_at. */
+export function commitPerson(meta: Meta): Person {
+  return person(meta.principal, meta.machine, meta.created_at);
 }
 
 /** Summary line (or `<type>: <n> messages`), blank line, trailers. */

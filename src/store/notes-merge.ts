@@ -1,8 +1,7 @@
 // Merging annotations fetched from a remote into refs/notes/ctx: per annotated commit, the sorted
 // union of both notes' JSON lines (git's `notes merge -s cat_sort_uniq`), as a commit with both parents.
 import type { Engine, Signature, TreeFile } from './engine.js';
-import { noteIndex } from './notes.js';
-import { parseCommit } from './objects.js';
+import { notePath, notesIndexAt } from './notes.js';
 import { refs, type RefStore } from './refs.js';
 import { isAncestor } from './sync/graph.js';
 import { ConflictError } from '../errors/index.js';
@@ -34,30 +33,23 @@ export async function mergeNotes(engine: Engine, refStore: RefStore, theirsRef: 
   }
 }
 
-async function indexOf(engine: Engine, commit: string) {
-  const c = await engine.readObject(commit);
-  if (!c) throw new Error(`notes commit ${commit} not found`);
-  return noteIndex(engine, parseCommit(c.data).tree);
-}
-
 async function unionTree(engine: Engine, ours: string, theirs: string): Promise<TreeFile[]> {
-  const [a, b] = [await indexOf(engine, ours), await indexOf(engine, theirs)];
+  const [a, b] = [await notesIndexAt(engine, ours), await notesIndexAt(engine, theirs)];
   // keep native git's fanned-out layout when either side has it
   const fanned = [...a.values(), ...b.values()].some((n) => n.path.includes('/'));
-  const pathOf = (oid: string) => (fanned ? `${oid.slice(0, 2)}/${oid.slice(2)}` : oid);
   const files: TreeFile[] = [];
   const both: string[] = [];
   for (const key of new Set([...a.keys(), ...b.keys()])) {
     const x = a.get(key);
     const y = b.get(key);
     if (x && y && x.oid !== y.oid) both.push(key);
-    else files.push({ path: pathOf(key), oid: (x ?? y)!.oid });
+    else files.push({ path: notePath(key, fanned), oid: (x ?? y)!.oid });
   }
   const blobs = await engine.readObjects(both.flatMap((k) => [a.get(k)!.oid, b.get(k)!.oid]));
   both.forEach((key, i) => {
     const lines = [blobs[2 * i], blobs[2 * i + 1]].flatMap((o) => Buffer.from(o?.data ?? []).toString('utf8').split('\n')).filter((l) => l !== '');
     const union = [...new Set(lines)].sort((p, q) => (p < q ? -1 : p > q ? 1 : 0));
-    files.push({ path: pathOf(key), data: Buffer.from(union.join('\n') + '\n') });
+    files.push({ path: notePath(key, fanned), data: Buffer.from(union.join('\n') + '\n') });
   });
   return files;
 }

@@ -6,7 +6,7 @@ import { refs, type RefStore } from './refs.js';
 import { ConflictError } from '../errors/index.js';
 
 /** Note blob id per annotated commit id, from every level of a (possibly fanned-out) notes tree. */
-export async function noteIndex(engine: Engine, tree: string, prefix = '', out = new Map<string, { oid: string; path: string }>()) {
+async function noteIndex(engine: Engine, tree: string, prefix = '', out = new Map<string, { oid: string; path: string }>()) {
   const t = await engine.readObject(tree);
   if (!t) return out;
   for (const e of parseTree(t.data)) {
@@ -17,11 +17,21 @@ export async function noteIndex(engine: Engine, tree: string, prefix = '', out =
   return out;
 }
 
+/** The note index of a notes commit. */
+export async function notesIndexAt(engine: Engine, commit: string) {
+  const c = await engine.readObject(commit);
+  if (!c) throw new Error(`notes commit ${commit} not found`);
+  return noteIndex(engine, parseCommit(c.data).tree);
+}
+
+/** Where a commit's note goes: `ab/cdef…` when the tree is fanned out (native git's layout), else flat. */
+export function notePath(oid: string, fanned: boolean): string {
+  return fanned ? `${oid.slice(0, 2)}/${oid.slice(2)}` : oid;
+}
+
 async function currentNotes(engine: Engine, refStore: RefStore) {
   const tip = refStore.read(refs.notes);
-  if (!tip) return { tip, index: new Map<string, { oid: string; path: string }>() };
-  const c = await engine.readObject(tip);
-  return { tip, index: c ? await noteIndex(engine, parseCommit(c.data).tree) : new Map() };
+  return { tip, index: tip ? await notesIndexAt(engine, tip) : new Map<string, { oid: string; path: string }>() };
 }
 
 /** The note text of each given commit that has one. */
@@ -42,7 +52,7 @@ export async function appendNote(engine: Engine, refStore: RefStore, target: str
     // keep the layout native git chose for existing notes; new notes go where git would look first
     const fanned = [...index.values()].some((n) => n.path.includes('/'));
     const files: TreeFile[] = [...index].filter(([k]) => k !== target).map(([, n]) => ({ path: n.path, oid: n.oid }));
-    files.push({ path: prev?.path ?? (fanned ? `${target.slice(0, 2)}/${target.slice(2)}` : target), data: Buffer.from(text) });
+    files.push({ path: prev?.path ?? notePath(target, fanned), data: Buffer.from(text) });
     const [commit] = await engine.writeCommits([
       { files, parents: tip ? [tip] : [], author: who, committer: who, message: "Notes added by 'ctx annotate'\n" },
     ]);
