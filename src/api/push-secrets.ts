@@ -3,21 +3,20 @@
 import { shortId } from '../core/ids.js';
 import { scanSecrets } from '../core/secret-rules.js';
 import { SecretFoundError } from '../errors/index.js';
-import { readArtifactsAt } from '../store/context-commits.js';
+import { artifactEntry, readArtifactsAt } from '../store/context-commits.js';
 import { parseCommit, parseTree } from '../store/objects.js';
 import { refs } from '../store/refs.js';
 import { reachable } from '../store/sync/graph.js';
 import type { PushUpdate } from '../store/sync/transport.js';
 import type { RepoContext } from './repo-context.js';
 
-const ARTIFACT = /^(delta|summary|snapshot)\./;
 const BATCH = 512;
 
 export async function scanOutgoing(ctx: RepoContext, updates: readonly PushUpdate[], remote: ReadonlyMap<string, string>): Promise<void> {
   const tips: string[] = [];
   for (const u of updates) {
     if (u.src === refs.notes) continue; // notes commits hold annotations, not artifacts
-    tips.push(await peel(ctx, u.oid));
+    tips.push(await ctx.peel(u.oid));
   }
   // commits the remote's refs reach are not new to it (commits past a remote tip we lack are scanned too: safe side)
   const fresh = await reachable(ctx.engine, tips, new Set(remote.values()));
@@ -28,7 +27,8 @@ export async function scanOutgoing(ctx: RepoContext, updates: readonly PushUpdat
     const trees = await ctx.engine.readObjects(commits.map((c) => parseCommit(c!.data).tree));
     const items: { oid: string; spec: string }[] = [];
     oids.forEach((oid, j) => {
-      const art = trees[j] ? parseTree(trees[j]!.data).find((e) => ARTIFACT.test(e.name)) : undefined;
+      // a commit that is not a context commit has no artifact to scan
+      const art = trees[j] ? artifactEntry(parseTree(trees[j]!.data)) : null;
       if (art) items.push({ oid, spec: art.oid });
     });
     const arts = await readArtifactsAt(ctx.engine, items);
@@ -42,13 +42,4 @@ export async function scanOutgoing(ctx: RepoContext, updates: readonly PushUpdat
       hint: 'remove them (fork before the commit), or push anyway with --allow-secrets',
     });
   }
-}
-
-async function peel(ctx: RepoContext, oid: string): Promise<string> {
-  for (let i = 0; i < 5; i++) {
-    const o = await ctx.engine.readObject(oid);
-    if (!o || o.type !== 'tag') return oid;
-    oid = /^object ([0-9a-f]{40})$/m.exec(Buffer.from(o.data).toString('utf8'))![1];
-  }
-  return oid;
 }

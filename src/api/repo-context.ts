@@ -85,7 +85,7 @@ export class RepoContext {
   }
 
   /** An annotated tag points at its commit. */
-  private async peel(oid: string): Promise<string> {
+  async peel(oid: string): Promise<string> {
     for (let i = 0; i < 5; i++) {
       const o = await this.engine.readObject(oid);
       if (!o || o.type !== 'tag') return oid;

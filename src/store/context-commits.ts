@@ -4,7 +4,7 @@ import { CtxError, IntegrityError } from '../errors/index.js';
 import { META_VERSION, artifactName, commitMessage, commitPerson, encodeMeta, type Meta } from '../core/meta.js';
 import { shortId } from '../core/ids.js';
 import type { ChainLink, CommitSpec, Engine, TreeFile } from './engine.js';
-import { parseCommit, parseTree, type ParsedCommit } from './objects.js';
+import { parseCommit, parseTree, type ParsedCommit, type TreeEntry } from './objects.js';
 
 export const DEFAULT_MAX_BLOB = 32 * 1024 * 1024;
 const ARTIFACT = /^(delta|summary|snapshot)\.[^/]+$/;
@@ -34,6 +34,12 @@ export function commitSpec(meta: Meta, artifact: Uint8Array, ext: string, parent
 }
 
 type TreeLink = Pick<ChainLink, 'oid' | 'tree'>;
+
+/** The artifact entry (`delta.*`, `summary.*`, `snapshot.*`) of a commit's tree entries, if any. */
+export function artifactEntry(entries: readonly TreeEntry[]): ContextEntry['artifact'] {
+  const art = entries.find((e) => ARTIFACT.test(e.name));
+  return art ? { name: art.name, oid: art.oid, chunked: art.mode === '40000' } : null;
+}
 type Layout = { oid: string; meta: string; artifact: ContextEntry['artifact'] };
 
 /** Where meta.json and the artifact are in each commit's tree: one pipelined pass over the trees. */
@@ -45,8 +51,7 @@ export async function readLayouts(engine: Engine, links: readonly TreeLink[]): P
     const entries = parseTree(t.data);
     const meta = entries.find((e) => e.name === 'meta.json');
     if (!meta) throw new IntegrityError(`${shortId(oid)}: not a context commit (no meta.json)`);
-    const art = entries.find((e) => ARTIFACT.test(e.name));
-    return { oid, meta: meta.oid, artifact: art ? { name: art.name, oid: art.oid, chunked: art.mode === '40000' } : null };
+    return { oid, meta: meta.oid, artifact: artifactEntry(entries) };
   });
 }
 
