@@ -39,7 +39,7 @@ describe.each(ENGINES)('codex import with the %s engine', (engine) => {
       const log = ctx(store, ['log', `codex/${session}`, '--json'], { env }).stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
       expect(log).toHaveLength(commits);
       expect(log.filter((r) => r.type === 'compaction')).toHaveLength(compactions);
-      expect(new Set(log.map((r) => r.format))).toEqual(new Set(['codex-rollout-v1']));
+      expect(new Set(log.map((r) => r.format))).toEqual(new Set([file === LEGACY ? 'codex-rollout-v0' : 'codex-rollout-v1']));
     }
     expect(fsck(store)).toEqual({ code: 0, output: '' });
     expect(ctx(store, ['verify', '--all'], { env }).stdout).toMatch(/^ok \d+ commits\n$/);

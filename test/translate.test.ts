@@ -3,15 +3,17 @@
 // markdown renders a fixed fixture exactly; an unknown stored format falls back to raw, exit 0.
 import { encode } from 'cbor-x';
 import { execFileSync } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bureauAgent } from '../src/formats/bureau-agent.js';
 import { claudeCode } from '../src/formats/claude-code.js';
+import { codexRollout } from '../src/formats/codex-rollout.js';
+import { codexRolloutV0 } from '../src/formats/codex-rollout-v0.js';
 import type { StorageFormat } from '../src/formats/format.js';
 import { resultText, type NeutralMessage } from '../src/formats/neutral.js';
 import { openaiChat } from '../src/formats/openai-chat.js';
-import { FIXED_ENV, FIXTURES, corpusFiles, ctx, git, newStore } from './helpers.js';
+import { FIXED_ENV, FIXTURES, corpusFiles, ctx, git, newStore, tempDir } from './helpers.js';
 
 const env = FIXED_ENV;
 const neutral = (f: StorageFormat, bytes: Uint8Array) => f.toNeutral!(f.parse(bytes, { lastOfFile: true }));
@@ -101,12 +103,68 @@ describe('codex rollouts to openai-chat-v1', () => {
     for (const [i, [file, n]] of CASES.entries()) {
       expect(ctx(store, ['import', 'codex', file, '-b', `x${i}`], { env }).code).toBe(0);
       const r = ctx(store, ['materialize', `x${i}`, '--stop', 'root', '--format', 'openai-chat-v1'], { env });
-      expect([basename(file), r.code, r.stderr]).toEqual([basename(file), 0, 'ctx: translated codex-rollout-v1 → openai-chat-v1 (structural)\n']);
+      const stored = basename(file).startsWith('legacy-') ? 'codex-rollout-v0' : 'codex-rollout-v1';
+      expect([basename(file), r.code, r.stderr]).toEqual([basename(file), 0, `ctx: translated ${stored} → openai-chat-v1 (structural)\n`]);
       const messages = JSON.parse(r.stdout) as { role: string; tool_calls?: { id: string }[]; tool_call_id?: string }[];
       const ids = messages.flatMap((m) => (m.tool_calls ?? []).map((c) => c.id));
       expect([basename(file), ids.length]).toEqual([basename(file), n]);
       expect(messages.filter((m) => m.role === 'tool').map((m) => m.tool_call_id).sort()).toEqual([...ids].sort());
     }
+  });
+});
+
+describe('field-level tier', () => {
+  const LEGACY = join(FIXTURES, 'codex', 'legacy-rollout-2025-08-20T13-20-47-c27a914d-5f3b-4c1e-9a2d-7e8f6b5a4c3d.jsonl');
+  const UPGRADED = readFileSync(join(FIXTURES, 'codex', 'legacy-rollout-as-v1.jsonl'));
+  const lines = (b: Uint8Array) => Buffer.from(b).toString('utf8').split(/(?<=\n)/);
+
+  it('maps an older Codex rollout into the current envelope shape, and the conversation survives it', () => {
+    const store = newStore();
+    expect(ctx(store, ['import', 'codex', LEGACY, '-b', 'old'], { env }).code).toBe(0);
+    // stored as it was written, and the default materialization is those bytes
+    expect(ctx(store, ['log', 'old', '--json'], { env }).stdout.trimEnd().split('\n').map((l) => JSON.parse(l).format)).toEqual(['codex-rollout-v0', 'codex-rollout-v0']);
+    expect(ctx(store, ['materialize', 'old'], { env }).bytes.equals(readFileSync(LEGACY))).toBe(true);
+    const up = ctx(store, ['materialize', 'old', '--format', 'codex-rollout-v1', '--json'], { env });
+    expect([up.code, up.stderr]).toEqual([0, 'ctx: translated codex-rollout-v0 → codex-rollout-v1 (field-level)\n']);
+    const record = JSON.parse(up.stdout);
+    expect([record.format, record.tier, record.bytes]).toEqual(['codex-rollout-v1', 'field-level', UPGRADED.length]);
+    expect(Buffer.from(record.content, 'utf8').equals(UPGRADED)).toBe(true);
+    // every line an envelope; the 14 items kept, 4 state lines dropped, 2 user_message events added
+    const parsed = lines(UPGRADED).map((l) => JSON.parse(l));
+    expect(parsed.map((l) => `${l.type}/${l.payload.type ?? ''}`)).toEqual([
+      'session_meta/', 'response_item/message', 'response_item/message', 'event_msg/user_message', 'response_item/reasoning', 'response_item/function_call',
+      'response_item/function_call_output', 'response_item/message', 'response_item/message', 'event_msg/user_message', 'response_item/function_call',
+      'response_item/function_call_output', 'response_item/message',
+    ]);
+    // read back as v1, it is the same conversation as the stored v0, with times and without the item ids newer CLIs drop
+    const bare = (ms: NeutralMessage[]) => ms.map(({ role, content }) => ({ role, content }));
+    const upgraded = codexRollout.toNeutral!(codexRollout.parse(UPGRADED));
+    expect(bare(upgraded)).toEqual(bare(codexRolloutV0.toNeutral!(codexRolloutV0.parse(readFileSync(LEGACY)))));
+    expect(upgraded.map((m) => [m.timestamp, m.ids])).toEqual(upgraded.map(() => ['2025-08-20T13:20:47.060Z', undefined]));
+    // and it imports as a current rollout: same session, same turns
+    const file = join(tempDir(), 'rollout-2025-08-20T13-20-47-c27a914d-5f3b-4c1e-9a2d-7e8f6b5a4c3d.jsonl');
+    writeFileSync(file, UPGRADED);
+    expect(ctx(store, ['import', 'codex', file, '-b', 'new'], { env }).stdout).toMatch(/^new\tctx-[0-9a-f]{12}\t2 commits\n$/);
+    expect(ctx(store, ['log', 'new', '--json'], { env }).stdout.trimEnd().split('\n').map((l) => JSON.parse(l).format)).toEqual(['codex-rollout-v1', 'codex-rollout-v1']);
+  });
+
+  it('maps only the older runs of a mixed chain; a run without its header takes its commit’s time', () => {
+    const store = newStore();
+    const legacy = lines(readFileSync(LEGACY));
+    const current = lines(readFileSync(join(FIXTURES, 'codex', 'rollout-2025-11-20T09-00-00-0a1b2c3d-4e5f-7a8b-9c0d-1e2f3a4b5c6d.jsonl'))).slice(1, 4).join('');
+    const put = (format: string, text: string, now: string) => ctx(store, ['checkpoint', '-b', 'mix', '--format', format, '-'], { env: { ...env, CTX_NOW: now }, input: text });
+    expect(put('codex-rollout-v0', legacy.slice(0, 12).join(''), '2026-01-01T00:00:00.000Z').code).toBe(0);
+    const second = put('codex-rollout-v0', legacy.slice(12).join(''), '2026-01-01T00:00:01.000Z');
+    expect(put('codex-rollout-v1', current, '2026-01-01T00:00:02.000Z').code).toBe(0);
+    const whole = ctx(store, ['materialize', 'mix', '--json'], { env });
+    const record = JSON.parse(whole.stdout);
+    expect([whole.stderr, record.format, record.tier]).toEqual(['ctx: translated codex-rollout-v0, codex-rollout-v1 → codex-rollout-v1 (field-level)\n', 'codex-rollout-v1', 'field-level']);
+    expect(record.content).toBe(UPGRADED.toString('utf8') + current);
+    // from the second commit on, no header: the older lines take that commit's created_at
+    const tail = ctx(store, ['materialize', 'mix', '--stop', second.stdout.trim()], { env });
+    const first = JSON.parse(lines(tail.bytes)[0]);
+    expect([first.timestamp, first.type, first.payload.role]).toEqual(['2026-01-01T00:00:01.000Z', 'response_item', 'user']);
+    expect(Buffer.from(tail.bytes).toString('utf8').endsWith(current)).toBe(true);
   });
 });
 

@@ -2,7 +2,7 @@
 import { BadInputError, IntegrityError, UsageError } from '../errors/index.js';
 import { artifactHash } from '../core/blake3.js';
 import { fullId, shortId } from '../core/ids.js';
-import { contributing, stopIndex, stopLabel, translationTier, type Stop, type Tier, type WalkCommit } from '../core/materialize.js';
+import { contributing, formatRuns, stopIndex, stopLabel, translationTier, type Stop, type Tier, type WalkCommit } from '../core/materialize.js';
 import { COMMIT_TYPES, artifactName, parseTrailers, type CommitType } from '../core/meta.js';
 import { VIEWS, conversationView, maskToolOutputs, type View } from '../core/views.js';
 import { checkOutputFormat, formatNames, knownFormat, storageFormat } from '../formats/registry.js';
@@ -33,7 +33,7 @@ export interface MaterializeOptions {
 export interface Materialized {
   bytes: Uint8Array;
   format: string;
-  /** native (concatenated), structural (through the neutral model), rendering (markdown), raw */
+  /** native (concatenated), field-level (an older format's fields mapped), structural (through the neutral model), rendering (markdown), raw */
   tier: Tier;
   /** the stored formats of the artifacts used, each once, in chain order */
   from: string[];
@@ -94,7 +94,7 @@ export async function materialize(ctx: RepoContext, spec: string, opts: Material
     parts.map((p) => p.format),
     (name) => {
       const f = knownFormat(name);
-      return f && { toNeutral: f.toNeutral !== undefined, fromNeutral: f.fromNeutral !== undefined };
+      return f && { toNeutral: f.toNeutral !== undefined, fromNeutral: f.fromNeutral !== undefined, upgradesTo: f.fieldMap?.to };
     },
   );
   if (choice.tier === null) {
@@ -104,11 +104,12 @@ export async function materialize(ctx: RepoContext, spec: string, opts: Material
   if (shaped && choice.unknown) throw new BadInputError(`this build does not know the stored format '${choice.unknown}': no view or mask can be applied; materialize it as raw`);
   const { unknown } = choice;
   // a view is written from neutral messages even when every artifact is already in the requested format
-  const tier: Tier = shaped && choice.tier === 'native' ? 'structural' : choice.tier;
+  const tier: Tier = shaped && (choice.tier === 'native' || choice.tier === 'field-level') ? 'structural' : choice.tier;
   let bytes: Uint8Array;
   let masked = 0;
   if (tier === 'raw') bytes = renderRaw(parts.map((p, i) => ({ id: fullId(p.oid), type: p.type, format: p.format, bytes: artifacts[i] })));
   else if (tier === 'native') bytes = storageFormat(format).concat(artifacts);
+  else if (tier === 'field-level') bytes = storageFormat(format).concat(await upgradeRuns(ctx, format, parts, artifacts));
   else {
     let messages = toNeutral(parts, artifacts);
     if (view === 'conversation') messages = conversationView(messages);
@@ -166,18 +167,27 @@ async function pinnedSources(ctx: RepoContext, parts: readonly Walked[], artifac
   return pinned;
 }
 
-/**
- * Mixed chains: each run of artifacts in one format is concatenated by that format's rule (a Gemini
- * run is its last snapshot), read into neutral messages, and the runs joined in chain order.
- */
+/** One run's artifacts concatenated by its format's rule (a Gemini run is its last snapshot) and parsed. */
+function parseRun(format: string, artifacts: readonly Uint8Array[]): unknown[] {
+  const f = storageFormat(format);
+  return f.parse(f.concat(artifacts), { lastOfFile: true });
+}
+
+/** Mixed chains: each run read into neutral messages, the runs joined in chain order. */
 function toNeutral(parts: readonly Walked[], artifacts: readonly Uint8Array[]): NeutralMessage[] {
-  const out: NeutralMessage[] = [];
-  for (let i = 0; i < parts.length; ) {
-    let j = i + 1;
-    while (j < parts.length && parts[j].format === parts[i].format) j++;
-    const f = storageFormat(parts[i].format);
-    out.push(...f.toNeutral!(f.parse(f.concat(artifacts.slice(i, j)), { lastOfFile: true })));
-    i = j;
+  return formatRuns(parts.map((p) => p.format)).flatMap(([i, j]) => storageFormat(parts[i].format).toNeutral!(parseRun(parts[i].format, artifacts.slice(i, j))));
+}
+
+/** Runs of artifacts in an older format, each mapped field by field into `format`; the rest as they are. */
+async function upgradeRuns(ctx: RepoContext, format: string, parts: readonly Walked[], artifacts: readonly Uint8Array[]): Promise<Uint8Array[]> {
+  const out: Uint8Array[] = [];
+  for (const [i, j] of formatRuns(parts.map((p) => p.format))) {
+    if (parts[i].format === format) {
+      out.push(...artifacts.slice(i, j));
+      continue;
+    }
+    const [first] = await readEntries(ctx.engine, [parts[i]]);
+    out.push(storageFormat(parts[i].format).fieldMap!.upgrade(parseRun(parts[i].format, artifacts.slice(i, j)), { timestamp: first.meta.created_at }));
   }
   return out;
 }

@@ -48,7 +48,7 @@ export function buildProgram(): Command {
       .description('add a context commit to a branch; prints its id')
       .argument('[file]', 'artifact bytes, or - for stdin (default)')
       .requiredOption('-b, --branch <name>', 'branch to extend (created when new)')
-      .requiredOption('--format <format>', 'artifact format: claude-code-v1, codex-rollout-v1, gemini-cli-chat-v1, bureau-agent-v1, openai-chat-v1')
+      .requiredOption('--format <format>', 'artifact format: claude-code-v1, codex-rollout-v1, codex-rollout-v0, gemini-cli-chat-v1, bureau-agent-v1, openai-chat-v1')
       .addOption(new Option('--type <type>', 'commit type').choices(['delta', 'compaction', 'snapshot']).default('delta'))
       .option('--parent <id>', 'the commit this follows; the branch must still point there')
       .option('--retry', 'when the branch moved, re-read its tip and try again'),
@@ -88,7 +88,7 @@ export function buildProgram(): Command {
     .command('materialize')
     .description('the whole context at a commit')
     .argument('<id>', 'commit id, branch, tag or NAME~N')
-    .option('--format <format>', 'output format (default: the stored one): claude-code-v1, codex-rollout-v1, gemini-cli-chat-v1, bureau-agent-v1, openai-chat-v1, markdown, raw')
+    .option('--format <format>', 'output format (default: the stored one): claude-code-v1, codex-rollout-v1, codex-rollout-v0, gemini-cli-chat-v1, bureau-agent-v1, openai-chat-v1, markdown, raw')
     .option('--stop <stop>', 'compaction (default), root, or an ancestor id', 'compaction')
     .option('-o, --output <file>', 'write to FILE instead of stdout')
     .option('--verify', "recompute every artifact's BLAKE3 on the way")

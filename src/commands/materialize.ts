@@ -18,7 +18,7 @@ export async function run(cli: Cli, id: string, flags: Flags) {
   const opts = { format: flags.format, stop: flags.stop, verify: flags.verify, view: flags.view as View | undefined, maskToolOutputs: mask };
   const m = await cli.withRepo(false, (repo) => materialize(repo, id, opts));
   if (m.unknown) cli.note(`ctx: this build does not know the stored format '${m.unknown}': wrote every artifact as it is (raw)`);
-  else if ((m.tier === 'structural' || m.tier === 'rendering') && m.from.some((f) => f !== m.format))
+  else if (m.tier !== 'native' && m.tier !== 'raw' && m.from.some((f) => f !== m.format))
     cli.note(`ctx: translated ${m.from.join(', ')} → ${m.format} (${m.tier})`);
   if (flags.output) writeFileSync(flags.output, m.bytes);
   if (cli.flags.json) {

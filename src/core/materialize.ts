@@ -44,10 +44,13 @@ export function contributing<T extends WalkCommit>(walked: readonly T[]): T[] {
 }
 
 /** How a materialization gets from the stored formats to the requested one (DESIGN.md §4). */
-export type Tier = 'native' | 'structural' | 'rendering' | 'raw';
+export type Tier = 'native' | 'field-level' | 'structural' | 'rendering' | 'raw';
 
-/** What a format can do: read into and write from the neutral model. Undefined: not known to this build. */
-export type FormatCaps = (name: string) => { toNeutral: boolean; fromNeutral: boolean } | undefined;
+/**
+ * What a format can do: read into and write from the neutral model, and (an older version of a
+ * runtime's format) which newer format its fields map into. Undefined: not known to this build.
+ */
+export type FormatCaps = (name: string) => { toNeutral: boolean; fromNeutral: boolean; upgradesTo?: string } | undefined;
 
 export type TierChoice = { tier: Tier; unknown?: string } | { tier: null; refused: string };
 
@@ -55,17 +58,28 @@ export type TierChoice = { tier: Tier; unknown?: string } | { tier: null; refuse
  * The first tier that can produce `requested` from artifacts stored in `stored` (one entry per
  * artifact). A format this build does not know falls back to raw (`unknown` names it); a known
  * format that cannot be written from the neutral model is `refused`, naming the first stored other.
- * There is no field-level tier yet: the only older shapes (Codex rollouts before envelopes) are
- * read by their own plug-in.
  */
 export function translationTier(requested: string, stored: readonly string[], caps: FormatCaps): TierChoice {
   if (requested === 'raw') return { tier: 'raw' };
   const unknown = stored.find((f) => caps(f) === undefined);
   if (unknown !== undefined) return { tier: 'raw', unknown };
   if (stored.every((f) => f === requested)) return { tier: 'native' };
+  if (stored.every((f) => f === requested || caps(f)!.upgradesTo === requested)) return { tier: 'field-level' };
   const unreadable = stored.find((f) => f !== requested && !caps(f)!.toNeutral);
   if (unreadable !== undefined) return { tier: null, refused: unreadable };
   if (requested === 'markdown') return { tier: 'rendering' };
   if (caps(requested)?.fromNeutral) return { tier: 'structural' };
   return { tier: null, refused: stored.find((f) => f !== requested)! };
+}
+
+/** Consecutive items in one format, as [start, end) ranges in chain order. */
+export function formatRuns(formats: readonly string[]): [number, number][] {
+  const runs: [number, number][] = [];
+  for (let i = 0; i < formats.length; ) {
+    let j = i + 1;
+    while (j < formats.length && formats[j] === formats[i]) j++;
+    runs.push([i, j]);
+    i = j;
+  }
+  return runs;
 }

@@ -5,6 +5,9 @@ import { parseObjectLines } from './jsonl.js';
 import { charsPerToken, concatBytes, type StorageFormat } from './format.js';
 import { compact, isRecord, parseArguments, str, type Block, type NeutralMessage, type Role } from './neutral.js';
 
+// User-role messages Codex writes itself: the environment, AGENTS.md / user instructions, notices.
+export const INJECTED = /^\s*(<environment_context>|<user_instructions>|<INSTRUCTIONS>|# AGENTS\.md instructions|<turn_aborted>|<subagent_notification>)/;
+
 /** The Responses-API item a line carries: an envelope's `response_item` payload, or a bare item. */
 export function rolloutItem(line: unknown): Record<string, unknown> | undefined {
   if (line === null || typeof line !== 'object' || Array.isArray(line)) return undefined;

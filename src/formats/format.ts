@@ -26,6 +26,18 @@ export interface StorageFormat {
   toNeutral?(entries: readonly unknown[]): NeutralMessage[];
   /** Neutral messages → one artifact of this format (structural translation writes through this). */
   fromNeutral?(messages: readonly NeutralMessage[]): Uint8Array;
+  /** An older version of a runtime's format: how its fields map into the newer one (the field-level tier). */
+  fieldMap?: FieldMap;
+}
+
+export interface FieldMap {
+  /** the newer format the entries map into */
+  to: string;
+  /**
+   * Parsed entries of one run of consecutive artifacts → one artifact of `to`. `timestamp`: the
+   * run's first commit's created_at, for lines that need one before the entries give any.
+   */
+  upgrade(entries: readonly unknown[], opts: { timestamp: string }): Uint8Array;
 }
 
 export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {

@@ -3,11 +3,12 @@ import { UsageError } from '../errors/index.js';
 import { bureauAgent } from './bureau-agent.js';
 import { claudeCode } from './claude-code.js';
 import { codexRollout } from './codex-rollout.js';
+import { codexRolloutV0 } from './codex-rollout-v0.js';
 import type { StorageFormat } from './format.js';
 import { geminiChat } from './gemini-chat.js';
 import { openaiChat } from './openai-chat.js';
 
-const storage: readonly StorageFormat[] = [claudeCode, bureauAgent, codexRollout, geminiChat, openaiChat];
+const storage: readonly StorageFormat[] = [claudeCode, bureauAgent, codexRollout, codexRolloutV0, geminiChat, openaiChat];
 /** Formats that only materialize writes. */
 export const OUTPUT_ONLY = ['markdown', 'raw'] as const;
 

@@ -6,12 +6,14 @@ import { importSegments, readNonEmpty, type ImportOptions, type ImportResult } f
 import { splitRollout } from './split.js';
 
 export const CODEX_FORMAT = 'codex-rollout-v1';
+/** Rollouts from before the envelopes: stored as they are, mapped into v1 when asked for it. */
+export const CODEX_LEGACY_FORMAT = 'codex-rollout-v0';
 
 const UUID = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i;
 
 export async function importCodex(ctx: RepoContext, file: string, opts: ImportOptions = {}): Promise<ImportResult> {
   const bytes = readNonEmpty(file);
-  const { sessionId, segments } = splitRollout(bytes);
+  const { sessionId, legacy, segments } = splitRollout(bytes);
   const session = opts.fields?.session ?? sessionId ?? UUID.exec(basename(file))?.[1] ?? basename(file).replace(/\.jsonl$/, '');
-  return importSegments(ctx, { file, bytes, segments, session, branch: opts.branch ?? `codex/${session}`, template: 'codex', format: CODEX_FORMAT }, opts);
+  return importSegments(ctx, { file, bytes, segments, session, branch: opts.branch ?? `codex/${session}`, template: 'codex', format: legacy ? CODEX_LEGACY_FORMAT : CODEX_FORMAT }, opts);
 }

@@ -4,7 +4,8 @@
 // shapes: `{timestamp, type, payload}` envelopes, and the bare items of rollouts before them.
 
 import { parseJsonLines } from '../../formats/jsonl.js';
-import { rolloutMessage } from '../../formats/codex-rollout.js';
+import { INJECTED, rolloutMessage } from '../../formats/codex-rollout.js';
+import { isLegacyHeader } from '../../formats/codex-rollout-v0.js';
 import { summaryLine, type Segment } from '../transcript.js';
 
 export interface RolloutSegment extends Segment {
@@ -16,12 +17,12 @@ export interface RolloutSegment extends Segment {
 export interface SplitRollout {
   /** session_meta's id, or the older header line's id */
   sessionId?: string;
+  /** the older shape (codex-rollout-v0): a header line, then bare items */
+  legacy: boolean;
   segments: RolloutSegment[];
 }
 
 
-// User-role messages Codex writes itself: the environment, AGENTS.md / user instructions, notices.
-const INJECTED = /^\s*(<environment_context>|<user_instructions>|<INSTRUCTIONS>|# AGENTS\.md instructions|<turn_aborted>|<subagent_notification>)/;
 
 type LineKind = 'prompt' | 'compacted' | 'compactNotice' | 'opener' | 'other';
 
@@ -36,9 +37,11 @@ interface Line {
 
 export function splitRollout(bytes: Uint8Array): SplitRollout {
   let sessionId: string | undefined;
+  let legacy = false;
   const lines = parseJsonLines(bytes).map((l, i) => {
     const line = classify(l.value, l.start, l.end);
     sessionId ??= sessionOf(l.value, i);
+    if (i === 0) legacy = isLegacyHeader(l.value);
     return line;
   });
 
@@ -80,7 +83,7 @@ export function splitRollout(bytes: Uint8Array): SplitRollout {
     }
     return seg;
   });
-  return { sessionId, segments };
+  return { sessionId, legacy, segments };
 }
 
 function sessionOf(value: unknown, index: number): string | undefined {
@@ -90,8 +93,7 @@ function sessionOf(value: unknown, index: number): string | undefined {
     const id = (v.payload as { id?: unknown } | null)?.id;
     return typeof id === 'string' ? id : undefined;
   }
-  // the older shape's first line: {id, timestamp, instructions, …} with no type
-  if (index === 0 && v.type === undefined && typeof v.id === 'string') return v.id;
+  if (index === 0 && isLegacyHeader(v)) return v.id as string;
   return undefined;
 }
 
