@@ -1,6 +1,6 @@
 // Benchmark: token estimation (src/core/tokens.ts). The BPE tokenizer ctx uses (gpt-tokenizer,
-// cl100k_base) against the characters/4 heuristic: throughput on the 2.3 MB corpus transcript, and
-// error against the output_tokens Claude Code records in `message.usage` of its assistant lines.
+// cl100k_base) against the characters/4 heuristic: load time, throughput on the 2.3 MB corpus
+// transcript, and error against the usage Claude Code and Codex record in their transcripts.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -14,8 +14,87 @@ function texts(content) {
   if (typeof content === 'string') return [content];
   if (!Array.isArray(content)) return [];
   return content.flatMap((b) =>
-    b?.type === 'text' ? [b.text] : b?.type === 'thinking' ? [b.thinking] : b?.type === 'tool_use' ? [String(b.name ?? ''), JSON.stringify(b.input ?? {})] : [],
+    b?.type === 'text' ? [b.text] : b?.type === 'thinking' ? [b.thinking] : b?.type === 'tool_use' ? [String(b.name ?? ''), JSON.stringify(b.input ?? {})] : b?.type === 'tool_result' ? texts(b.content) : [],
   );
+}
+
+function jsonLines(file) {
+  return readFileSync(file, 'utf8').split('\n').flatMap((l) => {
+    try {
+      return [JSON.parse(l)];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/**
+ * Input side: between two API requests of a main chain, the prompt grows by the first request's
+ * output and the tool results sent back. The recorded prompt size is input_tokens +
+ * cache_creation_input_tokens + cache_read_input_tokens; pairs across a new prompt, a compaction or
+ * after thinking (which the API may strip) are left out.
+ */
+function promptDeltas() {
+  const pairs = [];
+  for (const f of readdirSync(CORPUS_DIR).filter((f) => f.endsWith('.jsonl')).sort()) {
+    const reqs = [];
+    let added = [];
+    let broken = false;
+    for (const e of jsonLines(join(CORPUS_DIR, f))) {
+      if (e.isSidechain) continue;
+      const m = e.message;
+      if (e.type === 'assistant' && m?.usage && m.id) {
+        let r = reqs[reqs.length - 1];
+        if (r?.id !== m.id) {
+          const u = m.usage;
+          r = { id: m.id, prompt: (u.input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0), before: added, out: [], thinking: false, broken };
+          reqs.push(r);
+          added = [];
+          broken = false;
+        }
+        r.out.push(...texts(m.content));
+        if (Array.isArray(m.content) && m.content.some((b) => b?.type === 'thinking')) r.thinking = true;
+      } else if (e.type === 'user') {
+        const c = m?.content;
+        for (const b of Array.isArray(c) ? c : [c]) {
+          if (b?.type === 'tool_result') added.push(...texts(b.content));
+          else broken = true;
+        }
+      } else if (e.type === 'system' && e.subtype === 'compact_boundary') broken = true;
+    }
+    for (let i = 1; i < reqs.length; i++) {
+      const [a, b] = [reqs[i - 1], reqs[i]];
+      if (b.broken || a.thinking || b.prompt <= a.prompt) continue;
+      pairs.push({ texts: [...a.out, ...b.before], out: b.prompt - a.prompt });
+    }
+  }
+  return pairs;
+}
+
+/**
+ * Codex: each `token_count` event records the request's output_tokens and reasoning_output_tokens;
+ * their difference is the visible output, which the rollout holds (assistant text, function call
+ * names and arguments). Reasoning is encrypted, so it is left out on both sides.
+ */
+function codexOutputs() {
+  const dir = join(ROOT, '../shared/corpus/codex');
+  const rows = [];
+  for (const f of readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort()) {
+    let out = [];
+    for (const e of jsonLines(join(dir, f))) {
+      const p = e.payload;
+      if (e.type === 'response_item' && p?.type === 'message' && p.role === 'assistant') out.push(...p.content.map((b) => b.text ?? ''));
+      else if (e.type === 'response_item' && p?.type === 'function_call') out.push(p.name, p.arguments);
+      else if (e.type === 'response_item' && p?.type === 'message' && p.role === 'user') out = [];
+      else if (e.type === 'event_msg' && p?.type === 'token_count' && p.info?.last_token_usage) {
+        const u = p.info.last_token_usage;
+        const visible = u.output_tokens - (u.reasoning_output_tokens ?? 0);
+        if (out.length && visible > 0) rows.push({ texts: out, out: visible });
+        out = [];
+      }
+    }
+  }
+  return rows;
 }
 
 /**
@@ -92,9 +171,11 @@ export async function benchTokens({ rounds = 7 } = {}) {
   const all = assistantMessages();
   const final = all.filter((g) => g.final && g.out > 0);
   const sets = [
-    ['final messages', final],
+    ['Claude Code output_tokens, final messages', final],
     ['… without thinking blocks', final.filter((g) => !g.thinking)],
     ['… text only', final.filter((g) => g.textOnly)],
+    ['Claude Code prompt growth between requests', promptDeltas()],
+    ['Codex visible output (output − reasoning tokens)', codexOutputs()],
   ];
   const rows = [];
   const summary = {};
@@ -103,7 +184,7 @@ export async function benchTokens({ rounds = 7 } = {}) {
     for (const [name, c] of Object.entries(counters)) {
       const e = errors(set, c);
       row.push(`${e.mape.toFixed(1)}%`, e.ratio.toFixed(3));
-      if (label === 'final messages') summary[name] = e;
+      summary[`${name} ${label}`] = e;
     }
     rows.push(row);
   }
@@ -115,11 +196,13 @@ export async function benchTokens({ rounds = 7 } = {}) {
       `Throughput: the ${mb.toFixed(1)} MB corpus transcript as one string, median of ${rounds} after a warm-up.\n`,
     table(['estimator', 'tokens', 'ms', 'MB/s'], speed),
     '',
-    `Error: each assistant message of the ${readdirSync(CORPUS_DIR).length} Claude Code corpus transcripts (its text, thinking and tool_use ` +
-      `name + JSON input, as ctx counts them) against the \`output_tokens\` Claude Code recorded for it. ${fmtInt(all.length)} messages; ` +
-      `only the ${fmtInt(final.length)} with a \`stop_reason\` carry a final count (the others hold the stream's start count). ` +
-      'MAPE = mean absolute percentage error; ratio = estimated / recorded, summed. Claude\'s tokenizer is not public: ' +
-      'cl100k_base is an approximation, and thinking is billed in full but often stored summarized or empty.\n',
+    'Error against recorded usage, three ways. (1) Each final assistant message of the Claude Code corpus (text, thinking and tool_use ' +
+      `name + JSON input, as ctx counts them) against its \`output_tokens\`: ${fmtInt(all.length)} messages, only the ${fmtInt(final.length)} ` +
+      'with a `stop_reason` carry a final count. (2) The growth of the recorded prompt (input + cache creation + cache read tokens) ' +
+      'between consecutive requests of a main chain against the output and tool results in between. (3) Codex: visible output tokens of ' +
+      'each request (output − reasoning) against its assistant text and function calls. MAPE = mean absolute percentage error; ratio = ' +
+      'estimated / recorded, summed. Claude\'s tokenizer is not public (cl100k_base approximates it); every recorded figure also holds ' +
+      'framing (roles, tool-call wrappers) and, for Claude, thinking that transcripts store summarized or empty.\n',
     table(['messages', 'n', ...names.flatMap((n) => [`${n} MAPE`, 'ratio'])], rows),
     '',
   ].join('\n');

@@ -1,7 +1,7 @@
 // Fixed CTX_NOW and metadata give exact commit ids; ids resolve by prefix, NAME~N and branch;
 // forks share their parent and materialize independently.
 import { describe, expect, it } from 'vitest';
-import { ENGINES, FIXED_ENV, ctx, fsck, git, newStore } from './helpers.js';
+import { ENGINES, FIXED_ENV, ctx, fsck, git, newStore, objectCount, refSnapshot } from './helpers.js';
 
 const line = (text: string) => `{"type":"user","message":{"role":"user","content":${JSON.stringify(text)}}}\n`;
 
@@ -13,10 +13,10 @@ describe.each(ENGINES)('ids with the %s engine', (engine) => {
   it('are exact and repeatable', () => {
     for (let round = 0; round < 2; round++) {
       const store = newStore();
-      expect(put(store, 'main', 'hello', ['--summary', 'first'])).toMatchObject({ stdout: 'ctx-771997308e9f\n', code: 0, stderr: '' });
-      expect(put(store, 'main', 'again')).toMatchObject({ stdout: 'ctx-55264b8c0f84\n', code: 0 });
+      expect(put(store, 'main', 'hello', ['--summary', 'first'])).toMatchObject({ stdout: 'ctx-618d3283723b\n', code: 0, stderr: '' });
+      expect(put(store, 'main', 'again')).toMatchObject({ stdout: 'ctx-d3a73387605f\n', code: 0 });
       expect(git(store, ['cat-file', 'commit', 'main~1'])).toBe(
-        'tree 13d1af91c04367372bfeafac1deb0f2fa1af808f\n' +
+        'tree 71ff6c8ef0f7d07a407cbf342be368f1fa6ce72f\n' +
           'author alice <alice@box> 1767323045 +0000\n' +
           'committer alice <alice@box> 1767323045 +0000\n\n' +
           'first\n\nCtx-Type: delta\nCtx-Format: claude-code-v1\nCtx-Session: s-1\nCtx-Template: test-agent\n',
@@ -25,17 +25,28 @@ describe.each(ENGINES)('ids with the %s engine', (engine) => {
         '{"artifact":"blake3:e2bb6f0f55265bd65610f321eb0e79324f478e4372646eb51f38b1fa540e08ba","artifact_size":60,' +
           '"checkpoint":"explicit","created_at":"2026-01-02T03:04:05.678Z","format":"claude-code-v1","machine":"box",' +
           '"message_count":1,"principal":"alice","session_id":"s-1","summary":"first","template":"test-agent",' +
-          '"token_count":2,"type":"delta","v":1}\n',
+          '"token_count":1,"type":"delta","v":1}\n',
       );
     }
+  });
+
+  it('follow the repo’s token estimator: chars/4 when ctx.tokenCount says so; an unknown one writes nothing', () => {
+    const store = newStore();
+    git(store, ['config', 'ctx.tokenCount', 'chars/4']);
+    expect(put(store, 'main', 'hello', ['--summary', 'first'])).toMatchObject({ stdout: 'ctx-771997308e9f\n', code: 0, stderr: '' });
+    expect(JSON.parse(git(store, ['cat-file', 'blob', 'main:meta.json'])).token_count).toBe(2);
+    git(store, ['config', 'ctx.tokenCount', 'words']);
+    const before = refSnapshot(store) + objectCount(store);
+    expect(put(store, 'main', 'again')).toMatchObject({ code: 2, stdout: '', stderr: "ctx: unknown token estimator 'words' (cl100k_base, chars/4)\n" });
+    expect(refSnapshot(store) + objectCount(store)).toBe(before);
   });
 
   it('resolve from full ids, prefixes, bare hex, NAME~N and branches', () => {
     const store = newStore();
     put(store, 'main', 'hello', ['--summary', 'first']);
     put(store, 'main', 'again');
-    const full = 'ctx-771997308e9f';
-    for (const spec of [full, 'ctx-7719', '77199730', 'main~1', 'main^']) {
+    const full = 'ctx-618d3283723b';
+    for (const spec of [full, 'ctx-618d', '618d3283', 'main~1', 'main^']) {
       const shown = ctx(store, ['show', spec, '--json'], { env });
       expect(shown.code).toBe(0);
       expect(JSON.parse(shown.stdout).id.startsWith(full)).toBe(true);

@@ -24,7 +24,7 @@ describe('--json records', () => {
     expect(json(fresh, ['init', fresh])).toEqual([{ v: 1, path: fresh, created: true }]);
     const store = newStore();
     const [imported] = json(store, ['import', 'claude-code', FIXTURE, '-b', 'alice/auth-fix']);
-    expect(imported).toEqual({ v: 1, branch: 'alice/auth-fix', session: '3f6c2a9e-8b1d-4e57-a0c4-5d2e9b7f1a83', commits: 5, bytes: readFileSync(FIXTURE).length, id: 'ctx-06d893371b00777f9e208319f1cd346ba41dafa8' });
+    expect(imported).toEqual({ v: 1, branch: 'alice/auth-fix', session: '3f6c2a9e-8b1d-4e57-a0c4-5d2e9b7f1a83', commits: 5, bytes: readFileSync(FIXTURE).length, id: 'ctx-0811ddd9740b72596c17d2244102b0bec056e26c' });
 
     const log = json(store, ['log', 'alice/auth-fix']);
     expect(log).toHaveLength(5);

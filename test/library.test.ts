@@ -14,7 +14,7 @@ describe.each(ENGINES)('openStore with the %s engine', (engine) => {
     const store = await lib.openStore(path, { create: true, engine, env: FIXED_ENV });
     try {
       const first = await store.checkpoint({ branch: 'agent/run-42', format: 'claude-code-v1', artifact: line('Fix the login bug'), summary: 'task received' });
-      expect(first.oid).toBe('b3aef916aa30327c8e6e3b55f72ee9ffe2178b1b');
+      expect(first.oid).toBe('776906848e83ae1f9d7d3684495fcd43e5fdffc2');
       expect(first.parent).toBeNull();
       expect(first.meta.message_count).toBe(1);
       const second = await store.checkpoint({ branch: 'agent/run-42', format: 'claude-code-v1', artifact: line('and the logout one'), retry: true });
@@ -35,7 +35,7 @@ describe.each(ENGINES)('openStore with the %s engine', (engine) => {
     } finally {
       await store.close();
     }
-    expect(git(path, ['rev-parse', 'agent/run-42-alt']).trim()).toBe('b3aef916aa30327c8e6e3b55f72ee9ffe2178b1b');
+    expect(git(path, ['rev-parse', 'agent/run-42-alt']).trim()).toBe('776906848e83ae1f9d7d3684495fcd43e5fdffc2');
     expect(fsck(path)).toEqual({ code: 0, output: '' });
   });
 });

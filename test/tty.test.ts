@@ -24,8 +24,8 @@ describe('on a terminal', () => {
     const out = onTerminal(log, { CTX_STORE: store(), PAGER: 'cat' });
     expect(out).toBe(
       '\x1b[1mID\x1b[22m                \x1b[1mTYPE\x1b[22m   \x1b[1mTIME\x1b[22m              \x1b[1mMSGS\x1b[22m  \x1b[1mTOKENS\x1b[22m  \x1b[1mSUMMARY\x1b[22m\n' +
-        '\x1b[33mctx-06d893371b00\x1b[39m  delta  2026-03-04 09:15  2     20      \x1b[32m(alice/auth-fix) \x1b[39mThanks. Which files did you change?\n' +
-        '\x1b[33mctx-4b3edde97ceb\x1b[39m  delta  2026-03-04 09:14  1     20\n',
+        '\x1b[33mctx-0811ddd9740b\x1b[39m  delta  2026-03-04 09:15  2     20      \x1b[32m(alice/auth-fix) \x1b[39mThanks. Which files did you change?\n' +
+        '\x1b[33mctx-67b530e6d73d\x1b[39m  delta  2026-03-04 09:14  1     18\n',
     );
   });
 
@@ -33,8 +33,8 @@ describe('on a terminal', () => {
     const s = store();
     const plain =
       'ID                TYPE   TIME              MSGS  TOKENS  SUMMARY\n' +
-      'ctx-06d893371b00  delta  2026-03-04 09:15  2     20      (alice/auth-fix) Thanks. Which files did you change?\n' +
-      'ctx-4b3edde97ceb  delta  2026-03-04 09:14  1     20\n';
+      'ctx-0811ddd9740b  delta  2026-03-04 09:15  2     20      (alice/auth-fix) Thanks. Which files did you change?\n' +
+      'ctx-67b530e6d73d  delta  2026-03-04 09:14  1     18\n';
     expect(onTerminal(log, { CTX_STORE: s, PAGER: 'cat', NO_COLOR: '1' })).toBe(plain);
     expect(onTerminal(`${log} --color never`, { CTX_STORE: s, PAGER: 'cat' })).toBe(plain);
   });

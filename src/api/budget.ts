@@ -1,6 +1,6 @@
 // `ctx budget`: the context at a commit, materialized as it would be loaded, against a model's window.
 import { contextTokenBudget, type ContextTokenBudget } from '../core/budget.js';
-import { charsPerToken, loadTokenizer } from '../core/tokens.js';
+import { tokenCounter } from '../core/tokens.js';
 import { knownFormat } from '../formats/registry.js';
 import { materialize } from './materialize.js';
 import type { RepoContext } from './repo-context.js';
@@ -13,7 +13,7 @@ export interface BudgetOptions {
   threshold?: number;
   /** as materialize: compaction (default), root or an ancestor id */
   stop?: string;
-  /** `tokenizer` (default; chars/4 when it cannot load) or `chars`: the heuristic meta.json uses */
+  /** `tokenizer` (default) or `chars`: the characters/4 heuristic */
   estimator?: 'tokenizer' | 'chars';
 }
 
@@ -37,7 +37,7 @@ export async function budget(ctx: RepoContext, spec: string, opts: BudgetOptions
   // checked before the materialization, which may be long
   contextTokenBudget({ window: opts.window, used: 0, reservedOutput, reservedSystem, threshold });
   const m = await materialize(ctx, spec, { stop: opts.stop });
-  const counter = opts.estimator === 'chars' ? charsPerToken : await loadTokenizer();
+  const counter = await tokenCounter(opts.estimator === 'chars' ? 'chars/4' : 'cl100k_base');
   const fmt = knownFormat(m.format);
   // a format ctx cannot read is counted as the text it is
   const used = fmt

@@ -9,6 +9,7 @@ import { findByPrefix } from '../store/object-ids.js';
 import { parseConfigSize, readConfig } from '../store/repo.js';
 import { refs, RefStore } from '../store/refs.js';
 import { DEFAULT_MAX_BLOB } from '../store/context-commits.js';
+import { checkTokenCounter, tokenCounter, type TokenCounter, type TokenCounterName } from '../core/tokens.js';
 
 export interface Defaults {
   principal: string;
@@ -22,6 +23,8 @@ export interface RepoOptions {
   /** the clock; CTX_NOW fixes it in tests */
   now?: () => Date;
   env?: NodeJS.ProcessEnv;
+  /** how meta.json's token_count is estimated; default: the repo's ctx.tokenCount, else cl100k_base */
+  tokenCount?: TokenCounterName;
 }
 
 export class RepoContext {
@@ -30,6 +33,8 @@ export class RepoContext {
   readonly maxBlobSize: number;
   readonly defaults: Defaults;
   readonly now: () => Date;
+  /** the estimator of meta.json's token_count */
+  readonly tokenCount: TokenCounterName;
 
   constructor(readonly gitdir: string, opts: RepoOptions = {}) {
     const env = opts.env ?? process.env;
@@ -41,12 +46,18 @@ export class RepoContext {
     const max = config.get('ctx.maxblobsize');
     this.maxBlobSize = max ? parseConfigSize('ctx.maxBlobSize', max) : DEFAULT_MAX_BLOB;
     this.now = opts.now ?? clockFromEnv(env);
+    this.tokenCount = opts.tokenCount ?? checkTokenCounter(config.get('ctx.tokencount') || 'cl100k_base');
     this.defaults = {
       principal: env.CTX_PRINCIPAL || safeUser(),
       machine: env.CTX_MACHINE || hostname(),
       template: env.CTX_TEMPLATE || 'agent',
       session: env.CTX_SESSION || '',
     };
+  }
+
+  /** The estimator of meta.json's token_count (the tokenizer loads on first use). */
+  tokenCounter(): Promise<TokenCounter> {
+    return tokenCounter(this.tokenCount);
   }
 
   signature(principal = this.defaults.principal): Signature {

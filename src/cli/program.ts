@@ -105,7 +105,7 @@ export function buildProgram(): Command {
     .option('--reserve-system <tokens>', 'kept free for the system prompt and tool definitions (default 0)')
     .option('--threshold <fraction>', 'over when used / available exceeds it (default 0.8)')
     .option('--stop <stop>', 'compaction (default), root, or an ancestor id', 'compaction')
-    .option('--chars', 'estimate with characters/4, as token_count in meta.json, instead of the tokenizer')
+    .option('--chars', 'estimate with characters/4 instead of the tokenizer')
     .action(action(() => import('../commands/budget.js')));
 
   program
@@ -128,7 +128,8 @@ export function buildProgram(): Command {
       .option('--summarizer <cmd>', 'shell command: the messages to summarize as JSON on stdin, the summary on stdout')
       .option('--policy <stages>', 'comma-separated stages, in order: dedupe, prune-tool-outputs, summarize, truncate (default: summarize)')
       .option('--budget <tokens>', 'target tokens: later stages are skipped once under it; truncate needs it')
-      .option('--keep-turns <n>', 'the latest turns kept as they are (default 2)'),
+      .option('--keep-turns <n>', 'the latest turns kept as they are (default 2)')
+      .option('--transcript <file>', 'the Claude Code transcript the branch captures: bytes past the chain are checkpointed first'),
   ).action(action(() => import('../commands/compact.js')));
 
   program

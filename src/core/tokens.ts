@@ -1,12 +1,22 @@
-// Token estimation: a BPE tokenizer (gpt-tokenizer, cl100k_base) loaded only when asked for, and the
-// characters/4 heuristic, which meta.json's token_count uses (it is part of every commit id, and the
-// hook must not load 1 MB of ranks per checkpoint).
+// Token estimation: a BPE tokenizer (gpt-tokenizer, cl100k_base) loaded on first use, and the
+// characters/4 heuristic. meta.json's token_count uses the repo's estimator (`ctx.tokenCount`,
+// cl100k_base unless set to chars/4): it is part of every commit id, so a tokenizer that cannot
+// load is an error there, never a silent switch to another estimator.
+import { CtxError, UsageError } from '../errors/index.js';
 
 /** Counts the tokens of a message's texts, taken together. */
 export interface TokenCounter {
   /** `cl100k_base` or `chars/4` */
-  readonly name: string;
+  readonly name: TokenCounterName;
   count(texts: readonly string[]): number;
+}
+
+export const TOKEN_COUNTERS = ['cl100k_base', 'chars/4'] as const;
+export type TokenCounterName = (typeof TOKEN_COUNTERS)[number];
+
+export function checkTokenCounter(name: string): TokenCounterName {
+  if (!(TOKEN_COUNTERS as readonly string[]).includes(name)) throw new UsageError(`unknown token estimator '${name}' (${TOKEN_COUNTERS.join(', ')})`);
+  return name as TokenCounterName;
 }
 
 /** The characters/4 heuristic, rounded up. */
@@ -22,15 +32,21 @@ export const charsPerToken: TokenCounter = {
 
 let tokenizer: Promise<TokenCounter> | undefined;
 
-/** The BPE tokenizer, loaded once (its ranks ship inside the package); chars/4 when it cannot load. */
+/** The BPE tokenizer, loaded once per process (its ranks ship inside the package, ~80 ms to load). */
 export function loadTokenizer(): Promise<TokenCounter> {
   tokenizer ??= import('gpt-tokenizer/encoding/cl100k_base').then(
     ({ countTokens }) => {
       // special-token strings in a transcript (`<|endoftext|>`) are text, not an error
       const opts = { disallowedSpecial: new Set<string>() };
-      return { name: 'cl100k_base', count: (texts: readonly string[]) => texts.reduce((n, t) => n + countTokens(t, opts), 0) };
+      return { name: 'cl100k_base' as const, count: (texts: readonly string[]) => texts.reduce((n, t) => n + countTokens(t, opts), 0) };
     },
-    () => charsPerToken,
+    (e: Error) => {
+      throw new CtxError(`the tokenizer (gpt-tokenizer) cannot load: ${e.message.split('\n')[0]}; reinstall ctx, or set ctx.tokenCount to chars/4`);
+    },
   );
   return tokenizer;
+}
+
+export function tokenCounter(name: TokenCounterName): Promise<TokenCounter> {
+  return name === 'chars/4' ? Promise.resolve(charsPerToken) : loadTokenizer();
 }

@@ -15,7 +15,7 @@ export interface StorageFormat {
   concat(parts: readonly Uint8Array[]): Uint8Array;
   /** Messages among parsed entries. */
   count(entries: readonly unknown[]): number;
-  /** Estimated tokens of the message content among parsed entries; `counter` defaults to chars/4 (meta.json's token_count). */
+  /** Estimated tokens of the message content among parsed entries; `counter` defaults to chars/4; meta.json's token_count passes the repo's estimator. */
   estimateTokens(entries: readonly unknown[], counter?: TokenCounter): number;
   /**
    * For binary formats (CBOR): the artifact re-encoded with every string passed through `map`.
