@@ -12,7 +12,7 @@ import { codexRollout } from '../src/formats/codex-rollout.js';
 import { codexRolloutV0 } from '../src/formats/codex-rollout-v0.js';
 import type { StorageFormat } from '../src/formats/format.js';
 import { resultText, type NeutralMessage } from '../src/formats/neutral.js';
-import { openaiChat } from '../src/formats/openai-chat.js';
+import { NO_RESULT, openaiChat, orphanResultText } from '../src/formats/openai-chat.js';
 import { FIXED_ENV, FIXTURES, corpusFiles, ctx, git, newStore, tempDir } from './helpers.js';
 
 const env = FIXED_ENV;
@@ -33,7 +33,7 @@ const paired = (ms: NeutralMessage[]) => {
 describe('structural translation', () => {
   it('keeps every Claude Code transcript’s calls, results and text through openai-chat-v1, and all of it through bureau-agent-v1', () => {
     const store = newStore();
-    const totals = [0, 0, 0];
+    const totals = [0, 0, 0, 0];
     for (const [i, file] of corpusFiles('claude-code').filter((f) => statSync(f).size > 0).entries()) {
       const imported = ctx(store, ['import', 'claude-code', file, '-b', `t${i}`], { env });
       expect([basename(file), imported.code, imported.stderr]).toEqual([basename(file), 0, '']);
@@ -42,19 +42,32 @@ describe('structural translation', () => {
       expect([basename(file), oa.code, oa.stderr]).toEqual([basename(file), 0, 'ctx: translated claude-code-v1 → openai-chat-v1 (structural)\n']);
       const back = neutral(openaiChat, oa.bytes);
       expect(calls(back)).toEqual(calls(source));
-      expect(results(back).map((r) => [r.call_id, resultText(r.content)])).toEqual(results(source).map((r) => [r.call_id, resultText(r.content)]));
-      expect(paired(back)).toEqual(paired(source));
-      expect(texts(back)).toEqual(texts(source));
+      // every result the API gets answers a call before it: a result whose call is outside the context
+      // comes back as marked text where it was, and a call nothing answers gets the NO_RESULT stand-in
+      const isPaired = paired(source);
+      const answered = results(source).filter((_, k) => isPaired[k]);
+      const orphans = results(source).filter((_, k) => !isPaired[k]);
+      const answeredIds = new Set(answered.map((r) => r.call_id));
+      const unanswered = calls(source).filter((id) => !answeredIds.has(id));
+      expect(paired(back).every(Boolean)).toBe(true);
+      const standIns = results(back).filter((r) => resultText(r.content) === NO_RESULT);
+      expect(results(back).filter((r) => !standIns.includes(r)).map((r) => [r.call_id, resultText(r.content)])).toEqual(answered.map((r) => [r.call_id, resultText(r.content)]));
+      expect(standIns.map((r) => r.call_id)).toEqual(unanswered);
+      const marked = (t: string) => t.startsWith('[result of tool call ');
+      expect(texts(back).filter((t) => !marked(t))).toEqual(texts(source));
+      expect(texts(back).filter(marked)).toEqual(orphans.map((r) => orphanResultText(r.call_id, resultText(r.content))));
       const cbor = ctx(store, ['materialize', `t${i}`, '--stop', 'root', '--format', 'bureau-agent-v1'], { env });
       expect(cbor.code).toBe(0);
       expect(neutral(bureauAgent, cbor.bytes)).toEqual(source);
       totals[0] += calls(back).length;
-      totals[1] += results(back).length;
-      totals[2] += paired(back).filter((p) => !p).length;
+      totals[1] += answered.length;
+      totals[2] += standIns.length;
+      totals[3] += orphans.length;
     }
-    // [calls, results, results without their call]: the orphan is in the compaction subagent's file,
-    // which holds a result whose call it does not; randlee's session ends on an unanswered call
-    expect(totals).toEqual([634, 634, 1]);
+    // [calls, results answering them, NO_RESULT stand-ins, results without their call]: randlee's
+    // session ends on an unanswered call; the orphan is in the compaction subagent's file, which holds
+    // a result whose call it does not
+    expect(totals).toEqual([634, 633, 1, 1]);
   }, 60_000);
 
   it('reports the tier in --json and gives the same bytes from the cache', () => {
@@ -66,6 +79,26 @@ describe('structural translation', () => {
     expect(again.stdout).toBe(first.stdout);
     expect(again.stderr).toBe('ctx: translated claude-code-v1 → openai-chat-v1 (structural)\n');
     expect(JSON.parse(first.stdout)).toMatchObject({ format: 'openai-chat-v1', tier: 'structural' });
+  });
+
+  it('writes what the Chat Completions API would refuse as valid, marked messages', () => {
+    const store = newStore();
+    const messages = [
+      { role: 'tool', content: [{ type: 'tool_result', call_id: 'gone', content: 'late output' }] },
+      { role: 'user', content: [{ type: 'text', text: 'go on' }] },
+      { role: 'assistant', content: [{ type: 'tool_call', id: 'c2', name: 'ls', input: {} }] },
+    ];
+    expect(ctx(store, ['checkpoint', '-b', 'o', '--format', 'bureau-agent-v1', '-'], { env, input: encode(messages) }).code).toBe(0);
+    const r = ctx(store, ['materialize', 'o', '--format', 'openai-chat-v1'], { env });
+    expect([r.code, r.stdout]).toEqual([
+      0,
+      '[\n' +
+        '{"role":"user","content":"[result of tool call gone, whose call is not in this context]\\nlate output"},\n' +
+        '{"role":"user","content":"go on"},\n' +
+        '{"role":"assistant","content":null,"tool_calls":[{"id":"c2","type":"function","function":{"name":"ls","arguments":"{}"}}]},\n' +
+        '{"role":"tool","tool_call_id":"c2","content":"[no result recorded: the context ends before this call returned]"}\n' +
+        ']\n',
+    ]);
   });
 
   it('materializes a mixed chain into one requested format', () => {

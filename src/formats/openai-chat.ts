@@ -88,14 +88,47 @@ function content(blocks: readonly Block[], images: boolean): string | Part[] | n
   return parts.length === 1 && parts[0].type === 'text' ? parts[0].text : parts;
 }
 
-/** Tool results become tool messages, ahead of any text the same message carried; thinking is dropped. */
+/** What stands in for a tool result the context does not hold, so every call is answered (the API requires it). */
+export const NO_RESULT = '[no result recorded: the context ends before this call returned]';
+
+/** A tool result whose call is not in the context, as text: a tool message must answer a call before it. */
+export function orphanResultText(callId: string, text: string): string {
+  return `[result of tool call ${callId}, whose call is not in this context]\n${text}`;
+}
+
+/** Ids of the calls that a later result answers. */
+function answeredCalls(messages: readonly NeutralMessage[]): Set<string> {
+  const calls = new Set<string>();
+  const answered = new Set<string>();
+  for (const b of messages.flatMap((m) => m.content)) {
+    if (b.type === 'tool_call') calls.add(b.id);
+    else if (b.type === 'tool_result' && calls.has(b.call_id)) answered.add(b.call_id);
+  }
+  return answered;
+}
+
+/**
+ * Tool results become tool messages, ahead of any text the same message carried; thinking is
+ * dropped. What the Chat Completions API would refuse is made valid, visibly: a result whose call
+ * is not before it becomes a user message saying so, and a call that no later message answers gets
+ * a NO_RESULT tool message right after its assistant message.
+ */
 function fromNeutral(messages: readonly NeutralMessage[]): Uint8Array {
   const out: ChatMessage[] = [];
+  const called = new Set<string>();
+  const answered = answeredCalls(messages);
+  const pushResults = (results: Block[]) => {
+    for (const r of results) {
+      if (r.type !== 'tool_result') continue;
+      if (called.has(r.call_id)) out.push({ role: 'tool', tool_call_id: r.call_id, content: resultText(r.content) });
+      else out.push({ role: 'user', content: orphanResultText(r.call_id, resultText(r.content)) });
+    }
+  };
   for (const m of messages) {
     const results = m.content.filter((b) => b.type === 'tool_result');
     const rest = m.content.filter((b) => b.type !== 'tool_result');
     const name = m.author && /^[A-Za-z0-9_-]{1,64}$/.test(m.author) ? m.author : undefined;
-    if (m.role !== 'assistant') for (const r of results) out.push({ role: 'tool', tool_call_id: r.call_id, content: resultText(r.content) });
+    if (m.role !== 'assistant') pushResults(results);
     if (m.role === 'assistant') {
       const calls = rest.flatMap((b) => (b.type === 'tool_call' ? [b] : []));
       const text = content(rest, false);
@@ -103,7 +136,9 @@ function fromNeutral(messages: readonly NeutralMessage[]): Uint8Array {
       const msg: ChatMessage = compact({ role: 'assistant', name, content: text });
       if (calls.length) msg.tool_calls = calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: typeof c.input === 'string' ? c.input : JSON.stringify(c.input ?? {}) } }));
       out.push(msg);
-      for (const r of results) out.push({ role: 'tool', tool_call_id: r.call_id, content: resultText(r.content) });
+      for (const c of calls) called.add(c.id);
+      pushResults(results);
+      for (const c of calls) if (!answered.has(c.id)) out.push({ role: 'tool', tool_call_id: c.id, content: NO_RESULT });
       continue;
     }
     const body = content(rest, m.role === 'user' || m.role === 'tool');
