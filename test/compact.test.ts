@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compactMessages, extractiveSummary, lastTurnsStart, protectedIndexes, SUMMARY_HEADER } from '../src/core/compaction.js';
 import { claudeCode } from '../src/formats/claude-code.js';
+import { CLAUDE_CONTINUATION } from '../src/runtimes/claude-code/compaction.js';
 import type { Block, NeutralMessage } from '../src/formats/neutral.js';
 import { CORPUS, FIXED_ENV, ctx, newStore, refSnapshot, tempDir } from './helpers.js';
 
@@ -155,23 +156,69 @@ function imported(file: string, branch: string): string {
   return s;
 }
 const lines = (b: Buffer) => b.toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const texts = (b: Buffer) => b.toString('utf8').split('\n').filter(Boolean);
+
+/**
+ * How each line after the head stands to the transcript's own lines: the same bytes, the same but
+ * for its parentUuid, or the same but for tool results' content; also, in order, and the parent links whole.
+ */
+function keptLines(artifact: Buffer, transcript: string, head: number) {
+  const original = readFileSync(transcript, 'utf8').split('\n').filter(Boolean);
+  const at = new Map(original.map((l, i) => [JSON.parse(l).uuid as string, i]));
+  const got = texts(artifact);
+  const all = lines(artifact);
+  const uuids = new Set(all.map((l) => l.uuid));
+  expect(all.filter((l) => l.parentUuid !== null && !uuids.has(l.parentUuid))).toEqual([]);
+  const kinds = { verbatim: 0, relinked: 0, results: 0, other: 0 };
+  const order: number[] = [];
+  got.slice(head).forEach((text, k) => {
+    const line = all[head + k];
+    const i = at.get(line.uuid);
+    if (i === undefined) return kinds.other++;
+    order.push(i);
+    const orig = JSON.parse(original[i]);
+    if (text === original[i]) kinds.verbatim++;
+    else if (text === JSON.stringify({ ...orig, parentUuid: line.parentUuid })) kinds.relinked++;
+    else if (JSON.stringify({ ...orig, message: { ...orig.message, content: line.message.content } }) === text) kinds.results++;
+    else kinds.other++;
+  });
+  expect(order).toEqual([...order].sort((a, b) => a - b));
+  return { kinds, first: got[head] === undefined ? undefined : all[head], original: (l: { uuid: string }) => JSON.parse(original[at.get(l.uuid)!]) };
+}
 
 describe('ctx compact', () => {
-  it('claude-code-v1: one compaction commit in Claude Code’s own shape; default materialize starts there, --stop root is the original', () => {
+  it('claude-code-v1: Claude Code’s own shape, a boundary, the summary alone, then the kept messages as their transcript lines; --stop root is the original', () => {
     const s = imported(VIEWER, 'v');
     const r = ctx(s, ['--json', 'compact', 'v', '--policy', 'dedupe,prune-tool-outputs,summarize,truncate', '--budget', '20000', '--keep-turns', '3'], { env: FIXED_ENV });
     expect(r.code, r.stderr).toBe(0);
     const j = JSON.parse(r.stdout);
-    expect(j).toMatchObject({ format: 'claude-code-v1', messages_before: 345, messages_after: 190 });
+    expect(j).toMatchObject({ format: 'claude-code-v1', messages_before: 345, messages_after: 190, caught_up: [] });
     expect(j.compacted.length).toBe(2);
     const show = JSON.parse(ctx(s, ['--json', 'show', 'v']).stdout);
-    expect(show.meta).toMatchObject({ type: 'compaction', checkpoint: 'compaction', format: 'claude-code-v1', message_count: 1 });
+    // the summary line and the 240 lines of the 189 kept messages (Claude Code writes a line per block)
+    expect(show.meta).toMatchObject({ type: 'compaction', checkpoint: 'compaction', format: 'claude-code-v1', message_count: 241 });
     expect(show.meta.source).toMatchObject({ kind: 'ctx-compact', of: j.parent, policy: 'dedupe,prune-tool-outputs,summarize,truncate', messages_before: 345 });
-    const out = lines(ctx(s, ['materialize', 'v']).bytes);
-    expect(out.length).toBe(2);
-    expect(out[0]).toMatchObject({ type: 'system', subtype: 'compact_boundary', sessionId: 'fe5e1c67-53e7-4862-81ae-d0e013e3270b' });
+    const bytes = ctx(s, ['materialize', 'v']).bytes;
+    const out = lines(bytes);
+    expect(out.length).toBe(242);
+    expect(out[0]).toMatchObject({ type: 'system', subtype: 'compact_boundary', parentUuid: null, isSidechain: false, sessionId: 'fe5e1c67-53e7-4862-81ae-d0e013e3270b' });
     expect(out[1]).toMatchObject({ type: 'user', isCompactSummary: true, parentUuid: out[0].uuid });
-    expect(out[1].message.content).toContain('[ctx compact] Summary of the earlier conversation (156 messages)');
+    // the summary says only what was summarized: none of the kept turns' text
+    const summary = out[1].message.content as string;
+    expect(summary.startsWith(`${CLAUDE_CONTINUATION}\n\n${SUMMARY_HEADER} (156 messages):\n\nTask: <command-message>orchestrator is running…`)).toBe(true);
+    expect(summary).not.toContain('# Context');
+    // 232 lines byte for byte, 8 whose parent was summarized hang from the kept line before them
+    const kept = keptLines(bytes, VIEWER, 2);
+    expect(kept.kinds).toEqual({ verbatim: 232, relinked: 8, results: 0, other: 0 });
+    // the first task, first after the summary, hangs from it
+    expect(kept.first).toMatchObject({ type: 'user', parentUuid: out[1].uuid });
+    expect(kept.original(kept.first!).parentUuid).toBe(null);
+    // read back, the kept messages are the transcript's own, and every call has its result
+    const back = claudeCode.toNeutral!(claudeCode.parse(bytes));
+    expect(back.length).toBe(190);
+    const input = new Map(corpusMessages(VIEWER).map((m) => [m.ids?.uuid, m]));
+    expect(back.slice(1).filter((m) => JSON.stringify(m) !== JSON.stringify(input.get(m.ids?.uuid))).length).toBe(0);
+    expect(pairs(back)).toBe(91);
     expect(ctx(s, ['materialize', 'v', '--stop', 'root']).bytes.equals(readFileSync(VIEWER))).toBe(true);
     expect(ctx(s, ['verify', 'v']).code).toBe(0);
     expect(ctx(s, ['log', 'v']).stdout.split('\n').filter(Boolean).length).toBe(3);
@@ -182,11 +229,71 @@ describe('ctx compact', () => {
     expect(ctx(s, ['compact', 'big', '--policy', 'summarize'], { env: FIXED_ENV }).code).toBe(0);
     expect(ctx(s, ['compact', 'big', '--policy', 'dedupe,summarize', '--keep-turns', '1'], { env: FIXED_ENV }).code).toBe(0);
     expect(ctx(s, ['materialize', 'big', '--stop', 'root']).bytes.equals(readFileSync(BIG))).toBe(true);
-    expect(lines(ctx(s, ['materialize', 'big']).bytes).length).toBe(2);
+    // the second compaction keeps the first one's summary (its first task) as it was, after its own summary
+    const out = lines(ctx(s, ['materialize', 'big']).bytes);
+    expect(out.map((l) => [l.subtype ?? l.type, l.isCompactSummary === true])).toEqual([['compact_boundary', false], ['user', true], ['user', true], ['user', false]]);
+    expect(out.slice(1).map((l) => l.parentUuid)).toEqual(out.slice(0, 3).map((l) => l.uuid));
+    expect(out[3].message.content).toBe('<local-command-stdout>Bye!</local-command-stdout>');
     expect(ctx(s, ['log', 'big']).stdout.split('\n').filter(Boolean).length).toBe(16);
   });
 
-  it('a pinned commit’s entries are kept: its prompt is in the compacted context only when pinned', () => {
+  it('claude-code-v1, prune only: no summary line; pruned results are rewritten in their own lines, nothing else', () => {
+    const s = imported(BIG, 'big');
+    const r = ctx(s, ['--json', 'compact', 'big', '--policy', 'prune-tool-outputs'], { env: FIXED_ENV });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).stages.map((x: { changed: number }) => x.changed)).toEqual([4, 0]);
+    const bytes = ctx(s, ['materialize', 'big']).bytes;
+    const out = lines(bytes);
+    expect(out.length).toBe(67);
+    expect(out.filter((l) => l.isCompactSummary === true && !readFileSync(BIG, 'utf8').includes(l.uuid))).toEqual([]);
+    const kept = keptLines(bytes, BIG, 1);
+    expect(kept.kinds).toEqual({ verbatim: 57, relinked: 5, results: 4, other: 0 });
+    // the corpus' own compaction summary opens the context: it hangs from the new boundary
+    expect(kept.first).toMatchObject({ isCompactSummary: true, parentUuid: out[0].uuid });
+    // a pruned result: its first and last 800 characters around the placeholder, every other field as written
+    const pruned = out.filter((l) => Array.isArray(l.message?.content) && l.message.content.some((b: { content?: unknown }) => typeof b.content === 'string' && b.content.includes('characters pruned]')));
+    expect(pruned.length).toBe(4);
+    for (const l of pruned) {
+      const orig = kept.original(l);
+      const was = orig.message.content[0];
+      const full = typeof was.content === 'string' ? was.content : was.content.map((b: { text: string }) => b.text).join('\n');
+      expect(l.message.content[0]).toEqual({ ...was, content: `${full.slice(0, 800)}\n[ctx compact: ${full.length - 1600} characters pruned]\n${full.slice(-800)}` });
+      expect(l.toolUseResult).toEqual(orig.toolUseResult);
+    }
+    expect(ctx(s, ['materialize', 'big', '--stop', 'root']).bytes.equals(readFileSync(BIG))).toBe(true);
+  });
+
+  it('claude-code-v1, a call still waiting for its result: the error result normalize gives it is a tool_result line after the call', () => {
+    // the transcript as it stood while the last Bash call ran: cut right after the tool_use line
+    const src = readFileSync(BIG);
+    const all = texts(src);
+    const at = all.findLastIndex((l, i) => {
+      const o = JSON.parse(l);
+      const use = o.type === 'assistant' && o.message.content.find((b: { type: string }) => b.type === 'tool_use');
+      return use && all.slice(i + 1).some((x) => x.includes(`"tool_use_id":"${use.id}"`));
+    });
+    const file = join(tempDir(), 'live.jsonl');
+    writeFileSync(file, all.slice(0, at + 1).map((l) => `${l}\n`).join(''));
+    const s = imported(file, 'live');
+    const r = ctx(s, ['--json', 'compact', 'live', '--policy', 'summarize', '--keep-turns', '1'], { env: FIXED_ENV });
+    expect(r.code, r.stderr).toBe(0);
+    const bytes = ctx(s, ['materialize', 'live']).bytes;
+    const out = lines(bytes);
+    const call = JSON.parse(all[at]);
+    const use = call.message.content.find((b: { type: string }) => b.type === 'tool_use');
+    expect(out[out.length - 2].uuid).toBe(call.uuid);
+    expect(out[out.length - 1]).toMatchObject({
+      parentUuid: call.uuid,
+      isSidechain: false,
+      sessionId: call.sessionId,
+      type: 'user',
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: '[ctx compact: no result was recorded for this call]', is_error: true }] },
+    });
+    expect(keptLines(bytes, file, 2).kinds.other).toBe(1);
+    pairs(claudeCode.toNeutral!(claudeCode.parse(bytes)));
+  });
+
+  it('a pinned commit’s entries are kept: its prompt is in the compacted context, as its own line, only when pinned', () => {
     const summaryOf = (pin: boolean) => {
       const s = imported(BIG, 'big');
       const log = ctx(s, ['--json', 'log', 'big']).stdout.trim().split('\n').map((l) => JSON.parse(l));
@@ -195,14 +302,18 @@ describe('ctx compact', () => {
       if (pin) expect(ctx(s, ['annotate', target.id, '--pin'], { env: FIXED_ENV }).code).toBe(0);
       const r = ctx(s, ['--json', 'compact', 'big', '--policy', 'summarize', '--keep-turns', '1'], { env: FIXED_ENV });
       expect(r.code, r.stderr).toBe(0);
-      return { target, text: lines(ctx(s, ['materialize', 'big']).bytes)[1].message.content as string, json: JSON.parse(r.stdout) };
+      const out = lines(ctx(s, ['materialize', 'big']).bytes);
+      // the summary line says what was summarized; the pinned commit's lines follow it as they are
+      const summary = out[1].message.content as string;
+      const kept = out.slice(2).map((l) => JSON.stringify(l.message.content)).join('\n');
+      return { target, summary, kept, json: JSON.parse(r.stdout) };
     };
     const plain = summaryOf(false);
     const pinned = summaryOf(true);
     const prompt = String(plain.target.summary).slice(0, 40);
     expect(prompt.length).toBeGreaterThan(20);
-    expect(plain.text.includes(prompt)).toBe(false);
-    expect(pinned.text.includes(prompt)).toBe(true);
+    expect([plain.summary.includes(prompt), plain.kept.includes(prompt)]).toEqual([false, false]);
+    expect([pinned.summary.includes(prompt), pinned.kept.includes(prompt)]).toEqual([false, true]);
     expect(pinned.json.messages_after - plain.json.messages_after).toBe(PINNED_MESSAGES);
   });
 

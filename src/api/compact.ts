@@ -1,16 +1,17 @@
 // `ctx compact`: the context at a branch tip through the compaction pipeline, written back as one
 // compaction commit on the branch (compare-and-swap, as checkpoint).
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { compactMessages, type Stage, type StageReport } from '../core/compaction.js';
-import { fullId } from '../core/ids.js';
+import { formatRuns } from '../core/materialize.js';
+import { fullId, shortId } from '../core/ids.js';
 import { CtxError, NotFoundError } from '../errors/index.js';
-import { renderMarkdown } from '../formats/markdown.js';
 import { isRecord, type NeutralMessage } from '../formats/neutral.js';
 import { knownFormat, storageFormat } from '../formats/registry.js';
 import { readArtifacts, readStoredCommits } from '../store/context-commits.js';
 import { readNotes } from '../store/notes.js';
 import { checkBranchName, refs } from '../store/refs.js';
+import { catchUp, moveState } from '../runtimes/claude-code/catch-up.js';
+import { claudeCompactLines } from '../runtimes/claude-code/compaction.js';
 import { materialize } from './materialize.js';
 import { foldAnnotations } from './read.js';
 import type { RepoContext } from './repo-context.js';
@@ -26,10 +27,18 @@ export interface CompactOptions {
   summaryText?: string;
   /** a shell command: the messages to summarize as JSON on stdin, the summary on stdout */
   summarizer?: string;
+  /** the Claude Code transcript the branch captures: bytes past the chain are checkpointed first */
+  transcript?: string;
+  /** lines for people (stderr): the catch-up commits, and why a catch-up did not happen */
+  note?: (line: string) => void;
 }
 
 export interface CompactResult {
   commit: WrittenCommit;
+  /** the commits that caught up with the transcript before compacting, oldest first */
+  caughtUp: WrittenCommit[];
+  /** the transcript they came from */
+  transcript?: string;
   /** the commits whose context was compacted, oldest first */
   from: string[];
   format: string;
@@ -48,16 +57,25 @@ export function compactionFormat(stored: string): string {
 
 export async function compact(ctx: RepoContext, branch: string, opts: CompactOptions): Promise<CompactResult> {
   const ref = refs.branch(checkBranchName(branch));
-  const tip = ctx.refs.read(ref);
-  if (!tip) throw new NotFoundError(`no branch ${branch}`);
+  const before = ctx.refs.read(ref);
+  if (!before) throw new NotFoundError(`no branch ${branch}`);
+  // nothing pending is lost: what the live transcript holds past the chain is checkpointed first
+  const note = opts.note ?? (() => {});
+  const caught = await catchUp(ctx, branch, before, opts.transcript, note);
+  // said now: the catch-up stays even if the summarizer fails below
+  for (const c of caught.commits) note(`caught up ${shortId(c.oid)} from ${caught.file}: ${c.meta.artifact_size} bytes, ${c.meta.message_count} messages`);
+  const tip = caught.commits.length ? caught.commits[caught.commits.length - 1].oid : before;
   const m = await materialize(ctx, tip, { stop: 'compaction' });
   const oids = m.commits.map((id) => id.slice(4));
-  const { messages, pinned, stored, lastLine } = await readContext(ctx, oids);
+  const { messages, pinned, stored, lastLine, claudeBytes } = await readContext(ctx, oids);
   const summarizer = opts.summaryText !== undefined ? () => Promise.resolve(opts.summaryText!) : opts.summarizer !== undefined ? runSummarizer(opts.summarizer) : undefined;
-  const out = await compactMessages(messages, { stages: opts.stages, budget: opts.budget, keepTurns: opts.keepTurns, pinned, summarizer });
+  const out = await compactMessages(messages, { stages: opts.stages, budget: opts.budget, keepTurns: opts.keepTurns, pinned, summarizer, counter: await ctx.tokenCounter() });
   const format = compactionFormat(stored);
   const created = ctx.now().toISOString();
-  const artifact = format === 'claude-code-v1' ? claudeCompactLines(out.messages, lastLine, out.tokensBefore, created, tip) : storageFormat(format).fromNeutral!(out.messages);
+  const artifact =
+    format === 'claude-code-v1'
+      ? claudeCompactLines({ source: claudeBytes, input: messages, out, last: lastLine, timestamp: created, tip })
+      : storageFormat(format).fromNeutral!(out.messages);
   const tokensAfter = out.report[out.report.length - 1].tokens;
   const commit = await checkpoint(ctx, {
     ...opts.fields,
@@ -70,7 +88,8 @@ export async function compact(ctx: RepoContext, branch: string, opts: CompactOpt
     summary: opts.fields?.summary ?? `compacted ${messages.length} messages into ${out.messages.length}`,
     source: { kind: 'ctx-compact', of: fullId(tip), policy: opts.stages.join(','), messages_before: messages.length, tokens_before: out.tokensBefore },
   });
-  return { commit, from: m.commits, format, messagesBefore: messages.length, messagesAfter: out.messages.length, tokensBefore: out.tokensBefore, tokensAfter, report: out.report };
+  if (caught.state) moveState(ctx, caught.state, tip, commit.oid);
+  return { commit, caughtUp: caught.commits, ...(caught.file !== undefined ? { transcript: caught.file } : {}), from: m.commits, format, messagesBefore: messages.length, messagesAfter: out.messages.length, tokensBefore: out.tokensBefore, tokensAfter, report: out.report };
 }
 
 /**
@@ -85,12 +104,13 @@ async function readContext(ctx: RepoContext, oids: readonly string[]) {
   const messages: NeutralMessage[] = [];
   const pinned = new Set<number>();
   let lastLine: Record<string, unknown> | undefined;
-  for (let i = 0; i < stored.length; ) {
-    let j = i + 1;
-    while (j < stored.length && stored[j].meta.format === stored[i].meta.format) j++;
+  // the claude-code-v1 bytes the messages were read from: the compaction keeps their lines
+  const claude: Uint8Array[] = [];
+  for (const [i, j] of formatRuns(stored.map((c) => c.meta.format))) {
     const f = knownFormat(stored[i].meta.format);
     if (!f?.toNeutral) throw new CtxError(`ctx-${stored[i].oid.slice(0, 12)} holds ${stored[i].meta.format}, which ctx cannot read into messages`);
-    const whole = f.toNeutral(f.parse(f.concat(artifacts.slice(i, j)), { lastOfFile: true }));
+    const bytes = f.concat(artifacts.slice(i, j));
+    const whole = f.toNeutral(f.parse(bytes, { lastOfFile: true }));
     const each = stored.slice(i, j).map((_, k) => f.toNeutral!(f.parse(artifacts[i + k], { lastOfFile: true })).length);
     if (each.reduce((a, b) => a + b, 0) === whole.length) {
       let at = messages.length;
@@ -100,11 +120,12 @@ async function readContext(ctx: RepoContext, oids: readonly string[]) {
       });
     }
     messages.push(...whole);
-    if (f.name === 'claude-code-v1')
+    if (f.name === 'claude-code-v1') {
+      claude.push(bytes);
       for (const e of f.parse(artifacts[j - 1], { lastOfFile: true })) if (isRecord(e) && typeof e.sessionId === 'string') lastLine = e;
-    i = j;
+    }
   }
-  return { messages, pinned, stored: stored[stored.length - 1].meta.format, lastLine };
+  return { messages, pinned, stored: stored[stored.length - 1].meta.format, lastLine, claudeBytes: Buffer.concat(claude) };
 }
 
 /** `sh -c CMD` with the messages as JSON on stdin; its stdout is the summary. */
@@ -126,26 +147,4 @@ function runSummarizer(command: string): (messages: NeutralMessage[]) => Promise
       child.stdin.on('error', () => {}); // a summarizer that does not read its input
       child.stdin.end(JSON.stringify(messages));
     });
-}
-
-export const CLAUDE_CONTINUATION = 'This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.';
-
-/**
- * Claude Code's own compaction shape (a `compact_boundary` system line and an `isCompactSummary`
- * user line), so a claude-code-v1 chain stays claude-code-v1: the compacted context as its summary.
- */
-function claudeCompactLines(messages: readonly NeutralMessage[], last: Record<string, unknown> | undefined, preTokens: number, timestamp: string, tip: string): Uint8Array {
-  const uuid = (salt: string) => {
-    const h = createHash('sha256').update(`${tip} ${salt}`).digest('hex');
-    return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
-  };
-  const session: Record<string, unknown> = {};
-  for (const k of ['userType', 'cwd', 'sessionId', 'version', 'gitBranch']) if (last?.[k] !== undefined) session[k] = last[k];
-  const boundary = uuid('boundary');
-  const text = `${CLAUDE_CONTINUATION}\n\n${Buffer.from(renderMarkdown(messages)).toString('utf8')}`;
-  const lines = [
-    { parentUuid: null, logicalParentUuid: last?.uuid ?? null, isSidechain: false, ...session, type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted', isMeta: false, timestamp, uuid: boundary, level: 'info', compactMetadata: { trigger: 'manual', preTokens } },
-    { parentUuid: boundary, isSidechain: false, ...session, type: 'user', message: { role: 'user', content: text }, isVisibleInTranscriptOnly: true, isCompactSummary: true, uuid: uuid('summary'), timestamp },
-  ];
-  return Buffer.from(lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
 }

@@ -12,6 +12,7 @@ interface Flags extends Omit<MetadataFlags, 'trigger'> {
   policy?: string;
   budget?: string;
   keepTurns?: string;
+  transcript?: string;
 }
 
 export async function run(cli: Cli, branch: string, flags: Flags) {
@@ -36,6 +37,8 @@ export async function run(cli: Cli, branch: string, flags: Flags) {
       keepTurns: flags.keepTurns === undefined ? undefined : whole('--keep-turns', flags.keepTurns),
       summaryText,
       summarizer: flags.summarizer,
+      transcript: flags.transcript,
+      note: (line) => cli.note(line),
     }),
   );
   for (const w of done.commit.warnings ?? []) cli.note(w);
@@ -47,6 +50,7 @@ export async function run(cli: Cli, branch: string, flags: Flags) {
       parent: done.commit.parent === null ? null : fullId(done.commit.parent),
       format: done.format,
       compacted: done.from,
+      caught_up: done.caughtUp.map((c) => fullId(c.oid)),
       messages_before: done.messagesBefore,
       messages_after: done.messagesAfter,
       tokens_before: done.tokensBefore,

@@ -1,7 +1,7 @@
 // The compaction pipeline (DESIGN.md §8): stages over neutral messages, cheap first, then normalize.
 // Pure: the summarizer (an external command in the CLI) is injected.
 import { resultText, type Block, type NeutralMessage, type ToolCallBlock, type ToolResultBlock } from '../formats/neutral.js';
-import { tokensFromChars } from './tokens.js';
+import { charsPerToken, type TokenCounter } from './tokens.js';
 
 export const STAGES = ['dedupe', 'prune-tool-outputs', 'summarize', 'truncate'] as const;
 export type Stage = (typeof STAGES)[number];
@@ -20,6 +20,8 @@ export interface CompactionOptions {
   pinned?: ReadonlySet<number>;
   /** the summary of the messages given; default: the extractive summary */
   summarizer?: (messages: NeutralMessage[]) => Promise<string>;
+  /** how tokens are counted (the budget, the report); default chars/4 */
+  counter?: TokenCounter;
 }
 
 export interface StageReport {
@@ -34,6 +36,10 @@ export interface StageReport {
 
 export interface CompactionResult {
   messages: NeutralMessage[];
+  /** for each message, its index in the input; -1 for one the pipeline made (the summary, a result for an unanswered call) */
+  origins: number[];
+  /** index of the summary message in `messages`, -1 when nothing was summarized */
+  summaryAt: number;
   tokensBefore: number;
   report: StageReport[];
 }
@@ -44,6 +50,8 @@ interface Item {
   /** index in the input; -1 for messages the pipeline made */
   at: number;
   keep: boolean;
+  /** the summary message */
+  summary?: boolean;
 }
 
 export const SUMMARY_HEADER = '[ctx compact] Summary of the earlier conversation';
@@ -55,25 +63,32 @@ export function parseStages(list: string): Stage[] {
   return out as Stage[];
 }
 
-/** chars/4 over what a message says: texts, thinking, tool names and inputs, result texts. */
-export function messageTokens(messages: readonly NeutralMessage[]): number {
-  let chars = 0;
-  for (const m of messages) for (const b of m.content) chars += blockChars(b);
-  return tokensFromChars(chars);
+/** What a message's tokens are counted over: texts, thinking, tool names and inputs, result texts. */
+export function messageTexts(m: NeutralMessage): string[] {
+  return m.content.flatMap((b): string[] => {
+    switch (b.type) {
+      case 'text':
+      case 'thinking':
+        return [b.text];
+      case 'tool_call':
+        return [b.name, JSON.stringify(b.input ?? {})];
+      case 'tool_result':
+        return [resultText(b.content)];
+      default:
+        return [];
+    }
+  });
 }
 
-function blockChars(b: Block): number {
-  switch (b.type) {
-    case 'text':
-    case 'thinking':
-      return b.text.length;
-    case 'tool_call':
-      return b.name.length + JSON.stringify(b.input ?? {}).length;
-    case 'tool_result':
-      return resultText(b.content).length;
-    default:
-      return 0;
-  }
+/** Tokens of many messages, each counted once (stages recount after every change; a tokenizer is not free). */
+export function messageTokens(counter: TokenCounter = charsPerToken): (messages: readonly NeutralMessage[]) => number {
+  const memo = new WeakMap<NeutralMessage, number>();
+  return (messages) =>
+    messages.reduce((n, m) => {
+      let t = memo.get(m);
+      if (t === undefined) memo.set(m, (t = counter.count(messageTexts(m))));
+      return n + t;
+    }, 0);
 }
 
 const calls = (m: NeutralMessage) => m.content.filter((b): b is ToolCallBlock => b.type === 'tool_call');
@@ -141,9 +156,10 @@ export async function compactMessages(input: readonly NeutralMessage[], opts: Co
   const keepTurns = opts.keepTurns ?? 2;
   const keep = closeOverPairs(input, protectedIndexes(input, keepTurns, opts.pinned));
   let items: Item[] = input.map((msg, at) => ({ msg, at, keep: keep.has(at) }));
-  const tokensBefore = messageTokens(input);
+  const count = messageTokens(opts.counter);
+  const tokensBefore = count(input);
   const report: StageReport[] = [];
-  const tokens = () => messageTokens(items.map((i) => i.msg));
+  const tokens = () => count(items.map((i) => i.msg));
   const under = () => opts.budget !== undefined && tokens() <= opts.budget;
   for (const stage of opts.stages) {
     if (under() || (stage === 'truncate' && opts.budget === undefined)) {
@@ -154,12 +170,14 @@ export async function compactMessages(input: readonly NeutralMessage[], opts: Co
     if (stage === 'dedupe') changed = dedupe(items);
     else if (stage === 'prune-tool-outputs') changed = prune(items, opts.pruneChars ?? 4000, opts.excerptChars ?? 800);
     else if (stage === 'summarize') [items, changed] = await summarize(items, opts.summarizer ?? ((m) => Promise.resolve(extractiveSummary(m, input))));
-    else [items, changed] = truncate(items, opts.budget!);
+    else [items, changed] = truncate(items, opts.budget!, count);
     report.push({ stage, messages: items.length, tokens: tokens(), changed });
   }
-  const messages = normalize(items.map((i) => i.msg));
-  report.push({ stage: 'normalize', messages: messages.length, tokens: messageTokens(messages), changed: Math.abs(items.length - messages.length) });
-  return { messages, tokensBefore, report };
+  const normal = normalizeItems(items);
+  const messages = normal.map((i) => i.msg);
+  report.push({ stage: 'normalize', messages: messages.length, tokens: count(messages), changed: Math.abs(items.length - messages.length) });
+  const summaryAt = normal.findIndex((i) => i.summary === true);
+  return { messages, origins: normal.map((i) => i.at), summaryAt, tokensBefore, report };
 }
 
 /** The same tool called with the same input and answered the same: the later result points to the earlier. */
@@ -208,7 +226,7 @@ async function summarize(items: Item[], summarizer: (m: NeutralMessage[]) => Pro
   const gone = items.filter((i) => !i.keep);
   if (gone.length === 0) return [items, 0];
   const text = (await summarizer(gone.map((i) => i.msg))).trim();
-  const summary: Item = { msg: { role: 'user', content: [{ type: 'text', text: `${SUMMARY_HEADER} (${gone.length} messages):\n\n${text}` }] }, at: -1, keep: true };
+  const summary: Item = { msg: { role: 'user', content: [{ type: 'text', text: `${SUMMARY_HEADER} (${gone.length} messages):\n\n${text}` }] }, at: -1, keep: true, summary: true };
   const firstGone = items.indexOf(gone[0]);
   const out = items.filter((i) => i.keep);
   out.splice(items.slice(0, firstGone).filter((i) => i.keep).length, 0, summary);
@@ -216,15 +234,15 @@ async function summarize(items: Item[], summarizer: (m: NeutralMessage[]) => Pro
 }
 
 /** Last resort: the oldest groups of unkept messages go until the context fits. */
-function truncate(items: Item[], budget: number): [Item[], number] {
+function truncate(items: Item[], budget: number, count: (messages: readonly NeutralMessage[]) => number): [Item[], number] {
   const msgs = items.map((i) => i.msg);
   const dropped = new Set<number>();
-  let total = messageTokens(msgs);
+  let total = count(msgs);
   for (const g of pairGroups(msgs)) {
     if (total <= budget) break;
     if (g.some((i) => items[i].keep)) continue;
     g.forEach((i) => dropped.add(i));
-    total = messageTokens(msgs.filter((_, i) => !dropped.has(i)));
+    total -= count(g.map((i) => msgs[i]));
   }
   return [items.filter((_, i) => !dropped.has(i)), dropped.size];
 }
@@ -234,15 +252,23 @@ function truncate(items: Item[], budget: number): [Item[], number] {
  * empty messages go: no tool result without its call and no call without its result.
  */
 export function normalize(messages: readonly NeutralMessage[]): NeutralMessage[] {
+  return normalizeItems(messages.map((msg, at) => ({ msg, at, keep: true }))).map((i) => i.msg);
+}
+
+/** `normalize`, keeping where each message came from (a message normalize adds is at -1). */
+function normalizeItems(items: readonly Item[]): Item[] {
+  const messages = items.map((i) => i.msg);
   const callIds = new Set(messages.flatMap((m) => calls(m).map((c) => c.id)));
   const resultIds = new Set(messages.flatMap((m) => results(m).map((r) => r.call_id)));
-  const out: NeutralMessage[] = [];
-  for (const m of messages) {
+  const out: Item[] = [];
+  for (const item of items) {
+    const m = item.msg;
+    const orphan = m.content.some((b) => b.type === 'tool_result' && !callIds.has(b.call_id));
     const content = m.content.map((b): Block => (b.type === 'tool_result' && !callIds.has(b.call_id) ? { type: 'text', text: `[tool result for call ${b.call_id}, whose call is not in this context]\n${resultText(b.content)}` } : b));
-    if (content.length) out.push({ ...m, content });
+    if (content.length) out.push({ ...item, msg: orphan ? { ...m, content } : m });
     const open = calls(m).filter((c) => !resultIds.has(c.id));
     if (open.length)
-      out.push({ role: 'tool', content: open.map((c): ToolResultBlock => ({ type: 'tool_result', call_id: c.id, content: '[ctx compact: no result was recorded for this call]', is_error: true })) });
+      out.push({ msg: { role: 'tool', content: open.map((c): ToolResultBlock => ({ type: 'tool_result', call_id: c.id, content: '[ctx compact: no result was recorded for this call]', is_error: true })) }, at: -1, keep: true });
   }
   return out;
 }

@@ -8,7 +8,8 @@ function isMessage(e: unknown): e is { type: string; message?: { content?: unkno
   return t === 'user' || t === 'assistant';
 }
 
-function toBlocks(content: unknown): Block[] {
+/** A message's `content` (a string, or an array of Claude blocks) as neutral blocks: one block per entry it reads, none for the rest. */
+export function toBlocks(content: unknown): Block[] {
   if (typeof content === 'string') return [{ type: 'text', text: content }];
   if (!Array.isArray(content)) return [];
   return content.flatMap((b): Block[] => {

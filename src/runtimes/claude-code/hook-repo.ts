@@ -1,7 +1,7 @@
 // What live capture reads from the repo and the disk besides the new bytes: the tip's meta.json
 // (when the derived state is gone), whole chains (forks, subagent spawn points).
 import { IntegrityError } from '../../errors/index.js';
-import { artifactName, type Meta } from '../../core/meta.js';
+import { artifactName, isSyntheticCompaction, type Meta } from '../../core/meta.js';
 import type { RepoContext } from '../../api/repo-context.js';
 import { parseMeta, readArtifacts, readArtifactsAt, readEntries } from '../../store/context-commits.js';
 import { storageFormat } from '../../formats/registry.js';
@@ -10,6 +10,17 @@ export async function readTipMeta(ctx: RepoContext, tip: string): Promise<Meta> 
   const [blob] = await ctx.engine.readObjects([`${tip}:meta.json`]);
   if (!blob) throw new IntegrityError(`ctx-${tip.slice(0, 12)}: meta.json is missing`);
   return parseMeta(tip, blob.data);
+}
+
+/** The newest commit at or before `tip` that holds transcript bytes: compactions `ctx compact` wrote are passed over. */
+export async function readSourceMeta(ctx: RepoContext, tip: string): Promise<{ oid: string; meta: Meta }> {
+  let oid = tip;
+  let meta = await readTipMeta(ctx, oid);
+  while (isSyntheticCompaction(meta) && typeof meta.source?.of === 'string') {
+    oid = meta.source.of.replace(/^ctx-/, '');
+    meta = await readTipMeta(ctx, oid);
+  }
+  return { oid, meta };
 }
 
 export async function readArtifactAt(ctx: RepoContext, oid: string, meta: Meta): Promise<Uint8Array> {

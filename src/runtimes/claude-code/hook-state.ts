@@ -1,7 +1,7 @@
 // Derived data of live capture: per transcript file, how far it is in the repo. Kept under
 // `<repo>/ctx/hooks/`, never trusted over the repo: it is used only while it names the branch tip.
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** How many bytes before the offset are checked on every call: a rewritten transcript shows there. */
@@ -18,6 +18,10 @@ export interface StreamState {
   /** sha256 of the `tail_len` bytes before `offset` */
   tail_sha256: string;
   tail_len: number;
+  /** the transcript file the stream reads, so `ctx compact` can catch up first (states written before it lack it) */
+  transcript?: string;
+  /** the Claude Code session the stream belongs to (with `transcript`) */
+  session?: string;
   /** old-layout agent files of other sessions, by name, so they are not read again */
   foreign?: string[];
 }
@@ -39,6 +43,26 @@ export function readState(file: string): StreamState | null {
   } catch {
     return null;
   }
+}
+
+/** The state (and its key) of the stream that extends `branch` at `tip`, if any; `file` is preferred when several do. */
+export function findState(gitdir: string, branch: string, tip: string, file?: string): { key: string; state: StreamState } | null {
+  let names: string[];
+  try {
+    names = readdirSync(hooksDir(gitdir));
+  } catch {
+    return null;
+  }
+  let found: { key: string; state: StreamState } | null = null;
+  for (const name of names.sort()) {
+    if (!name.endsWith('.json') || name.endsWith('.foreign.json')) continue;
+    const state = readState(join(hooksDir(gitdir), name));
+    if (state?.branch !== branch || state.tip !== tip) continue;
+    const key = name.slice(0, -'.json'.length);
+    if (file === undefined || state.transcript === file) return { key, state };
+    found ??= { key, state };
+  }
+  return found;
 }
 
 /** Written whole, then renamed: a reader never sees half a state. */

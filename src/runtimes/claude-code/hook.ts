@@ -2,8 +2,8 @@
 // last checkpoint, as whole lines, split exactly as import splits a file. Only new bytes are read.
 import { closeSync, fstatSync, openSync, readSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { ConflictError, CtxError, NotFoundError } from '../../errors/index.js';
-import type { Trigger } from '../../core/meta.js';
+import { BadInputError, ConflictError, CtxError, NotFoundError } from '../../errors/index.js';
+import { isSyntheticCompaction, type Trigger } from '../../core/meta.js';
 import type { RepoContext } from '../../api/repo-context.js';
 import type { ChainItem, WrittenCommit } from '../../api/write.js';
 import { refs } from '../../store/refs.js';
@@ -64,8 +64,8 @@ export const sessionBranch = (session: string) => `claude/${session}`;
 export const agentBranch = (session: string, agent: string) => `claude/${session}.agent-${agent}`;
 
 interface Stream {
-  /** name of the state file under ctx/hooks/ */
-  key: string;
+  /** name of the state file under ctx/hooks/; none: no state is kept (a catch-up of a chain no hook captured) */
+  key?: string;
   /** the first branch of the stream; forks are `<base>.fork-<n>` */
   base: string;
   file: string;
@@ -80,6 +80,8 @@ interface Run {
   trigger: Trigger;
   /** SessionEnd: a last line without its newline is taken too, if it is whole JSON */
   final: boolean;
+  /** `ctx compact`'s catch-up: a file that no longer extends the chain is an error, never a fork */
+  strict?: boolean;
 }
 
 /** Capture the session's transcript and its subagents' transcripts. */
@@ -114,6 +116,25 @@ export async function captureSession(ctx: RepoContext, input: HookInput, note: (
   return reports;
 }
 
+/** Where a catch-up starts: a hook state's offset and tail hash, or the end of the chain's own bytes. */
+export interface CatchUpStart {
+  branch: string;
+  tip: string;
+  offset: number;
+  tail: { len: number; sha256?: string; bytes?: Uint8Array };
+}
+
+/**
+ * `ctx compact`'s catch-up: the bytes of `file` past `start`, captured onto the tip as a PreCompact
+ * hook call captures them (whole lines, split as import splits). Never forks: a file that no longer
+ * extends the chain is an error. `key`: the hook state to advance, when the stream has one.
+ */
+export async function captureBeforeCompaction(ctx: RepoContext, c: { key?: string; file: string; session: string; start: CatchUpStart }): Promise<WrittenCommit[]> {
+  const run: Run = { session: c.session, trigger: 'compaction', final: false, strict: true };
+  const stream: Stream = { key: c.key, base: c.start.branch, file: c.file, main: true };
+  return (await captureStream(ctx, stream, run, { ...c.start, valid: true })).commits;
+}
+
 /** Where the file stands in the repo: the branch, its tip, the offset, and what the bytes before it must be. */
 interface Position {
   branch: string;
@@ -124,21 +145,22 @@ interface Position {
 }
 
 async function position(ctx: RepoContext, s: Stream): Promise<Position> {
-  const state = readState(statePath(ctx.gitdir, s.key));
+  const state = s.key === undefined ? null : readState(statePath(ctx.gitdir, s.key));
   if (state && ctx.refs.read(refs.branch(state.branch)) === state.tip)
     return { branch: state.branch, tip: state.tip, offset: state.offset, tail: { len: state.tail_len, sha256: state.tail_sha256 }, valid: true };
   // the state is missing or stale: the repo says where the file stands
   const branch = currentBranch(ctx, s.base);
   const tip = ctx.refs.read(refs.branch(branch));
   if (tip === null) return { branch, tip, offset: 0, tail: { len: 0 }, valid: false };
-  const { readArtifactAt, readTipMeta } = await repoReads();
-  const meta = await readTipMeta(ctx, tip);
+  const { readArtifactAt, readSourceMeta } = await repoReads();
+  // a compaction `ctx compact` wrote holds no transcript bytes: the range is its parent's
+  const { oid, meta } = await readSourceMeta(ctx, tip);
   const src = meta.source as { file?: unknown; offset?: unknown; length?: unknown } | undefined;
   const mine = s.main || src?.file === basename(s.file);
   if (!mine) return { branch, tip, offset: 0, tail: { len: 0 }, valid: false };
   if (!src || !Number.isSafeInteger(src.offset) || !Number.isSafeInteger(src.length))
     throw new CtxError(`${branch}: its tip ctx-${tip.slice(0, 12)} has no source range, so the transcript offset is unknown`);
-  const artifact = await readArtifactAt(ctx, tip, meta);
+  const artifact = await readArtifactAt(ctx, oid, meta);
   const len = Math.min(TAIL_BYTES, artifact.length);
   return { branch, tip, offset: (src.offset as number) + (src.length as number), tail: { len, bytes: artifact.subarray(artifact.length - len) }, valid: false };
 }
@@ -156,8 +178,9 @@ function currentBranch(ctx: RepoContext, base: string): string {
   return best;
 }
 
-async function captureStream(ctx: RepoContext, s: Stream, run: Run): Promise<StreamReport> {
-  const pos = await position(ctx, s);
+/** `known`: where the file stands when the caller has found it (a catch-up), else derived. */
+async function captureStream(ctx: RepoContext, s: Stream, run: Run, known?: Position): Promise<StreamReport> {
+  const pos = known ?? (await position(ctx, s));
   let fd: number;
   try {
     fd = openSync(s.file, 'r');
@@ -188,7 +211,7 @@ async function captureStream(ctx: RepoContext, s: Stream, run: Run): Promise<Str
       commits = await append(ctx, pos.branch, items, onto);
       tip = commits[commits.length - 1].oid;
     }
-    if (tip !== null && (items.length || !pos.valid)) saveState(ctx, s, pos.branch, tip, end, buf, from);
+    if (tip !== null && (items.length || !pos.valid)) saveState(ctx, s, run, pos.branch, tip, end, buf, from);
     return { branch: pos.branch, commits };
   } finally {
     closeSync(fd);
@@ -207,10 +230,11 @@ function readAt(fd: number, position: number, length: number): Buffer {
   return buf.subarray(0, got);
 }
 
-function saveState(ctx: RepoContext, s: Stream, branch: string, tip: string, end: number, buf: Uint8Array, bufStart: number) {
+function saveState(ctx: RepoContext, s: Stream, run: Run, branch: string, tip: string, end: number, buf: Uint8Array, bufStart: number) {
+  if (s.key === undefined) return;
   const len = Math.min(end, TAIL_BYTES);
   const tail = buf.subarray(end - len - bufStart, end - bufStart);
-  const state: StreamState = { v: 1, branch, tip, offset: end, tail_sha256: tailHash(tail), tail_len: len };
+  const state: StreamState = { v: 1, branch, tip, offset: end, tail_sha256: tailHash(tail), tail_len: len, transcript: s.file, session: run.session };
   writeState(statePath(ctx.gitdir, s.key), state);
 }
 
@@ -272,6 +296,7 @@ function isJsonLine(bytes: Uint8Array): boolean {
  * branch at the newest commit whose source range still matches the file, and capture the rest there.
  */
 async function fork(ctx: RepoContext, s: Stream, run: Run, pos: Position, bytes: Buffer, reason: string): Promise<StreamReport> {
+  if (run.strict) throw new BadInputError(`${s.file} is not an extension of ${pos.branch}: the transcript ${reason}`);
   const { matching, offset } = await matchingPrefix(ctx, s, pos.tip!, bytes);
   const branch = nextFork(ctx, s.base);
   const items = await itemsOf(bytes.subarray(offset), offset, s.file, run);
@@ -283,7 +308,7 @@ async function fork(ctx: RepoContext, s: Stream, run: Run, pos: Position, bytes:
     tip = commits[commits.length - 1].oid;
   }
   const end = offset + items.reduce((n, i) => n + i.artifact.length, 0);
-  if (tip) saveState(ctx, s, branch, tip, end, bytes, 0);
+  if (tip) saveState(ctx, s, run, branch, tip, end, bytes, 0);
   return { branch, commits, forked: { from: pos.branch, at: matching && `ctx-${matching.slice(0, 12)}`, reason } };
 }
 
@@ -294,6 +319,11 @@ async function matchingPrefix(ctx: RepoContext, s: Stream, tip: string, bytes: U
   let offset = 0;
   for (const c of chain) {
     const src = c.meta.source as { file?: unknown; offset?: unknown; length?: unknown } | undefined;
+    // a compaction `ctx compact` wrote holds no transcript bytes: the file still matches after it
+    if (isSyntheticCompaction(c.meta)) {
+      matching = c.oid;
+      continue;
+    }
     if (!s.main && src?.file !== basename(s.file)) {
       // the main chain under a subagent's branch: the agent's bytes have not started yet
       if (offset === 0) matching = c.oid;

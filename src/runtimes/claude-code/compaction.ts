@@ -1,0 +1,195 @@
+// `ctx compact` on a claude-code-v1 chain, written in Claude Code's own compaction shape: a
+// `compact_boundary` system line, an `isCompactSummary` user line holding the summary, then the kept
+// messages as their original transcript lines, so `claude --resume` sees real turns and tool calls.
+import { createHash } from 'node:crypto';
+import type { CompactionResult } from '../../core/compaction.js';
+import { toBlocks } from '../../formats/claude-code.js';
+import { parseJsonLines } from '../../formats/jsonl.js';
+import { renderMarkdown } from '../../formats/markdown.js';
+import { isRecord, resultText, type Block, type NeutralMessage } from '../../formats/neutral.js';
+
+export const CLAUDE_CONTINUATION = 'This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.';
+
+type Line = Record<string, unknown>;
+
+/** One transcript line: parsed, and its bytes as the runtime wrote them. */
+interface SourceLine {
+  value: Line;
+  bytes: Uint8Array;
+}
+
+export interface ClaudeCompaction {
+  /** the context's claude-code-v1 bytes, the lines the messages were read from */
+  source: Uint8Array;
+  /** the messages the pipeline read, in order */
+  input: readonly NeutralMessage[];
+  out: Pick<CompactionResult, 'messages' | 'origins' | 'summaryAt' | 'tokensBefore'>;
+  /** the tip's last line: the session fields the new lines carry */
+  last?: Line;
+  timestamp: string;
+  /** the commit compacted: new uuids are derived from it, so the same compaction gives the same bytes */
+  tip: string;
+}
+
+export function claudeCompactLines(c: ClaudeCompaction): Uint8Array {
+  const uuid = (salt: string) => {
+    const h = createHash('sha256').update(`${c.tip} ${salt}`).digest('hex');
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  };
+  const session: Line = {};
+  for (const k of ['userType', 'cwd', 'sessionId', 'version', 'gitBranch']) if (c.last?.[k] !== undefined) session[k] = c.last[k];
+  const lines = parseJsonLines(c.source).flatMap((l) => (isRecord(l.value) ? [{ value: l.value, bytes: wholeLine(c.source.subarray(l.start, l.end)) }] : []));
+  const groups = messageLines(c.input, lines);
+  // the chain the compaction heads: the main one, or a subagent transcript's own sidechain
+  const first = c.out.origins.find((o) => o >= 0 && groups[o] !== null);
+  const side = first !== undefined && groups[first]![0].value.isSidechain === true;
+  const boundary = uuid('boundary');
+  const head: Line[] = [
+    { parentUuid: null, logicalParentUuid: c.last?.uuid ?? null, isSidechain: side, ...session, type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted', isMeta: false, timestamp: c.timestamp, uuid: boundary, level: 'info', compactMetadata: { trigger: 'manual', preTokens: c.out.tokensBefore } },
+  ];
+  const summaryLine = (text: string): Line => ({ parentUuid: boundary, isSidechain: side, ...session, type: 'user', message: { role: 'user', content: `${CLAUDE_CONTINUATION}\n\n${text}` }, isVisibleInTranscriptOnly: true, isCompactSummary: true, uuid: uuid('summary'), timestamp: c.timestamp });
+  // a kept message read from another format has no line to keep: the whole context goes into the summary
+  if (c.out.origins.some((o) => o >= 0 && groups[o] === null)) return toBytes([...head, summaryLine(text(renderMarkdown(c.out.messages)))]);
+  if (c.out.summaryAt >= 0) head.push(summaryLine(text(c.out.messages[c.out.summaryAt].content.map((b) => (b.type === 'text' ? b.text : '')).join(''))));
+  const chain = new Relinker(head[head.length - 1].uuid as string, side);
+  const parts: Uint8Array[] = [toBytes(head)];
+  c.out.messages.forEach((m, j) => {
+    const o = c.out.origins[j];
+    if (j === c.out.summaryAt) return;
+    if (o < 0) return parts.push(toBytes([chain.inserted(resultLine(m, session, c.timestamp, uuid(`result ${j}`)))]));
+    const patched = patchContent(groups[o]!, c.input[o], m);
+    for (const l of patched) parts.push(chain.keep(l));
+  });
+  return Buffer.concat(parts);
+}
+
+/** A file's last line may lack its newline; in the middle of an artifact it needs one. */
+const wholeLine = (b: Uint8Array) => (b[b.length - 1] === 0x0a ? b : Buffer.concat([b, Buffer.from('\n')]));
+const text = (b: Uint8Array | string) => (typeof b === 'string' ? b : Buffer.from(b).toString('utf8'));
+const toBytes = (ls: readonly Line[]) => Buffer.from(ls.map((l) => `${JSON.stringify(l)}\n`).join(''));
+const isMessageLine = (v: Line) => (v.type === 'user' || v.type === 'assistant') && isRecord(v.message);
+
+/**
+ * The lines each message was read from, found by its ids: the line with its uuid, and for an
+ * assistant message the later lines of the same API message id (Claude Code writes one per block)
+ * before the next message's line. null: no such line (a message read from another format).
+ */
+export function messageLines(messages: readonly NeutralMessage[], lines: readonly SourceLine[]): (SourceLine[] | null)[] {
+  const byUuid = new Map<string, number[]>();
+  lines.forEach((l, i) => isMessageLine(l.value) && typeof l.value.uuid === 'string' && byUuid.set(l.value.uuid, [...(byUuid.get(l.value.uuid) ?? []), i]));
+  let cursor = 0;
+  // the same uuid twice (a transcript appended to itself): the first at or after the previous message
+  const firsts = messages.map((m) => {
+    const at = byUuid.get(m.ids?.uuid ?? '')?.find((i) => i >= cursor) ?? -1;
+    if (at >= 0) cursor = at + 1;
+    return at;
+  });
+  return firsts.map((first, k) => {
+    if (first < 0) return null;
+    const next = firsts.slice(k + 1).find((f) => f > first) ?? lines.length;
+    const id = messages[k].ids?.message_id;
+    const side = lines[first].value.isSidechain === true;
+    const rest = id === undefined ? [] : lines.slice(first + 1, next).filter((l) => l.value.type === 'assistant' && isRecord(l.value.message) && l.value.message.id === id && (l.value.isSidechain === true) === side);
+    return [lines[first], ...rest];
+  });
+}
+
+/**
+ * The message's lines with only the blocks the pipeline changed rewritten (a pruned or deduped
+ * result, a result whose call is gone turned into text); lines with nothing changed keep their bytes.
+ */
+function patchContent(lines: readonly SourceLine[], before: NeutralMessage, after: NeutralMessage): SourceLine[] {
+  let k = 0;
+  return lines.map((l) => {
+    const content = (l.value.message as Line).content;
+    if (!Array.isArray(content)) {
+      k += toBlocks(content).length;
+      return l;
+    }
+    let changed = false;
+    const entries = content.map((entry) => {
+      if (toBlocks([entry]).length === 0) return entry;
+      const [was, now] = [before.content[k], after.content[k]];
+      k++;
+      if (JSON.stringify(was) === JSON.stringify(now)) return entry;
+      changed = true;
+      return claudeBlock(entry, now);
+    });
+    if (!changed) return l;
+    const value = { ...l.value, message: { ...(l.value.message as Line), content: entries } };
+    return { value, bytes: toBytes([value]) };
+  });
+}
+
+/** A changed block back in the line: a result keeps its other fields; anything else is written anew. */
+function claudeBlock(entry: unknown, b: Block): unknown {
+  if (b.type === 'tool_result' && isRecord(entry) && entry.type === 'tool_result')
+    return { ...entry, content: typeof b.content === 'string' ? b.content : b.content.map((x) => claudeBlock(undefined, x)) };
+  switch (b.type) {
+    case 'text':
+      return { type: 'text', text: b.text };
+    case 'thinking':
+      return { type: 'thinking', thinking: b.text, ...(b.signature ? { signature: b.signature } : {}) };
+    case 'tool_call':
+      return { type: 'tool_use', id: b.id, name: b.name, input: b.input };
+    case 'tool_result':
+      return { type: 'tool_result', tool_use_id: b.call_id, content: typeof b.content === 'string' ? b.content : resultText(b.content), ...(b.is_error ? { is_error: true } : {}) };
+    case 'image':
+      return { type: 'image', source: b.data !== undefined ? { type: 'base64', media_type: b.media_type, data: b.data } : { type: 'url', url: b.url } };
+  }
+}
+
+/** The error results the pipeline gives calls that never got one, as Claude Code's tool-result user line. */
+function resultLine(m: NeutralMessage, session: Line, timestamp: string, uuid: string): Line {
+  const content = m.content.map((b) => claudeBlock(undefined, b));
+  return { parentUuid: null, isSidechain: false, ...session, type: 'user', message: { role: 'user', content }, uuid, timestamp };
+}
+
+/**
+ * The parent links of the kept lines: the first line of the main chain hangs from the summary; a
+ * line whose parent was not kept hangs from the kept line before it (on its own side: main chain or
+ * sidechain); every other link stays as Claude Code wrote it.
+ */
+class Relinker {
+  private written = new Set<string>();
+  private lastOf = new Map<boolean, string | null>();
+  /** a line the pipeline inserted after a kept line takes that line's place as a parent */
+  private insertedAfter = new Map<string, string>();
+  private started = false;
+  private lastSide: boolean;
+
+  /** `top`: the summary (else the boundary), heading the chain of side `main` */
+  constructor(top: string, private readonly main: boolean) {
+    this.written.add(top);
+    this.lastOf.set(main, top).set(!main, null);
+    this.lastSide = main;
+  }
+
+  keep(l: SourceLine): Uint8Array {
+    const side = l.value.isSidechain === true;
+    const parent = l.value.parentUuid;
+    let want: unknown = parent;
+    if (side === this.main && !this.started) want = this.lastOf.get(side);
+    else if (typeof parent === 'string' && this.written.has(parent)) want = this.insertedAfter.get(parent) ?? parent;
+    else if (typeof parent === 'string') want = this.lastOf.get(side) ?? null;
+    if (side === this.main) this.started = true;
+    this.wrote(l.value.uuid, side);
+    return want === parent ? l.bytes : toBytes([{ ...l.value, parentUuid: want }]);
+  }
+
+  /** A line the pipeline made, after the last line written and on its side. */
+  inserted(line: Line): Line {
+    const last = this.lastOf.get(this.lastSide) ?? null;
+    Object.assign(line, { parentUuid: last, isSidechain: this.lastSide });
+    if (last !== null) this.insertedAfter.set(last, line.uuid as string);
+    this.wrote(line.uuid, this.lastSide);
+    return line;
+  }
+
+  private wrote(uuid: unknown, side: boolean) {
+    this.lastSide = side;
+    if (typeof uuid !== 'string') return;
+    this.written.add(uuid);
+    this.lastOf.set(side, uuid);
+  }
+}
