@@ -32,10 +32,12 @@ export async function benchCheckpoint({ n = 20 } = {}) {
   const seed = join(dir, 'seed.jsonl');
   writeFileSync(seed, userLine(rand, -1));
   const stores = {};
-  for (const k of ['default', 'git', 'isogit', 'native']) {
+  for (const k of ['default', 'git', 'isogit', 'chars', 'native']) {
     stores[k] = join(dir, `${k}.git`);
     ctx(['--store', stores[k], 'checkpoint', '-b', 'b', '--format', 'claude-code-v1', seed], { env: { CTX_ENGINE: 'git' } });
   }
+  // token_count by characters/4: what the tokenizer's load costs a process
+  git(stores.chars, ['config', 'ctx.tokenCount', 'chars/4']);
   const meta = join(dir, 'meta.json');
   writeFileSync(meta, git(stores.native, ['cat-file', 'blob', 'b:meta.json']).stdout);
   const script = join(dir, 'native.sh');
@@ -53,10 +55,11 @@ export async function benchCheckpoint({ n = 20 } = {}) {
     'ctx checkpoint (default engine)': cp(stores.default, undefined),
     'ctx checkpoint, git engine': cp(stores.git, 'git'),
     'ctx checkpoint, isogit engine': cp(stores.isogit, 'isogit'),
+    'ctx checkpoint, git engine, ctx.tokenCount chars/4': cp(stores.chars, 'git'),
   };
   progress(`checkpoint: ${Object.keys(variants).length} variants × ${n + 1} interleaved rounds`);
   const r = await rounds({ n, warmup: 1, variants });
-  for (const k of ['default', 'git', 'isogit', 'native']) {
+  for (const k of ['default', 'git', 'isogit', 'chars', 'native']) {
     const count = Number(git(stores[k], ['rev-list', '--count', 'b']).stdout.toString().trim());
     if (count !== n + 2) throw new Error(`checkpoint ${k}: ${count} commits on b, expected ${n + 2}`);
   }

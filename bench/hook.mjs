@@ -1,7 +1,7 @@
 // Benchmark: one `ctx hook claude-code` process for a Stop event, as Claude Code runs it after each
 // turn: the 2.3 MB corpus transcript, ~10 KB new since the last checkpoint, whole process timed,
 // side by side with `node -e 0` (node's own start-up) and `ctx --version` (ctx's start-up floor).
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CORPUS_FILE, CTX_BIN, NODE, cleanup, ctx, fmtMs, git, progress, rounds, run, snapshotBuild, table, tempDir } from './lib.mjs';
 
@@ -37,6 +37,16 @@ export async function benchHook({ n = 20, step = 10_000 } = {}) {
   const input = JSON.stringify({ session_id: SESSION, transcript_path: transcript, hook_event_name: 'Stop', cwd: dir });
   const hook = () => ctx(['--store', store, 'hook', 'claude-code'], { input });
   hook();
+  // the same rounds into a store whose token_count is characters/4: what the tokenizer's load costs
+  const charsStore = join(dir, 'chars.git');
+  const charsTranscript = join(dir, 'chars', `${SESSION}.jsonl`);
+  mkdirSync(join(dir, 'chars'));
+  writeFileSync(charsTranscript, bytes);
+  const charsInput = JSON.stringify({ session_id: SESSION, transcript_path: charsTranscript, hook_event_name: 'Stop', cwd: dir });
+  const charsHook = () => ctx(['--store', charsStore, 'hook', 'claude-code'], { input: charsInput });
+  ctx(['init', charsStore]);
+  git(charsStore, ['config', 'ctx.tokenCount', 'chars/4']);
+  charsHook();
   const sizes = [];
   const variants = {
     'node -e 0': () => run(NODE, ['-e', '0']).ms,
@@ -47,13 +57,18 @@ export async function benchHook({ n = 20, step = 10_000 } = {}) {
       sizes.push(points[i + 1] - points[i]);
       return hook().ms;
     },
+    'ctx hook claude-code, Stop, ~10 KB new, ctx.tokenCount chars/4': (i) => {
+      appendFileSync(charsTranscript, bytes.subarray(points[i], points[i + 1]));
+      return charsHook().ms;
+    },
   };
   progress(`hook: ${Object.keys(variants).length} variants × ${n + warmup} interleaved rounds`);
   const r = await rounds({ n, warmup, variants });
-  const log = join(store, 'ctx', 'hook.log');
-  if (existsSync(log)) throw new Error(`hook benchmark: the hook logged failures:\n${readFileSync(log, 'utf8')}`);
-  const materialized = ctx(['--store', store, 'materialize', `claude/${SESSION}`, '--stop', 'root'], { stdout: 'pipe' }).stdout;
-  if (Buffer.compare(materialized, readFileSync(transcript)) !== 0) throw new Error('hook benchmark: the chain does not reproduce the transcript');
+  for (const [s, t] of [[store, transcript], [charsStore, charsTranscript]]) {
+    if (existsSync(join(s, 'ctx', 'hook.log'))) throw new Error(`hook benchmark: the hook logged failures:\n${readFileSync(join(s, 'ctx', 'hook.log'), 'utf8')}`);
+    const materialized = ctx(['--store', s, 'materialize', `claude/${SESSION}`, '--stop', 'root'], { stdout: 'pipe' }).stdout;
+    if (Buffer.compare(materialized, readFileSync(t)) !== 0) throw new Error('hook benchmark: a chain does not reproduce its transcript');
+  }
   const commits = Number(git(store, ['rev-list', '--count', `claude/${SESSION}`]).stdout.toString().trim());
 
   const floor = r['node -e 0'].median;
@@ -72,7 +87,8 @@ export async function benchHook({ n = 20, step = 10_000 } = {}) {
       '',
       `- Stop with ~10 KB new: ${fmtMs(hk.median)} ms whole process (target ≤ 100 ms: ${hk.median <= 100 ? '**met**' : '**missed**'}); ` +
         `node's start-up (\`node -e 0\`) is ${fmtMs(floor)} ms of it (${Math.round((floor / hk.median) * 100)}%), ` +
-        `ctx's own start-up (\`--version\` − node) ${fmtMs(ver - floor)} ms, the capture itself ${fmtMs(hk.median - ver)} ms.`,
+        `ctx's own start-up (\`--version\` − node) ${fmtMs(ver - floor)} ms, the capture itself ${fmtMs(hk.median - ver)} ms; ` +
+        `with \`ctx.tokenCount chars/4\` (no tokenizer to load) ${fmtMs(r['ctx hook claude-code, Stop, ~10 KB new, ctx.tokenCount chars/4'].median)} ms.`,
       '',
     ].join('\n'),
     summary: { median: hk.median, floor, ver },
