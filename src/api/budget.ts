@@ -41,7 +41,7 @@ export async function budget(ctx: RepoContext, spec: string, opts: BudgetOptions
   const fmt = knownFormat(m.format);
   // a format ctx cannot read is counted as the text it is
   const used = fmt
-    ? fmt.estimateTokens(fmt.parse(m.bytes, { lastOfFile: true }), counter)
+    ? counter.count(fmt.tokenTexts(fmt.parse(m.bytes, { lastOfFile: true })))
     : counter.count([Buffer.from(m.bytes).toString('utf8')]);
   const b = contextTokenBudget({ window: opts.window, used, reservedOutput, reservedSystem, threshold });
   return { ...b, window: opts.window, reservedOutput, reservedSystem, threshold, estimator: counter.name, format: m.format, stop: m.stop, commits: m.commits };

@@ -55,9 +55,14 @@ export class RepoContext {
     };
   }
 
-  /** The estimator of meta.json's token_count (the tokenizer loads on first use). */
+  /** The estimator of meta.json's token_count, in this thread (the tokenizer loads on first use). */
   tokenCounter(): Promise<TokenCounter> {
     return tokenCounter(this.tokenCount);
+  }
+
+  /** meta.json's token_count of `texts`. */
+  async countTokens(texts: readonly string[]): Promise<number> {
+    return (await this.tokenCounter()).count(texts);
   }
 
   signature(principal = this.defaults.principal): Signature {

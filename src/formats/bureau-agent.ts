@@ -1,7 +1,7 @@
 // bureau-agent-v1: a CBOR array of message maps; concatenation decodes, merges and encodes once.
 import { createRequire } from 'node:module';
 import { BadInputError } from '../errors/index.js';
-import { charsPerToken, contentTexts, type StorageFormat } from './format.js';
+import { contentTexts, type StorageFormat } from './format.js';
 import { ROLES, compact, isRecord, str, type Block, type NeutralMessage, type Role } from './neutral.js';
 
 // cbor-x is loaded on first use: commands on other formats never pay for it
@@ -30,7 +30,7 @@ export const bureauAgent: StorageFormat = {
   parse: decodeMessages,
   concat: (parts) => loadCbor().encode(parts.flatMap(decodeMessages)),
   count: (entries) => entries.length,
-  estimateTokens: (entries, counter = charsPerToken) => counter.count(entries.flatMap((m) => contentTexts((m as { content?: unknown }).content))),
+  tokenTexts: (entries) => entries.flatMap((m) => contentTexts((m as { content?: unknown }).content)),
   mapStrings: (bytes, map) => loadCbor().encode(mapStringsDeep(decodeMessages(bytes), map)),
   toNeutral: (entries) => entries.map((m) => toMessage(m as Record<string, unknown>)),
   fromNeutral: (messages) => loadCbor().encode(messages.map((m) => toMessage(m as unknown as Record<string, unknown>))),

@@ -1,6 +1,6 @@
 // claude-code-v1: Claude Code transcript JSONL, bytes exactly as the runtime wrote them.
 import { parseObjectLines } from './jsonl.js';
-import { charsPerToken, concatBytes, contentTexts, type StorageFormat } from './format.js';
+import { concatBytes, contentTexts, type StorageFormat } from './format.js';
 import { compact, isRecord, str, type Block, type NeutralMessage } from './neutral.js';
 
 function isMessage(e: unknown): e is { type: string; message?: { content?: unknown } } {
@@ -67,6 +67,6 @@ export const claudeCode: StorageFormat = {
   parse: parseObjectLines,
   concat: concatBytes,
   count: (entries) => entries.filter(isMessage).length,
-  estimateTokens: (entries, counter = charsPerToken) => counter.count(entries.filter(isMessage).flatMap((e) => contentTexts(e.message?.content))),
+  tokenTexts: (entries) => entries.filter(isMessage).flatMap((e) => contentTexts(e.message?.content)),
   toNeutral,
 };

@@ -2,7 +2,7 @@
 // `{timestamp, type, payload}` envelopes (session_meta, response_item, event_msg, turn_context,
 // compacted; Codex 0.3x on) and, before them, bare response items after a `{id, timestamp, …}` header.
 import { parseObjectLines } from './jsonl.js';
-import { charsPerToken, concatBytes, type StorageFormat } from './format.js';
+import { concatBytes, type StorageFormat } from './format.js';
 import { compact, isRecord, parseArguments, str, type Block, type NeutralMessage, type Role } from './neutral.js';
 
 // User-role messages Codex writes itself: the environment, AGENTS.md / user instructions, notices.
@@ -117,6 +117,6 @@ export const codexRollout: StorageFormat = {
   parse: parseObjectLines,
   concat: concatBytes,
   count: (entries) => entries.filter((e) => rolloutMessage(e) !== undefined).length,
-  estimateTokens: (entries, counter = charsPerToken) => counter.count(entries.flatMap((e) => messageTexts(rolloutMessage(e)?.content))),
+  tokenTexts: (entries) => entries.flatMap((e) => messageTexts(rolloutMessage(e)?.content)),
   toNeutral,
 };

@@ -1,5 +1,4 @@
 // A format plug-in (DESIGN.md §4): one module per format, registered in registry.ts.
-import type { TokenCounter } from '../core/tokens.js';
 import type { NeutralMessage } from './neutral.js';
 
 export interface StorageFormat {
@@ -15,8 +14,8 @@ export interface StorageFormat {
   concat(parts: readonly Uint8Array[]): Uint8Array;
   /** Messages among parsed entries. */
   count(entries: readonly unknown[]): number;
-  /** Estimated tokens of the message content among parsed entries; `counter` defaults to chars/4; meta.json's token_count passes the repo's estimator. */
-  estimateTokens(entries: readonly unknown[], counter?: TokenCounter): number;
+  /** The message texts among parsed entries that token estimates count (meta.json's token_count, ctx budget). */
+  tokenTexts(entries: readonly unknown[]): string[];
   /**
    * For binary formats (CBOR): the artifact re-encoded with every string passed through `map`.
    * Text formats leave it out: secret redaction then replaces bytes in place.
@@ -45,7 +44,6 @@ export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
   return Buffer.concat(parts);
 }
 
-export { charsPerToken, tokensFromChars } from '../core/tokens.js';
 
 /** The texts contentChars counts, in order: its total length equals contentChars(content). */
 export function contentTexts(content: unknown): string[] {

@@ -2,7 +2,7 @@
 // whole JSON document as the runtime wrote it (pretty-printed, often without a trailing newline).
 // The runtime rewrites the file whole, so every artifact is a snapshot: the last one is the context.
 import { BadInputError } from '../errors/index.js';
-import { charsPerToken, contentTexts, type StorageFormat } from './format.js';
+import { contentTexts, type StorageFormat } from './format.js';
 import { compact, isRecord, str, type Block, type NeutralMessage } from './neutral.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -73,6 +73,6 @@ export const geminiChat: StorageFormat = {
     return parts[parts.length - 1];
   },
   count: (entries) => entries.filter(isMessage).length,
-  estimateTokens: (entries, counter = charsPerToken) => counter.count(entries.filter(isMessage).flatMap((m) => contentTexts((m as { content?: unknown }).content))),
+  tokenTexts: (entries) => entries.filter(isMessage).flatMap((m) => contentTexts((m as { content?: unknown }).content)),
   toNeutral,
 };

@@ -2,7 +2,7 @@
 // tool_calls, tool with tool_call_id). Standard fields only are written: thinking is dropped, since
 // the API has no place for it (a `reasoning_content` string, as some servers send, is read).
 import { BadInputError } from '../errors/index.js';
-import { charsPerToken, type StorageFormat } from './format.js';
+import type { StorageFormat } from './format.js';
 import { compact, isRecord, parseArguments, resultText, str, type Block, type NeutralMessage } from './neutral.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -153,8 +153,7 @@ export const openaiChat: StorageFormat = {
   parse,
   concat: (parts) => (parts.length === 1 ? parts[0] : encode(parts.flatMap(parse))),
   count: (entries) => entries.length,
-  estimateTokens: (entries, counter = charsPerToken) =>
-    counter.count((entries as ChatMessage[]).flatMap((m) => [partsText(m.content), ...(m.tool_calls ?? []).flatMap((c) => [c.function.name, c.function.arguments])])),
+  tokenTexts: (entries) => (entries as ChatMessage[]).flatMap((m) => [partsText(m.content), ...(m.tool_calls ?? []).flatMap((c) => [c.function.name, c.function.arguments])]),
   toNeutral,
   fromNeutral,
 };
