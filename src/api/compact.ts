@@ -111,11 +111,13 @@ async function readContext(ctx: RepoContext, oids: readonly string[]) {
     if (!f?.toNeutral) throw new CtxError(`ctx-${stored[i].oid.slice(0, 12)} holds ${stored[i].meta.format}, which ctx cannot read into messages`);
     const bytes = f.concat(artifacts.slice(i, j));
     const whole = f.toNeutral(f.parse(bytes, { lastOfFile: true }));
-    const each = stored.slice(i, j).map((_, k) => f.toNeutral!(f.parse(artifacts[i + k], { lastOfFile: true })).length);
+    const isPinned = stored.slice(i, j).map((c) => foldAnnotations(notes.get(c.oid)).pinned === true);
+    // each artifact is read alone only to place pins: a run without any is read once
+    const each = isPinned.includes(true) ? stored.slice(i, j).map((_, k) => f.toNeutral!(f.parse(artifacts[i + k], { lastOfFile: true })).length) : [];
     if (each.reduce((a, b) => a + b, 0) === whole.length) {
       let at = messages.length;
       each.forEach((n, k) => {
-        if (foldAnnotations(notes.get(stored[i + k].oid)).pinned === true) for (let x = 0; x < n; x++) pinned.add(at + x);
+        if (isPinned[k]) for (let x = 0; x < n; x++) pinned.add(at + x);
         at += n;
       });
     }

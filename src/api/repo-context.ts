@@ -60,11 +60,6 @@ export class RepoContext {
     return tokenCounter(this.tokenCount);
   }
 
-  /** meta.json's token_count of `texts`. */
-  async countTokens(texts: readonly string[]): Promise<number> {
-    return (await this.tokenCounter()).count(texts);
-  }
-
   signature(principal = this.defaults.principal): Signature {
     return person(principal, this.defaults.machine, this.now());
   }

@@ -90,7 +90,7 @@ export async function buildMeta(ctx: RepoContext, format: string, artifact: Uint
     checkpoint: trigger,
     summary: f.summary ?? '',
     message_count: fmt.count(entries),
-    token_count: await ctx.countTokens(fmt.tokenTexts(entries)),
+    token_count: (await ctx.tokenCounter()).count(fmt.tokenTexts(entries)),
     created_at: isoMs(f.createdAt ?? ctx.now()),
   };
   if (f.ticket) meta.ticket_id = f.ticket;

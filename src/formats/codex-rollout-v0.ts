@@ -23,7 +23,7 @@ const CWD = /<cwd>([^<]*)<\/cwd>/;
  * lines carry no time: each takes the header's, or the commit's before any header.
  */
 function upgrade(entries: readonly unknown[], opts: { timestamp: string }): Uint8Array {
-  const cwd = entries.map((e) => (isRecord(e) && e.type === 'message' ? CWD.exec(messageTexts(e.content).join('\n'))?.[1] : undefined)).find((c) => c !== undefined);
+  const cwd = firstCwd(entries);
   let timestamp = opts.timestamp;
   const out: string[] = [];
   const line = (type: string, payload: unknown) => out.push(`${JSON.stringify({ timestamp, type, payload })}\n`);
@@ -46,6 +46,15 @@ function upgrade(entries: readonly unknown[], opts: { timestamp: string }): Uint
     }
   }
   return Buffer.from(out.join(''));
+}
+
+/** The working directory of the first <environment_context> message. */
+function firstCwd(entries: readonly unknown[]): string | undefined {
+  for (const e of entries) {
+    const found = isRecord(e) && e.type === 'message' ? CWD.exec(messageTexts(e.content).join('\n')) : null;
+    if (found) return found[1];
+  }
+  return undefined;
 }
 
 function item(e: Record<string, unknown>): Record<string, unknown> {

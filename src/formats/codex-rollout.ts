@@ -31,13 +31,6 @@ export function messageTexts(content: unknown): string[] {
   return content.flatMap((b) => (typeof (b as { text?: unknown })?.text === 'string' ? [(b as { text: string }).text] : []));
 }
 
-/** Characters of text in a message's content blocks (input_text, output_text, text). */
-export function messageChars(content: unknown): number {
-  if (typeof content === 'string') return content.length;
-  if (!Array.isArray(content)) return 0;
-  return content.reduce((n: number, b) => n + (typeof (b as { text?: unknown })?.text === 'string' ? ((b as { text: string }).text.length) : 0), 0);
-}
-
 function textBlocks(content: unknown): Block[] {
   if (typeof content === 'string') return [{ type: 'text', text: content }];
   if (!Array.isArray(content)) return [];

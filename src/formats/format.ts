@@ -44,8 +44,7 @@ export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
   return Buffer.concat(parts);
 }
 
-
-/** The texts contentChars counts, in order: its total length equals contentChars(content). */
+/** The texts an entry's content carries: strings, text and thinking, tool names and JSON inputs, result texts. */
 export function contentTexts(content: unknown): string[] {
   if (typeof content === 'string') return [content];
   if (Array.isArray(content)) return content.flatMap(contentTexts);
@@ -64,27 +63,5 @@ export function contentTexts(content: unknown): string[] {
       return [];
     default:
       return contentTexts(b.content ?? b.text ?? '');
-  }
-}
-
-/** Characters of the text an entry's content carries: strings, text/thinking, tool input and output. */
-export function contentChars(content: unknown): number {
-  if (typeof content === 'string') return content.length;
-  if (Array.isArray(content)) return content.reduce((n: number, b) => n + contentChars(b), 0);
-  if (content === null || typeof content !== 'object') return 0;
-  const b = content as Record<string, unknown>;
-  switch (b.type) {
-    case 'text':
-      return typeof b.text === 'string' ? b.text.length : 0;
-    case 'thinking':
-      return typeof b.thinking === 'string' ? b.thinking.length : 0;
-    case 'tool_use':
-      return JSON.stringify(b.input ?? {}).length + String(b.name ?? '').length;
-    case 'tool_result':
-      return contentChars(b.content);
-    case 'image':
-      return 0;
-    default:
-      return contentChars(b.content ?? b.text ?? '');
   }
 }

@@ -32,6 +32,17 @@ export interface Segment {
   timestamp?: string;
 }
 
+/** One transcript line as a splitter classifies it; `K` names the runtime's own kinds. */
+export interface SplitLine<K extends string> {
+  start: number;
+  end: number;
+  kind: K;
+  /** for a prompt: its summary line */
+  prompt?: string;
+  timestamp?: string;
+  isMessage: boolean;
+}
+
 const PROMPT_MAX = 72;
 
 export function readTranscript(file: string): Uint8Array {

@@ -3,7 +3,7 @@
 // Pure: bytes in, byte ranges out, so `claude-code-v1` can store every segment's bytes unchanged.
 
 import { parseJsonLines } from '../../formats/jsonl.js';
-import { summaryLine, type Segment } from '../transcript.js';
+import { summaryLine, type Segment, type SplitLine } from '../transcript.js';
 
 export interface TranscriptSegment extends Segment {
   /** Number of lines in the segment. */
@@ -14,21 +14,12 @@ export interface TranscriptSegment extends Segment {
   messageCount: number;
 }
 
-
 // User lines the runtime writes itself: command output echoes, interruptions, background-task
 // notices. They belong to the turn they answer, so they do not start a commit.
 const NOT_TYPED = /^\s*(<local-command-stdout>|<local-command-stderr>|<bash-stdout>|<bash-stderr>|<task-notification>|\[Request interrupted by user)/;
 
-type LineKind = 'prompt' | 'boundary' | 'compactSummary' | 'other';
-
-interface Line {
-  start: number;
-  end: number;
-  kind: LineKind;
-  prompt?: string;
-  timestamp?: string;
+interface Line extends SplitLine<'prompt' | 'boundary' | 'compactSummary' | 'other'> {
   sessionId?: string;
-  isMessage: boolean;
 }
 
 export function splitTranscript(bytes: Uint8Array): TranscriptSegment[] {

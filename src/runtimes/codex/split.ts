@@ -6,7 +6,7 @@
 import { parseJsonLines } from '../../formats/jsonl.js';
 import { INJECTED, rolloutMessage } from '../../formats/codex-rollout.js';
 import { isLegacyHeader } from '../../formats/codex-rollout-v0.js';
-import { summaryLine, type Segment } from '../transcript.js';
+import { summaryLine, type Segment, type SplitLine } from '../transcript.js';
 
 export interface RolloutSegment extends Segment {
   lines: number;
@@ -22,18 +22,7 @@ export interface SplitRollout {
   segments: RolloutSegment[];
 }
 
-
-
-type LineKind = 'prompt' | 'compacted' | 'compactNotice' | 'opener' | 'other';
-
-interface Line {
-  start: number;
-  end: number;
-  kind: LineKind;
-  prompt?: string;
-  timestamp?: string;
-  isMessage: boolean;
-}
+type Line = SplitLine<'prompt' | 'compacted' | 'compactNotice' | 'opener' | 'other'>;
 
 export function splitRollout(bytes: Uint8Array): SplitRollout {
   let sessionId: string | undefined;
