@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { compactMessages, extractiveSummary, lastTurnsStart, protectedIndexes, SUMMARY_HEADER } from '../src/core/compaction.js';
 import { claudeCode } from '../src/formats/claude-code.js';
 import { CLAUDE_CONTINUATION } from '../src/runtimes/claude-code/compaction.js';
-import type { Block, NeutralMessage } from '../src/formats/neutral.js';
+import type { Block, NeutralMessage } from '../src/core/neutral.js';
 import { CORPUS, FIXED_ENV, ctx, newStore, refSnapshot, tempDir } from './helpers.js';
 
 const BIG = join(CORPUS, 'claude-code', 'randlee__claude-history__simple-967e501d-session.jsonl');

@@ -11,7 +11,7 @@ import { claudeCode } from '../src/formats/claude-code.js';
 import { codexRollout } from '../src/formats/codex-rollout.js';
 import { codexRolloutV0 } from '../src/formats/codex-rollout-v0.js';
 import type { StorageFormat } from '../src/formats/format.js';
-import { resultText, type NeutralMessage } from '../src/formats/neutral.js';
+import { resultText, type NeutralMessage } from '../src/core/neutral.js';
 import { NO_RESULT, openaiChat, orphanResultText } from '../src/formats/openai-chat.js';
 import { FIXED_ENV, FIXTURES, corpusFiles, ctx, git, newStore, tempDir } from './helpers.js';
 

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claudeCode } from '../src/formats/claude-code.js';
-import type { NeutralMessage, ToolResultBlock } from '../src/formats/neutral.js';
+import type { NeutralMessage, ToolResultBlock } from '../src/core/neutral.js';
 import { CORPUS, FIXED_ENV, ctx, newStore } from './helpers.js';
 
 const env = FIXED_ENV;

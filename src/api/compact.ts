@@ -5,7 +5,7 @@ import { compactMessages, type Stage, type StageReport } from '../core/compactio
 import { formatRuns } from '../core/materialize.js';
 import { fullId, shortId } from '../core/ids.js';
 import { CtxError, NotFoundError } from '../errors/index.js';
-import { isRecord, type NeutralMessage } from '../formats/neutral.js';
+import { isRecord, type NeutralMessage } from '../core/neutral.js';
 import { knownFormat, storageFormat } from '../formats/registry.js';
 import { readArtifacts, readStoredCommits } from '../store/context-commits.js';
 import { readNotes } from '../store/notes.js';

@@ -7,7 +7,7 @@ import { COMMIT_TYPES, artifactName, parseTrailers, type CommitType } from '../c
 import { VIEWS, conversationView, maskToolOutputs, type View } from '../core/views.js';
 import { checkOutputFormat, formatNames, knownFormat, storageFormat } from '../formats/registry.js';
 import { renderMarkdown } from '../formats/markdown.js';
-import type { NeutralMessage } from '../formats/neutral.js';
+import type { NeutralMessage } from '../core/neutral.js';
 import { renderRaw } from '../formats/raw.js';
 import { MaterializeCache } from '../store/cache.js';
 import { readArtifactsAt, readEntries, readLayouts } from '../store/context-commits.js';

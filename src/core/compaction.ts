@@ -1,6 +1,6 @@
 // The compaction pipeline (DESIGN.md §8): stages over neutral messages, cheap first, then normalize.
 // Pure: the summarizer (an external command in the CLI) is injected.
-import { resultText, type Block, type NeutralMessage, type ToolCallBlock, type ToolResultBlock } from '../formats/neutral.js';
+import { resultText, type Block, type NeutralMessage, type ToolCallBlock, type ToolResultBlock } from './neutral.js';
 import { charsPerToken, type TokenCounter } from './tokens.js';
 
 export const STAGES = ['dedupe', 'prune-tool-outputs', 'summarize', 'truncate'] as const;

@@ -1,5 +1,5 @@
 // Views over neutral messages (DESIGN.md §5): derived at materialize time, never stored. Pure.
-import { resultText, type Block, type NeutralMessage } from '../formats/neutral.js';
+import { resultText, type Block, type NeutralMessage } from './neutral.js';
 
 export type View = 'reasoning' | 'conversation';
 export const VIEWS: readonly View[] = ['reasoning', 'conversation'];

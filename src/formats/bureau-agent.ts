@@ -2,7 +2,7 @@
 import { createRequire } from 'node:module';
 import { BadInputError } from '../errors/index.js';
 import { contentTexts, type StorageFormat } from './format.js';
-import { ROLES, compact, isRecord, str, type Block, type NeutralMessage, type Role } from './neutral.js';
+import { ROLES, compact, isRecord, str, type Block, type NeutralMessage, type Role } from '../core/neutral.js';
 
 // cbor-x is loaded on first use: commands on other formats never pay for it
 type Cbor = typeof import('cbor-x');

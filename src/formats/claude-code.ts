@@ -1,7 +1,7 @@
 // claude-code-v1: Claude Code transcript JSONL, bytes exactly as the runtime wrote them.
 import { parseObjectLines } from './jsonl.js';
 import { concatBytes, contentTexts, type StorageFormat } from './format.js';
-import { compact, isRecord, str, type Block, type NeutralMessage } from './neutral.js';
+import { compact, isRecord, str, type Block, type NeutralMessage } from '../core/neutral.js';
 
 function isMessage(e: unknown): e is { type: string; message?: { content?: unknown } } {
   const t = (e as { type?: unknown } | null)?.type;

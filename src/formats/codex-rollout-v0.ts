@@ -3,7 +3,7 @@
 // items, with `{"record_type":"state"}` lines between turns. Stored byte for byte like v1, read by
 // the same reader, and mapped field by field into codex-rollout-v1 (the field-level tier), so an
 // old session can be resumed by a Codex that reads only envelopes.
-import { isRecord } from './neutral.js';
+import { isRecord } from '../core/neutral.js';
 import { codexRollout, INJECTED, messageTexts } from './codex-rollout.js';
 import type { FieldMap, StorageFormat } from './format.js';
 

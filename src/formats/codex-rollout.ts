@@ -3,7 +3,7 @@
 // compacted; Codex 0.3x on) and, before them, bare response items after a `{id, timestamp, …}` header.
 import { parseObjectLines } from './jsonl.js';
 import { concatBytes, type StorageFormat } from './format.js';
-import { compact, isRecord, parseArguments, str, type Block, type NeutralMessage, type Role } from './neutral.js';
+import { compact, isRecord, parseArguments, str, type Block, type NeutralMessage, type Role } from '../core/neutral.js';
 
 // User-role messages Codex writes itself: the environment, AGENTS.md / user instructions, notices.
 export const INJECTED = /^\s*(<environment_context>|<user_instructions>|<INSTRUCTIONS>|# AGENTS\.md instructions|<turn_aborted>|<subagent_notification>)/;

@@ -1,5 +1,5 @@
 // A format plug-in (DESIGN.md §4): one module per format, registered in registry.ts.
-import type { NeutralMessage } from './neutral.js';
+import type { NeutralMessage } from '../core/neutral.js';
 
 export interface StorageFormat {
   name: string;

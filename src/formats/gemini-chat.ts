@@ -3,7 +3,7 @@
 // The runtime rewrites the file whole, so every artifact is a snapshot: the last one is the context.
 import { BadInputError } from '../errors/index.js';
 import { contentTexts, type StorageFormat } from './format.js';
-import { compact, isRecord, str, type Block, type NeutralMessage } from './neutral.js';
+import { compact, isRecord, str, type Block, type NeutralMessage } from '../core/neutral.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 

@@ -1,6 +1,6 @@
 // markdown: output only (rendering tier): what the context knew, for people. One heading a message,
 // thinking folded in <details>, tool calls one line each, tool results cut to their first lines.
-import { resultText, type Block, type NeutralMessage } from './neutral.js';
+import { resultText, type Block, type NeutralMessage } from '../core/neutral.js';
 
 const INPUT_CHARS = 200;
 const RESULT_LINES = 5;

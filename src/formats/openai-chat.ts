@@ -3,7 +3,7 @@
 // the API has no place for it (a `reasoning_content` string, as some servers send, is read).
 import { BadInputError } from '../errors/index.js';
 import type { StorageFormat } from './format.js';
-import { compact, isRecord, parseArguments, resultText, str, type Block, type NeutralMessage } from './neutral.js';
+import { compact, isRecord, parseArguments, resultText, str, type Block, type NeutralMessage } from '../core/neutral.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 const ROLES = ['system', 'developer', 'user', 'assistant', 'tool'];

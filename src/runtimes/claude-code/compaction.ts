@@ -6,7 +6,7 @@ import type { CompactionResult } from '../../core/compaction.js';
 import { toBlocks } from '../../formats/claude-code.js';
 import { parseJsonLines } from '../../formats/jsonl.js';
 import { renderMarkdown } from '../../formats/markdown.js';
-import { isRecord, resultText, type Block, type NeutralMessage } from '../../formats/neutral.js';
+import { isRecord, resultText, type Block, type NeutralMessage } from '../../core/neutral.js';
 
 export const CLAUDE_CONTINUATION = 'This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.';
 
