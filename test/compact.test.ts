@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compactMessages, extractiveSummary, lastTurnsStart, protectedIndexes, SUMMARY_HEADER } from '../src/core/compaction.js';
 import { claudeCode } from '../src/formats/claude-code.js';
-import { CLAUDE_CONTINUATION } from '../src/runtimes/claude-code/compaction.js';
+import { CLAUDE_CONTINUATION } from '../src/formats/claude-code-compaction.js';
 import type { Block, NeutralMessage } from '../src/core/neutral.js';
 import { CORPUS, FIXED_ENV, ctx, newStore, refSnapshot, tempDir } from './helpers.js';
 

@@ -14,20 +14,21 @@ describe.each(ENGINES)('openStore with the %s engine', (engine) => {
     const store = await lib.openStore(path, { create: true, engine, env: FIXED_ENV });
     try {
       const first = await store.checkpoint({ branch: 'agent/run-42', format: 'claude-code-v1', artifact: line('Fix the login bug'), summary: 'task received' });
-      expect(first.oid).toBe('776906848e83ae1f9d7d3684495fcd43e5fdffc2');
+      expect(first.id).toBe('ctx-776906848e83ae1f9d7d3684495fcd43e5fdffc2');
       expect(first.parent).toBeNull();
       expect(first.meta.message_count).toBe(1);
       const second = await store.checkpoint({ branch: 'agent/run-42', format: 'claude-code-v1', artifact: line('and the logout one'), retry: true });
-      expect(second.parent).toBe(first.oid);
+      expect(second.parent).toBe(first.id);
       const m = await store.materialize('agent/run-42');
       expect(Buffer.from(m.bytes).toString()).toBe(line('Fix the login bug').toString() + line('and the logout one').toString());
-      expect(m.commits).toEqual([`ctx-${first.oid}`, `ctx-${second.oid}`]);
-      expect(await store.fork(first.oid, 'agent/run-42-alt')).toEqual({ branch: 'agent/run-42-alt', oid: first.oid });
-      await store.annotate(first.oid, { summary: 'the task as given' });
-      expect((await store.show(first.oid)).summary).toBe('the task as given');
-      expect((await store.log('agent/run-42')).map((r: { id: string }) => r.id)).toEqual([`ctx-${second.oid}`, `ctx-${first.oid}`]);
+      expect(m.commits).toEqual([first.id, second.id]);
+      expect(await store.resolve('agent/run-42~1')).toBe(first.id);
+      expect(await store.fork(first.id, 'agent/run-42-alt')).toEqual({ branch: 'agent/run-42-alt', id: first.id });
+      expect((await store.annotate(first.id, { summary: 'the task as given' })).id).toBe(first.id);
+      expect((await store.show(first.id)).summary).toBe('the task as given');
+      expect((await store.log('agent/run-42')).map((r: { id: string }) => r.id)).toEqual([second.id, first.id]);
       expect(await store.verify()).toEqual({ commits: 2, problems: [] });
-      await expect(store.checkpoint({ branch: 'agent/run-42', format: 'claude-code-v1', artifact: line('x'), parent: first.oid })).rejects.toMatchObject({
+      await expect(store.checkpoint({ branch: 'agent/run-42', format: 'claude-code-v1', artifact: line('x'), parent: first.id })).rejects.toMatchObject({
         code: 'ConflictError',
         exit: 3,
       });

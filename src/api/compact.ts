@@ -2,18 +2,17 @@
 // compaction commit on the branch (compare-and-swap, as checkpoint).
 import { spawn } from 'node:child_process';
 import { compactMessages, type Stage, type StageReport } from '../core/compaction.js';
-import { formatRuns } from '../core/materialize.js';
 import { fullId, shortId } from '../core/ids.js';
-import { CtxError, NotFoundError } from '../errors/index.js';
-import { isRecord, type NeutralMessage } from '../core/neutral.js';
-import { knownFormat, storageFormat } from '../formats/registry.js';
-import { readArtifacts, readStoredCommits } from '../store/context-commits.js';
-import { readNotes } from '../store/notes.js';
+import type { Meta } from '../core/meta.js';
+import type { NeutralMessage } from '../core/neutral.js';
+import { BadInputError, CtxError, NotFoundError } from '../errors/index.js';
+import { compactionFormatFor, storageFormat } from '../formats/registry.js';
+import { runtimeOfFormat } from '../runtimes/registry.js';
+import { readEntries } from '../store/context-commits.js';
 import { checkBranchName, refs } from '../store/refs.js';
-import { catchUp, moveState } from '../runtimes/claude-code/catch-up.js';
-import { claudeCompactLines } from '../runtimes/claude-code/compaction.js';
-import { materialize } from './materialize.js';
-import { foldAnnotations } from './read.js';
+import { readTipMeta } from './capture.js';
+import { catchUp, moveState, type CatchUp } from './catch-up.js';
+import { neutralMessages, parseRun, pinnedMessages, readContext, runsOf, type ContextPart } from './context-reader.js';
 import type { RepoContext } from './repo-context.js';
 import { checkpoint, type CommitFields, type WrittenCommit } from './write.js';
 
@@ -34,7 +33,8 @@ export interface CompactOptions {
 }
 
 export interface CompactResult {
-  commit: WrittenCommit;
+  /** the compaction commit; null when every stage was skipped (the context is already under budget): nothing written */
+  commit: WrittenCommit | null;
   /** the commits that caught up with the transcript before compacting, oldest first */
   caughtUp: WrittenCommit[];
   /** the transcript they came from */
@@ -45,14 +45,9 @@ export interface CompactResult {
   messagesBefore: number;
   messagesAfter: number;
   tokensBefore: number;
+  /** the compaction commit's token_count (the pipeline's own count when nothing was written) */
   tokensAfter: number;
   report: StageReport[];
-}
-
-/** Writes the compaction in the tip's format when it can hold it, else bureau-agent-v1. */
-export function compactionFormat(stored: string): string {
-  if (stored === 'claude-code-v1' || knownFormat(stored)?.fromNeutral) return stored;
-  return 'bureau-agent-v1';
 }
 
 export async function compact(ctx: RepoContext, branch: string, opts: CompactOptions): Promise<CompactResult> {
@@ -61,26 +56,31 @@ export async function compact(ctx: RepoContext, branch: string, opts: CompactOpt
   if (!before) throw new NotFoundError(`no branch ${branch}`);
   // nothing pending is lost: what the live transcript holds past the chain is checkpointed first
   const note = opts.note ?? (() => {});
-  const caught = await catchUp(ctx, branch, before, opts.transcript, note);
+  const caught = await catchUpFirst(ctx, branch, before, opts.transcript, note);
   // said now: the catch-up stays even if the summarizer fails below
   for (const c of caught.commits) note(`caught up ${shortId(c.oid)} from ${caught.file}: ${c.meta.artifact_size} bytes, ${c.meta.message_count} messages`);
   const tip = caught.commits.length ? caught.commits[caught.commits.length - 1].oid : before;
-  const m = await materialize(ctx, tip, { stop: 'compaction' });
-  const oids = m.commits.map((id) => id.slice(4));
-  const { messages, pinned, stored, lastLine, claudeBytes } = await readContext(ctx, oids);
+  const { parts } = await readContext(ctx, tip, { kind: 'compaction' });
+  const tipMeta = await sessionMeta(ctx, tip, parts);
+  const messages = neutralMessages(parts);
+  const pinned = await pinnedMessages(ctx, parts, messages);
   const summarizer = opts.summaryText !== undefined ? () => Promise.resolve(opts.summaryText!) : opts.summarizer !== undefined ? runSummarizer(opts.summarizer) : undefined;
   const out = await compactMessages(messages, { stages: opts.stages, budget: opts.budget, keepTurns: opts.keepTurns, pinned, summarizer, counter: await ctx.tokenCounter() });
-  const format = compactionFormat(stored);
+  const format = compactionFormatFor(tipMeta.format);
+  const done = { caughtUp: caught.commits, ...(caught.file !== undefined ? { transcript: caught.file } : {}), from: parts.map((p) => fullId(p.oid)), format: format.name, messagesBefore: messages.length, messagesAfter: out.messages.length, tokensBefore: out.tokensBefore, report: out.report };
+  // already under budget (every stage skipped) or nothing any stage could do: a compaction would change nothing
+  if (out.report.every((r) => r.skipped || r.changed === 0)) return { ...done, commit: null, tokensAfter: out.report[out.report.length - 1].tokens };
   const created = ctx.now().toISOString();
-  const artifact =
-    format === 'claude-code-v1'
-      ? claudeCompactLines({ source: claudeBytes, input: messages, out, last: lastLine, timestamp: created, tip })
-      : storageFormat(format).fromNeutral!(out.messages);
-  const tokensAfter = out.report[out.report.length - 1].tokens;
+  const artifact = format.writeCompaction
+    ? format.writeCompaction({ ...sourceOf(parts, messages, format.name), out, timestamp: created, tip })
+    : format.fromNeutral!(out.messages);
   const commit = await checkpoint(ctx, {
+    // the compaction belongs to the branch's session and kind of agent
+    template: tipMeta.template,
+    session: tipMeta.session_id,
     ...opts.fields,
     branch,
-    format,
+    format: format.name,
     artifact,
     parent: tip,
     type: 'compaction',
@@ -89,45 +89,38 @@ export async function compact(ctx: RepoContext, branch: string, opts: CompactOpt
     source: { kind: 'ctx-compact', of: fullId(tip), policy: opts.stages.join(','), messages_before: messages.length, tokens_before: out.tokensBefore },
   });
   if (caught.state) moveState(ctx, caught.state, tip, commit.oid);
-  return { commit, caughtUp: caught.commits, ...(caught.file !== undefined ? { transcript: caught.file } : {}), from: m.commits, format, messagesBefore: messages.length, messagesAfter: out.messages.length, tokensBefore: out.tokensBefore, tokensAfter, report: out.report };
+  return { ...done, commit, tokensAfter: commit.meta.token_count };
 }
 
-/**
- * Neutral messages of the commits, oldest first, and which of them are pinned. Each run of one
- * format is read as materialize reads it; a run's pins map to messages when its commits, read one
- * by one, give the same messages (always for byte-append formats).
- */
-async function readContext(ctx: RepoContext, oids: readonly string[]) {
-  const stored = await readStoredCommits(ctx.engine, oids);
-  const artifacts = await readArtifacts(ctx.engine, stored);
-  const notes = await readNotes(ctx.engine, ctx.refs, oids);
-  const messages: NeutralMessage[] = [];
-  const pinned = new Set<number>();
-  let lastLine: Record<string, unknown> | undefined;
-  // the claude-code-v1 bytes the messages were read from: the compaction keeps their lines
-  const claude: Uint8Array[] = [];
-  for (const [i, j] of formatRuns(stored.map((c) => c.meta.format))) {
-    const f = knownFormat(stored[i].meta.format);
-    if (!f?.toNeutral) throw new CtxError(`ctx-${stored[i].oid.slice(0, 12)} holds ${stored[i].meta.format}, which ctx cannot read into messages`);
-    const bytes = f.concat(artifacts.slice(i, j));
-    const whole = f.toNeutral(f.parse(bytes, { lastOfFile: true }));
-    const isPinned = stored.slice(i, j).map((c) => foldAnnotations(notes.get(c.oid)).pinned === true);
-    // each artifact is read alone only to place pins: a run without any is read once
-    const each = isPinned.includes(true) ? stored.slice(i, j).map((_, k) => f.toNeutral!(f.parse(artifacts[i + k], { lastOfFile: true })).length) : [];
-    if (each.reduce((a, b) => a + b, 0) === whole.length) {
-      let at = messages.length;
-      each.forEach((n, k) => {
-        if (isPinned[k]) for (let x = 0; x < n; x++) pinned.add(at + x);
-        at += n;
-      });
-    }
-    messages.push(...whole);
-    if (f.name === 'claude-code-v1') {
-      claude.push(bytes);
-      for (const e of f.parse(artifacts[j - 1], { lastOfFile: true })) if (isRecord(e) && typeof e.sessionId === 'string') lastLine = e;
-    }
+/** The catch-up of the runtime whose live transcript the branch holds; other chains have none. */
+async function catchUpFirst(ctx: RepoContext, branch: string, tip: string, transcript: string | undefined, note: (line: string) => void): Promise<CatchUp> {
+  const { format } = await readTipMeta(ctx, tip);
+  const stream = (await runtimeOfFormat(format))?.transcript;
+  if (stream) return catchUp(ctx, stream, branch, tip, transcript, note);
+  if (transcript !== undefined) throw new BadInputError(`--transcript catches up chains a live transcript feeds; ${branch} holds ${format}`);
+  return { commits: [] };
+}
+
+/** The tip's meta.json, with the session and template of the newest commit of the context that names a session. */
+async function sessionMeta(ctx: RepoContext, tip: string, parts: readonly ContextPart[]): Promise<Meta> {
+  const meta = await readTipMeta(ctx, tip);
+  if (meta.session_id !== '') return meta;
+  for (const e of (await readEntries(ctx.engine, parts)).reverse()) if (e.meta.session_id !== '') return { ...meta, session_id: e.meta.session_id, template: e.meta.template };
+  return meta;
+}
+
+/** The context's bytes in `format` (the entries its messages were read from), and which messages came from them. */
+function sourceOf(parts: readonly ContextPart[], messages: readonly NeutralMessage[], format: string): { source: Uint8Array; input: readonly NeutralMessage[]; inSource: boolean[] } {
+  const source: Uint8Array[] = [];
+  const inSource: boolean[] = [];
+  for (const run of runsOf(parts)) {
+    const mine = run[0].format === format;
+    const f = storageFormat(run[0].format);
+    if (mine) source.push(f.concat(run.map((p) => p.artifact)));
+    inSource.push(...f.toNeutral!(parseRun(run)).map(() => mine));
   }
-  return { messages, pinned, stored: stored[stored.length - 1].meta.format, lastLine, claudeBytes: Buffer.concat(claude) };
+  if (inSource.length !== messages.length) throw new CtxError('the context read twice gave different messages');
+  return { source: Buffer.concat(source), input: messages, inSource };
 }
 
 /** `sh -c CMD` with the messages as JSON on stdin; its stdout is the summary. */

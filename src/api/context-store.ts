@@ -1,14 +1,20 @@
-// The library: what an in-process agent wrapper imports. The CLI is built on the same calls.
+// The library: what an in-process agent wrapper imports. The CLI is built on the same calls. Every
+// commit it returns or takes is named by one id shape: `ctx-` and the 40-hex git commit id.
+import { fullId } from '../core/ids.js';
+import type { Meta } from '../core/meta.js';
+import { compact, type CompactOptions, type CompactResult } from './compact.js';
 import { materialize, type Materialized, type MaterializeOptions } from './materialize.js';
 import { annotate, deleteBranch, fork, type AnnotateInput } from './branch-ops.js';
 import { budget, type BudgetOptions, type BudgetReport } from './budget.js';
 import { artifactOf, branches, log, show, type BranchInfo, type CommitRecord, type LogOptions } from './read.js';
 import { RepoContext, type RepoOptions } from './repo-context.js';
 import { verify, type VerifyReport } from './verify.js';
+import type { ExportOptions, ImportOptions } from './runtime.js';
+import { exportSession, importSession, type ExportResult } from './sessions.js';
 import { checkpoint, type CheckpointInput, type WrittenCommit } from './write.js';
-import { importClaudeCode } from '../runtimes/claude-code/import.js';
-import type { ImportOptions, ImportResult } from '../runtimes/transcript.js';
 import { initRepo, isContextRepo } from '../store/repo.js';
+
+export { initRepo };
 import { NotFoundError } from '../errors/index.js';
 import { resolve } from 'node:path';
 
@@ -16,6 +22,35 @@ export interface OpenOptions extends RepoOptions {
   /** create the repo when it does not exist (default false) */
   create?: boolean;
 }
+
+/** A commit the store wrote. */
+export interface Written {
+  /** `ctx-<40 hex>` */
+  id: string;
+  parent: string | null;
+  meta: Meta;
+  /** for people: secrets stored as they are under the `warn` policy */
+  warnings?: string[];
+}
+
+export interface Imported {
+  branch: string;
+  session: string;
+  bytes: number;
+  commits: Written[];
+  /** the branch already held these bytes: nothing written */
+  unchanged: boolean;
+  /** the branch's tip after the import */
+  tip: string;
+}
+
+export interface Compacted extends Omit<CompactResult, 'commit' | 'caughtUp'> {
+  /** null: every stage was skipped (already under budget), nothing written */
+  commit: Written | null;
+  caughtUp: Written[];
+}
+
+const written = (w: WrittenCommit): Written => ({ id: fullId(w.oid), parent: w.parent === null ? null : fullId(w.parent), meta: w.meta, ...(w.warnings ? { warnings: w.warnings } : {}) });
 
 export class ContextStore {
   /** @internal */
@@ -26,8 +61,8 @@ export class ContextStore {
   get path(): string {
     return this.ctx.gitdir;
   }
-  checkpoint(input: CheckpointInput): Promise<WrittenCommit> {
-    return checkpoint(this.ctx, input);
+  async checkpoint(input: CheckpointInput): Promise<Written> {
+    return written(await checkpoint(this.ctx, input));
   }
   show(id: string): Promise<CommitRecord> {
     return show(this.ctx, id);
@@ -41,11 +76,13 @@ export class ContextStore {
   branches(): Promise<BranchInfo[]> {
     return branches(this.ctx);
   }
-  deleteBranch(name: string) {
-    return deleteBranch(this.ctx, name);
+  deleteBranch(name: string): { branch: string; id: string } {
+    const { branch, oid } = deleteBranch(this.ctx, name);
+    return { branch, id: fullId(oid) };
   }
-  fork(id: string, name?: string) {
-    return fork(this.ctx, id, name);
+  async fork(id: string, name?: string): Promise<{ branch: string; id: string }> {
+    const { branch, oid } = await fork(this.ctx, id, name);
+    return { branch, id: fullId(oid) };
   }
   materialize(id: string, opts?: MaterializeOptions): Promise<Materialized> {
     return materialize(this.ctx, id, opts);
@@ -54,17 +91,32 @@ export class ContextStore {
   budget(id: string, opts: BudgetOptions): Promise<BudgetReport> {
     return budget(this.ctx, id, opts);
   }
-  annotate(id: string, input: AnnotateInput) {
-    return annotate(this.ctx, id, input);
+  async annotate(id: string, input: AnnotateInput): Promise<{ id: string; record: Record<string, unknown> }> {
+    const { oid, record } = await annotate(this.ctx, id, input);
+    return { id: fullId(oid), record };
+  }
+  /** A compaction commit on `branch`: its context through the compaction policy. */
+  async compact(branch: string, opts: CompactOptions): Promise<Compacted> {
+    const r = await compact(this.ctx, branch, opts);
+    return { ...r, commit: r.commit && written(r.commit), caughtUp: r.caughtUp.map(written) };
   }
   verify(id?: string): Promise<VerifyReport> {
     return verify(this.ctx, id);
   }
-  resolve(id: string): Promise<string> {
-    return this.ctx.resolve(id);
+  /** Any commit name (`ctx-1a2b`, a branch, `NAME~N`, a tag) → its `ctx-` id. */
+  async resolve(id: string): Promise<string> {
+    return fullId(await this.ctx.resolve(id));
   }
-  importClaudeCode(file: string, opts?: ImportOptions): Promise<ImportResult> {
-    return importClaudeCode(this.ctx, file, opts);
+  /** A runtime's transcript into a chain (`claude-code`, `codex`, `gemini-cli`: the runtime registry). */
+  async import(runtime: string, file: string, opts: ImportOptions = {}): Promise<Imported> {
+    const r = await importSession(this.ctx, runtime, file, opts);
+    const commits = r.commits.map(written);
+    const tip = commits.length ? commits[commits.length - 1].id : fullId(r.tip!);
+    return { branch: r.branch, session: r.session, bytes: r.bytes, commits, unchanged: r.unchanged ?? false, tip };
+  }
+  /** The context at `id` as a new session of the runtime, written where it looks (`write: false`: only returned). */
+  export(runtime: string, id: string, opts: ExportOptions & { write?: boolean } = {}): Promise<ExportResult> {
+    return exportSession(this.ctx, runtime, id, opts);
   }
   /** Ends the engine's git processes; call when done. */
   close(): Promise<void> {

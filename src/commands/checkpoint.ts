@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { checkpoint } from '../api/write.js';
 import { shortId } from '../core/ids.js';
 import { writtenJson } from '../output/records.js';
-import { readTranscript } from '../runtimes/transcript.js';
+import { readTranscript } from '../api/catch-up.js';
 import type { Cli } from '../cli/context.js';
 import { metadataFields, type MetadataFlags } from './metadata-flags.js';
 

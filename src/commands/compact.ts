@@ -41,13 +41,14 @@ export async function run(cli: Cli, branch: string, flags: Flags) {
       note: (line) => cli.note(line),
     }),
   );
-  for (const w of done.commit.warnings ?? []) cli.note(w);
+  const commit = done.commit;
+  for (const w of commit?.warnings ?? []) cli.note(w);
   if (cli.flags.json)
     return cli.json({
       v: 1,
-      id: fullId(done.commit.oid),
+      id: commit && fullId(commit.oid),
       branch,
-      parent: done.commit.parent === null ? null : fullId(done.commit.parent),
+      parent: commit && (commit.parent === null ? null : fullId(commit.parent)),
       format: done.format,
       compacted: done.from,
       caught_up: done.caughtUp.map((c) => fullId(c.oid)),
@@ -58,7 +59,8 @@ export async function run(cli: Cli, branch: string, flags: Flags) {
       stages: done.report,
     });
   for (const r of done.report) cli.note(`${r.stage.padEnd(18)} ${r.skipped ? 'skipped (under budget)' : `${r.changed} changed`}, ${r.messages} messages, ${r.tokens} tokens`);
-  cli.out(`${shortId(done.commit.oid)}\n`);
+  if (commit) cli.out(`${shortId(commit.oid)}\n`);
+  else cli.note(`nothing written: ${branch} is already under the budget (${done.tokensAfter} tokens); every stage was skipped`);
 }
 
 function whole(flag: string, s: string): number {

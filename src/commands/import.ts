@@ -1,26 +1,14 @@
-import { UsageError } from '../errors/index.js';
 import { shortId } from '../core/ids.js';
 import { progress } from '../output/progress.js';
-import type { RepoContext } from '../api/repo-context.js';
-import type { ImportOptions, ImportResult } from '../runtimes/transcript.js';
+import { importSession } from '../api/sessions.js';
 import type { Cli } from '../cli/context.js';
 import { metadataFields, type MetadataFlags } from './metadata-flags.js';
 
-type Importer = (repo: RepoContext, file: string, opts: ImportOptions) => Promise<ImportResult & { unchanged?: boolean; tip?: string }>;
-
-const RUNTIMES: Record<string, () => Promise<Importer>> = {
-  'claude-code': async () => (await import('../runtimes/claude-code/import.js')).importClaudeCode,
-  codex: async () => (await import('../runtimes/codex/import.js')).importCodex,
-  'gemini-cli': async () => (await import('../runtimes/gemini/import.js')).importGemini,
-};
-
 export async function run(cli: Cli, runtime: string, file: string, flags: MetadataFlags & { branch?: string }) {
-  if (!Object.hasOwn(RUNTIMES, runtime)) throw new UsageError(`unknown runtime '${runtime}' (${Object.keys(RUNTIMES).join(', ')})`);
-  const importer = await RUNTIMES[runtime]();
   const bar = await progress(`importing ${file}`);
   try {
     const result = await cli.withRepo(true, (repo) =>
-      importer(repo, file, { branch: flags.branch, fields: metadataFields(flags), onProgress: (n, total) => bar.update(`checking ${n}/${total} commits`) }),
+      importSession(repo, runtime, file, { branch: flags.branch, fields: metadataFields(flags), onProgress: (n, total) => bar.update(`checking ${n}/${total} commits`) }),
     );
     bar.done();
     for (const w of result.commits.flatMap((c) => c.warnings ?? [])) cli.note(w);

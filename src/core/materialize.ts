@@ -47,10 +47,11 @@ export function contributing<T extends WalkCommit>(walked: readonly T[]): T[] {
 export type Tier = 'native' | 'field-level' | 'structural' | 'rendering' | 'raw';
 
 /**
- * What a format can do: read into and write from the neutral model, and (an older version of a
- * runtime's format) which newer format its fields map into. Undefined: not known to this build.
+ * What a format can do: read into and write from the neutral model, (an older version of a
+ * runtime's format) which newer format its fields map into, (output-only formats) which tier writes
+ * it. Undefined: not known to this build.
  */
-export type FormatCaps = (name: string) => { toNeutral: boolean; fromNeutral: boolean; upgradesTo?: string } | undefined;
+export type FormatCaps = (name: string) => { toNeutral: boolean; fromNeutral: boolean; upgradesTo?: string; output?: 'rendering' | 'raw' } | undefined;
 
 export type TierChoice = { tier: Tier; unknown?: string } | { tier: null; refused: string };
 
@@ -60,14 +61,14 @@ export type TierChoice = { tier: Tier; unknown?: string } | { tier: null; refuse
  * format that cannot be written from the neutral model is `refused`, naming the first stored other.
  */
 export function translationTier(requested: string, stored: readonly string[], caps: FormatCaps): TierChoice {
-  if (requested === 'raw') return { tier: 'raw' };
+  if (caps(requested)?.output === 'raw') return { tier: 'raw' };
   const unknown = stored.find((f) => caps(f) === undefined);
   if (unknown !== undefined) return { tier: 'raw', unknown };
   if (stored.every((f) => f === requested)) return { tier: 'native' };
   if (stored.every((f) => f === requested || caps(f)!.upgradesTo === requested)) return { tier: 'field-level' };
   const unreadable = stored.find((f) => f !== requested && !caps(f)!.toNeutral);
   if (unreadable !== undefined) return { tier: null, refused: unreadable };
-  if (requested === 'markdown') return { tier: 'rendering' };
+  if (caps(requested)?.output === 'rendering') return { tier: 'rendering' };
   if (caps(requested)?.fromNeutral) return { tier: 'structural' };
   return { tier: null, refused: stored.find((f) => f !== requested)! };
 }

@@ -18,8 +18,8 @@ export function conversationView(messages: readonly NeutralMessage[]): NeutralMe
 export interface MaskOptions {
   /** results in the last `keepTurns` turns stay as they are (a turn starts at each user message with text) */
   keepTurns: number;
-  /** messages kept whole: by index, or by any of their source ids */
-  pinned?: ReadonlySet<string | number>;
+  /** indexes of messages kept whole (from pinned commits) */
+  pinned?: ReadonlySet<number>;
 }
 
 export interface Masked {
@@ -47,11 +47,10 @@ export function keptFrom(messages: readonly NeutralMessage[], keepTurns: number)
  */
 export function maskToolOutputs(messages: readonly NeutralMessage[], opts: MaskOptions): Masked {
   const from = keptFrom(messages, opts.keepTurns);
-  const pinned = opts.pinned ?? new Set<string | number>();
-  const isPinned = (m: NeutralMessage, i: number) => pinned.has(i) || Object.values(m.ids ?? {}).some((id) => pinned.has(id));
+  const pinned = opts.pinned ?? new Set<number>();
   let masked = 0;
   const out = messages.map((m, i) => {
-    if (i >= from || isPinned(m, i) || !m.content.some((b) => b.type === 'tool_result')) return m;
+    if (i >= from || pinned.has(i) || !m.content.some((b) => b.type === 'tool_result')) return m;
     const content = m.content.map((b): Block => {
       if (b.type !== 'tool_result') return b;
       masked++;

@@ -29,6 +29,8 @@ export const bureauAgent: StorageFormat = {
   ext: 'cbor',
   parse: decodeMessages,
   concat: (parts) => loadCbor().encode(parts.flatMap(decodeMessages)),
+  concatRule: 'merge',
+  binary: true,
   count: (entries) => entries.length,
   tokenTexts: (entries) => entries.flatMap((m) => contentTexts((m as { content?: unknown }).content)),
   mapStrings: (bytes, map) => loadCbor().encode(mapStringsDeep(decodeMessages(bytes), map)),

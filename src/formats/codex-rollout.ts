@@ -109,6 +109,7 @@ export const codexRollout: StorageFormat = {
   ext: 'jsonl',
   parse: parseObjectLines,
   concat: concatBytes,
+  concatRule: 'append',
   count: (entries) => entries.filter((e) => rolloutMessage(e) !== undefined).length,
   tokenTexts: (entries) => entries.flatMap((e) => messageTexts(rolloutMessage(e)?.content)),
   toNeutral,

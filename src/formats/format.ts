@@ -1,5 +1,14 @@
-// A format plug-in (DESIGN.md §4): one module per format, registered in registry.ts.
+// A format plug-in (DESIGN.md §4): one module per format, registered in registry.ts. Code outside
+// formats/ asks a format for its traits (how it concatenates, whether it is binary, whether its
+// compactions keep original lines) and never tests its name.
+import type { CompactionResult } from '../core/compaction.js';
 import type { NeutralMessage } from '../core/neutral.js';
+
+/**
+ * How a format's artifacts join into one context: `append` (bytes, each artifact whole lines),
+ * `merge` (decoded arrays merged, encoded once), `snapshot` (each artifact is the whole; the last wins).
+ */
+export type ConcatRule = 'append' | 'merge' | 'snapshot';
 
 export interface StorageFormat {
   name: string;
@@ -10,8 +19,11 @@ export interface StorageFormat {
    * artifact ends an imported file, whose own last line may lack its newline.
    */
   parse(bytes: Uint8Array, opts?: { lastOfFile?: boolean }): unknown[];
-  /** Ordered artifacts → one artifact. */
+  /** Ordered artifacts → one artifact, by `concatRule`. */
   concat(parts: readonly Uint8Array[]): Uint8Array;
+  concatRule: ConcatRule;
+  /** artifacts are bytes, not text (JSON output carries them base64) */
+  binary?: boolean;
   /** Messages among parsed entries. */
   count(entries: readonly unknown[]): number;
   /** The message texts among parsed entries that token estimates count (meta.json's token_count, ctx budget). */
@@ -27,6 +39,40 @@ export interface StorageFormat {
   fromNeutral?(messages: readonly NeutralMessage[]): Uint8Array;
   /** An older version of a runtime's format: how its fields map into the newer one (the field-level tier). */
   fieldMap?: FieldMap;
+  /**
+   * A compaction written in this format's own shape, keeping the kept messages as their original
+   * entries (Claude Code's compact_boundary + summary + kept lines). Without it, a compaction in
+   * this format is written from the neutral messages (`fromNeutral`).
+   */
+  writeCompaction?(c: CompactionWrite): Uint8Array;
+}
+
+/** What `writeCompaction` gets: the context as read, and what the compaction pipeline made of it. */
+export interface CompactionWrite {
+  /** the context's bytes in this format, the entries the messages were read from */
+  source: Uint8Array;
+  /** the messages the pipeline read, in order */
+  input: readonly NeutralMessage[];
+  /** for each input message: read from `source` (else from another format's artifacts) */
+  inSource: readonly boolean[];
+  out: Pick<CompactionResult, 'messages' | 'origins' | 'summaryAt' | 'tokensBefore'>;
+  /** the compaction's time */
+  timestamp: string;
+  /** the commit compacted: ids derived from it make the same compaction give the same bytes */
+  tip: string;
+}
+
+/** An output-only format: rendered from neutral messages (markdown), or every artifact as it is (raw). */
+export type OutputFormat =
+  | { name: string; tier: 'rendering'; render(messages: readonly NeutralMessage[]): Uint8Array }
+  | { name: string; tier: 'raw'; render(artifacts: readonly RawArtifact[]): Uint8Array };
+
+/** An artifact as stored, for the raw output. */
+export interface RawArtifact {
+  id: string;
+  type: string;
+  format: string;
+  bytes: Uint8Array;
 }
 
 export interface FieldMap {

@@ -72,6 +72,7 @@ export const geminiChat: StorageFormat = {
     if (parts.length === 0) throw new BadInputError('nothing to concatenate');
     return parts[parts.length - 1];
   },
+  concatRule: 'snapshot',
   count: (entries) => entries.filter(isMessage).length,
   tokenTexts: (entries) => entries.filter(isMessage).flatMap((m) => contentTexts((m as { content?: unknown }).content)),
   toNeutral,

@@ -152,6 +152,7 @@ export const openaiChat: StorageFormat = {
   ext: 'json',
   parse,
   concat: (parts) => (parts.length === 1 ? parts[0] : encode(parts.flatMap(parse))),
+  concatRule: 'merge',
   count: (entries) => entries.length,
   tokenTexts: (entries) => (entries as ChatMessage[]).flatMap((m) => [partsText(m.content), ...(m.tool_calls ?? []).flatMap((c) => [c.function.name, c.function.arguments])]),
   toNeutral,

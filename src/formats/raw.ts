@@ -1,10 +1,5 @@
 // raw: output only; every artifact as it is, with its format, in one JSON envelope.
-export interface RawArtifact {
-  id: string;
-  type: string;
-  format: string;
-  bytes: Uint8Array;
-}
+import type { RawArtifact } from './format.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 

@@ -4,13 +4,22 @@ import { bureauAgent } from './bureau-agent.js';
 import { claudeCode } from './claude-code.js';
 import { codexRollout } from './codex-rollout.js';
 import { codexRolloutV0 } from './codex-rollout-v0.js';
-import type { StorageFormat } from './format.js';
+import type { OutputFormat, StorageFormat } from './format.js';
 import { geminiChat } from './gemini-chat.js';
+import { renderMarkdown } from './markdown.js';
+import { renderRaw } from './raw.js';
 import { openaiChat } from './openai-chat.js';
 
 const storage: readonly StorageFormat[] = [claudeCode, bureauAgent, codexRollout, codexRolloutV0, geminiChat, openaiChat];
 /** Formats that only materialize writes. */
-export const OUTPUT_ONLY = ['markdown', 'raw'] as const;
+const output: readonly OutputFormat[] = [
+  { name: 'markdown', tier: 'rendering', render: renderMarkdown },
+  { name: 'raw', tier: 'raw', render: renderRaw },
+];
+/** A view or mask of a format that cannot carry one is written in this format when none is asked for. */
+const VIEW_FORMAT = openaiChat;
+/** A compaction of a format that cannot hold one is written in this format. */
+const COMPACTION_FORMAT = bureauAgent;
 
 export function storageFormat(name: string): StorageFormat {
   const f = storage.find((s) => s.name === name);
@@ -23,9 +32,32 @@ export function knownFormat(name: string): StorageFormat | undefined {
   return storage.find((s) => s.name === name);
 }
 
+/** An output-only format (markdown, raw), or undefined. */
+export function outputFormat(name: string): OutputFormat | undefined {
+  return output.find((o) => o.name === name);
+}
+
+/** The output that stands in for any format this build cannot translate: every artifact as it is. */
+export const rawOutput = () => output.find((o): o is Extract<OutputFormat, { tier: 'raw' }> => o.tier === 'raw')!;
+
 export function checkOutputFormat(name: string): string {
   if (!formatNames().includes(name)) throw new UsageError(`unknown format '${name}' (known: ${formatNames().join(', ')})`);
   return name;
 }
 
-export const formatNames = () => [...storage.map((s) => s.name), ...OUTPUT_ONLY];
+/** Every format a checkpoint can store. */
+export const storageNames = () => storage.map((s) => s.name);
+/** Every format materialize can write. */
+export const formatNames = () => [...storageNames(), ...output.map((o) => o.name)];
+
+/** The formats a view or mask can be written in: those written from the neutral model, and renderings. */
+export const viewCarriers = () => formatNames().filter((n) => outputFormat(n)?.tier === 'rendering' || knownFormat(n)?.fromNeutral !== undefined);
+
+/** What a view of `stored` is written as when no format is asked for. */
+export const viewFormatFor = (stored: string) => (viewCarriers().includes(stored) || !knownFormat(stored) ? stored : VIEW_FORMAT.name);
+
+/** The format a compaction of a `stored` context is written in: its own when it can hold one. */
+export function compactionFormatFor(stored: string): StorageFormat {
+  const f = knownFormat(stored);
+  return f && (f.writeCompaction || f.fromNeutral) ? f : COMPACTION_FORMAT;
+}

@@ -1,36 +1,12 @@
 // What every runtime's import shares: reading the file, the summary line of a prompt, and
 // turning byte-range segments of a transcript into a chain (every byte in exactly one artifact).
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { BadInputError, NotFoundError } from '../errors/index.js';
+import { BadInputError } from '../errors/index.js';
+import type { Segment } from '../api/capture.js';
+import { readTranscript } from '../api/catch-up.js';
 import type { RepoContext } from '../api/repo-context.js';
-import { writeChain, type ChainItem, type CommitFields, type WrittenCommit } from '../api/write.js';
-
-export interface ImportOptions {
-  branch?: string;
-  fields?: CommitFields;
-  onProgress?: (done: number, total: number) => void;
-}
-
-export interface ImportResult {
-  branch: string;
-  session: string;
-  bytes: number;
-  commits: WrittenCommit[];
-}
-
-/** A byte range of a transcript that becomes one commit. */
-export interface Segment {
-  kind: 'delta' | 'compaction';
-  /** byte offset in the file, inclusive */
-  start: number;
-  /** byte offset in the file, exclusive */
-  end: number;
-  /** for a delta opened by a user prompt: its summary line */
-  prompt?: string;
-  /** the `timestamp` of the segment's last line that has one, as written */
-  timestamp?: string;
-}
+import type { ImportOptions, ImportResult } from '../api/runtime.js';
+import { writeChain, type ChainItem } from '../api/write.js';
 
 /** One transcript line as a splitter classifies it; `K` names the runtime's own kinds. */
 export interface SplitLine<K extends string> {
@@ -44,18 +20,6 @@ export interface SplitLine<K extends string> {
 }
 
 const PROMPT_MAX = 72;
-
-export function readTranscript(file: string): Uint8Array {
-  let bytes: Uint8Array;
-  try {
-    bytes = readFileSync(file);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new NotFoundError(`no such file: ${file}`);
-    throw new BadInputError(`cannot read ${file}: ${code ?? (e as Error).message}`);
-  }
-  return bytes;
-}
 
 /** A transcript to import; an empty one is an error, not an empty chain. */
 export function readNonEmpty(file: string): Uint8Array {

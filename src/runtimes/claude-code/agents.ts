@@ -1,7 +1,7 @@
 // A session's subagent transcripts, found next to its transcript (no repo access: this runs on every call).
 import { closeSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { hooksDir } from './hook-state.js';
+import { hooksDir } from '../../store/capture-state.js';
 
 export interface AgentFile {
   id: string;

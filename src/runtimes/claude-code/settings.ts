@@ -3,7 +3,8 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { BadInputError } from '../../errors/index.js';
-import { claudeConfigDir } from './export.js';
+import type { HooksReport } from '../../api/runtime.js';
+import { claudeConfigDir } from './paths.js';
 
 /** The events ctx listens to, and the matcher each gets (SessionStart: only when there is history). */
 export const HOOK_EVENTS: readonly { event: string; matcher?: string }[] = [
@@ -40,15 +41,6 @@ function gitTopLevel(cwd: string): string | null {
   }
 }
 
-/** The command Claude Code runs: this node and this ctx, by absolute path. */
-export function hookCommand(execPath: string, bin: string): string {
-  return `${shellQuote(execPath)} ${shellQuote(bin)}${SUFFIX}`;
-}
-
-function shellQuote(s: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
 export function isCtxHook(h: CommandHook | undefined): boolean {
   return h?.type === 'command' && typeof h.command === 'string' && h.command.endsWith(SUFFIX) && /ctx/.test(h.command);
 }
@@ -75,14 +67,6 @@ function writeAtomic(path: string, text: string) {
   const tmp = `${path}.ctx-tmp`;
   writeFileSync(tmp, text);
   renameSync(tmp, path);
-}
-
-export interface HooksReport {
-  path: string;
-  changed: boolean;
-  /** event → ctx's command there, or null */
-  events: Record<string, string | null>;
-  backup?: string;
 }
 
 export function status(path: string): HooksReport {

@@ -3,7 +3,8 @@
 // Pure: bytes in, byte ranges out, so `claude-code-v1` can store every segment's bytes unchanged.
 
 import { parseJsonLines } from '../../formats/jsonl.js';
-import { summaryLine, type Segment, type SplitLine } from '../transcript.js';
+import type { Segment } from '../../api/capture.js';
+import { summaryLine, type SplitLine } from '../transcript.js';
 
 export interface TranscriptSegment extends Segment {
   /** Number of lines in the segment. */

@@ -6,7 +6,8 @@
 import { parseJsonLines } from '../../formats/jsonl.js';
 import { INJECTED, rolloutMessage } from '../../formats/codex-rollout.js';
 import { isLegacyHeader } from '../../formats/codex-rollout-v0.js';
-import { summaryLine, type Segment, type SplitLine } from '../transcript.js';
+import type { Segment } from '../../api/capture.js';
+import { summaryLine, type SplitLine } from '../transcript.js';
 
 export interface RolloutSegment extends Segment {
   lines: number;

@@ -8,22 +8,19 @@ import type { RepoContext } from '../../api/repo-context.js';
 import { checkpoint, prepareCommit, type CommitFields } from '../../api/write.js';
 import { parseGeminiChat } from '../../formats/gemini-chat.js';
 import { refs } from '../../store/refs.js';
-import { readTranscript, type ImportOptions, type ImportResult } from '../transcript.js';
+import { readTranscript } from '../../api/catch-up.js';
+import type { ImportOptions, ImportResult } from '../../api/runtime.js';
 
 export const GEMINI_FORMAT = 'gemini-cli-chat-v1';
 
-export interface GeminiImportResult extends ImportResult {
-  /** the branch tip already held these bytes: nothing written */
-  unchanged: boolean;
-  tip: string;
-}
+export const sessionBranch = (session: string) => `gemini/${session}`;
 
-export async function importGemini(ctx: RepoContext, file: string, opts: ImportOptions = {}): Promise<GeminiImportResult> {
+export async function importGemini(ctx: RepoContext, file: string, opts: ImportOptions = {}): Promise<ImportResult> {
   const bytes = readTranscript(file);
   if (bytes.length === 0) throw new BadInputError(`nothing to import: ${file} is empty`);
   const chat = parseGeminiChat(bytes);
   const session = opts.fields?.session ?? (typeof chat.sessionId === 'string' && chat.sessionId ? chat.sessionId : basename(file).replace(/\.json$/, ''));
-  const branch = opts.branch ?? `gemini/${session}`;
+  const branch = opts.branch ?? sessionBranch(session);
   const lastUser = [...chat.messages].reverse().find((m) => m?.type === 'user' && typeof m.content === 'string');
   const fields: CommitFields = {
     template: 'gemini-cli',

@@ -1,8 +1,8 @@
 // Claude Code's compaction shape on a small transcript: which lines are kept, which links and blocks change.
 import { describe, expect, it } from 'vitest';
-import { compactMessages } from '../../core/compaction.js';
-import { claudeCode } from '../../formats/claude-code.js';
-import { CLAUDE_CONTINUATION, claudeCompactLines } from './compaction.js';
+import { compactMessages } from '../core/compaction.js';
+import { claudeCode } from './claude-code.js';
+import { CLAUDE_CONTINUATION, claudeCompactLines } from './claude-code-compaction.js';
 
 const base = { isSidechain: false, sessionId: 's', cwd: '/w' };
 const user = (uuid: string, parentUuid: string | null, content: unknown) => ({ parentUuid, ...base, type: 'user', message: { role: 'user', content }, uuid });
@@ -30,7 +30,7 @@ const ORIGINAL = new Map(TRANSCRIPT.map((l, i) => [l.uuid, SOURCE.toString('utf8
 async function compacted() {
   const input = claudeCode.toNeutral!(claudeCode.parse(SOURCE));
   const out = await compactMessages(input, { stages: ['summarize'], keepTurns: 1, summarizer: async () => 'SUMMARY' });
-  const bytes = claudeCompactLines({ source: SOURCE, input, out, last: TRANSCRIPT[TRANSCRIPT.length - 1], timestamp: '2026-01-02T03:04:05.678Z', tip: 'f'.repeat(40) });
+  const bytes = claudeCompactLines({ source: SOURCE, input, inSource: input.map(() => true), out, timestamp: '2026-01-02T03:04:05.678Z', tip: 'f'.repeat(40) });
   const texts = Buffer.from(bytes).toString('utf8').split('\n').filter(Boolean);
   return { input, out, texts, lines: texts.map((t) => JSON.parse(t)) };
 }

@@ -2,11 +2,11 @@
 // `compact_boundary` system line, an `isCompactSummary` user line holding the summary, then the kept
 // messages as their original transcript lines, so `claude --resume` sees real turns and tool calls.
 import { createHash } from 'node:crypto';
-import type { CompactionResult } from '../../core/compaction.js';
-import { toBlocks } from '../../formats/claude-code.js';
-import { parseJsonLines } from '../../formats/jsonl.js';
-import { renderMarkdown } from '../../formats/markdown.js';
-import { isRecord, resultText, type Block, type NeutralMessage } from '../../core/neutral.js';
+import { isRecord, resultText, type Block, type NeutralMessage } from '../core/neutral.js';
+import { toBlocks, neutralLines } from './claude-code-messages.js';
+import type { CompactionWrite } from './format.js';
+import { parseJsonLines } from './jsonl.js';
+import { renderMarkdown } from './markdown.js';
 
 export const CLAUDE_CONTINUATION = 'This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.';
 
@@ -18,34 +18,24 @@ interface SourceLine {
   bytes: Uint8Array;
 }
 
-export interface ClaudeCompaction {
-  /** the context's claude-code-v1 bytes, the lines the messages were read from */
-  source: Uint8Array;
-  /** the messages the pipeline read, in order */
-  input: readonly NeutralMessage[];
-  out: Pick<CompactionResult, 'messages' | 'origins' | 'summaryAt' | 'tokensBefore'>;
-  /** the tip's last line: the session fields the new lines carry */
-  last?: Line;
-  timestamp: string;
-  /** the commit compacted: new uuids are derived from it, so the same compaction gives the same bytes */
-  tip: string;
-}
-
-export function claudeCompactLines(c: ClaudeCompaction): Uint8Array {
+export function claudeCompactLines(c: CompactionWrite): Uint8Array {
   const uuid = (salt: string) => {
     const h = createHash('sha256').update(`${c.tip} ${salt}`).digest('hex');
     return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
   };
+  const parsed = parseJsonLines(c.source);
+  // the session fields the new lines carry: the newest line's that has them
+  let last: Line | undefined;
+  for (const { value } of parsed) if (isRecord(value) && typeof value.sessionId === 'string') last = value;
   const session: Line = {};
-  for (const k of ['userType', 'cwd', 'sessionId', 'version', 'gitBranch']) if (c.last?.[k] !== undefined) session[k] = c.last[k];
-  const lines = parseJsonLines(c.source).flatMap((l) => (isRecord(l.value) ? [{ value: l.value, bytes: wholeLine(c.source.subarray(l.start, l.end)) }] : []));
-  const groups = messageLines(c.input, lines);
+  for (const k of ['userType', 'cwd', 'sessionId', 'version', 'gitBranch']) if (last?.[k] !== undefined) session[k] = last[k];
+  const groups = messageLines(c, parsed);
   // the chain the compaction heads: the main one, or a subagent transcript's own sidechain
   const first = c.out.origins.find((o) => o >= 0 && groups[o] !== null);
   const side = first !== undefined && groups[first]![0].value.isSidechain === true;
   const boundary = uuid('boundary');
   const head: Line[] = [
-    { parentUuid: null, logicalParentUuid: c.last?.uuid ?? null, isSidechain: side, ...session, type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted', isMeta: false, timestamp: c.timestamp, uuid: boundary, level: 'info', compactMetadata: { trigger: 'manual', preTokens: c.out.tokensBefore } },
+    { parentUuid: null, logicalParentUuid: last?.uuid ?? null, isSidechain: side, ...session, type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted', isMeta: false, timestamp: c.timestamp, uuid: boundary, level: 'info', compactMetadata: { trigger: 'manual', preTokens: c.out.tokensBefore } },
   ];
   const summaryLine = (text: string): Line => ({ parentUuid: boundary, isSidechain: side, ...session, type: 'user', message: { role: 'user', content: `${CLAUDE_CONTINUATION}\n\n${text}` }, isVisibleInTranscriptOnly: true, isCompactSummary: true, uuid: uuid('summary'), timestamp: c.timestamp });
   // a kept message read from another format has no line to keep: the whole context goes into the summary
@@ -67,31 +57,20 @@ export function claudeCompactLines(c: ClaudeCompaction): Uint8Array {
 const wholeLine = (b: Uint8Array) => (b[b.length - 1] === 0x0a ? b : Buffer.concat([b, Buffer.from('\n')]));
 const text = (b: Uint8Array | string) => (typeof b === 'string' ? b : Buffer.from(b).toString('utf8'));
 const toBytes = (ls: readonly Line[]) => Buffer.from(ls.map((l) => `${JSON.stringify(l)}\n`).join(''));
-const isMessageLine = (v: Line) => (v.type === 'user' || v.type === 'assistant') && isRecord(v.message);
 
 /**
- * The lines each message was read from, found by its ids: the line with its uuid, and for an
- * assistant message the later lines of the same API message id (Claude Code writes one per block)
- * before the next message's line. null: no such line (a message read from another format).
+ * The lines each input message was read from: the source is read again as Claude Code lines, and
+ * its messages are, in order, the input messages read from it (`inSource`). null: a message read
+ * from another format, which has no line to keep.
  */
-export function messageLines(messages: readonly NeutralMessage[], lines: readonly SourceLine[]): (SourceLine[] | null)[] {
-  const byUuid = new Map<string, number[]>();
-  lines.forEach((l, i) => isMessageLine(l.value) && typeof l.value.uuid === 'string' && byUuid.set(l.value.uuid, [...(byUuid.get(l.value.uuid) ?? []), i]));
-  let cursor = 0;
-  // the same uuid twice (a transcript appended to itself): the first at or after the previous message
-  const firsts = messages.map((m) => {
-    const at = byUuid.get(m.ids?.uuid ?? '')?.find((i) => i >= cursor) ?? -1;
-    if (at >= 0) cursor = at + 1;
-    return at;
-  });
-  return firsts.map((first, k) => {
-    if (first < 0) return null;
-    const next = firsts.slice(k + 1).find((f) => f > first) ?? lines.length;
-    const id = messages[k].ids?.message_id;
-    const side = lines[first].value.isSidechain === true;
-    const rest = id === undefined ? [] : lines.slice(first + 1, next).filter((l) => l.value.type === 'assistant' && isRecord(l.value.message) && l.value.message.id === id && (l.value.isSidechain === true) === side);
-    return [lines[first], ...rest];
-  });
+function messageLines(c: CompactionWrite, parsed: readonly { value: unknown; start: number; end: number }[]): (SourceLine[] | null)[] {
+  const { lines } = neutralLines(parsed.map((l) => l.value));
+  const fromSource = c.input.filter((_, i) => c.inSource[i]).length;
+  if (fromSource !== lines.length) return c.input.map(() => null);
+  let k = 0;
+  return c.input.map((_, i) =>
+    c.inSource[i] ? lines[k++].map((j) => ({ value: parsed[j].value as Line, bytes: wholeLine(c.source.subarray(parsed[j].start, parsed[j].end)) })) : null,
+  );
 }
 
 /**

@@ -1,14 +1,13 @@
-// Before `ctx compact` on a Claude Code chain: the transcript bytes the chain does not hold yet are
-// checkpointed first, by the hook's own capture code, so a compaction never drops what was pending.
+// Before `ctx compact` on a chain a live transcript feeds: the transcript bytes the chain does not
+// hold yet are checkpointed first, by live capture's own code, so a compaction never drops what was pending.
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { BadInputError, ConflictError } from '../../errors/index.js';
-import { materialize } from '../../api/materialize.js';
-import type { RepoContext } from '../../api/repo-context.js';
-import type { WrittenCommit } from '../../api/write.js';
-import { readTranscript } from '../transcript.js';
-import { CLAUDE_FORMAT, captureBeforeCompaction, type CatchUpStart } from './hook.js';
-import { readTipMeta } from './hook-repo.js';
-import { TAIL_BYTES, findState, lockSession, readState, statePath, writeState } from './hook-state.js';
+import { BadInputError, ConflictError, NotFoundError } from '../errors/index.js';
+import { TAIL_BYTES, findState, lockSession, readState, statePath, writeState } from '../store/capture-state.js';
+import { captureStream, readTipMeta, type Position, type TranscriptStream } from './capture.js';
+import { materialize } from './materialize.js';
+import type { RepoContext } from './repo-context.js';
+import type { WrittenCommit } from './write.js';
 
 export interface CatchUp {
   /** the catch-up commits, oldest first */
@@ -19,12 +18,23 @@ export interface CatchUp {
   state?: { key: string; session: string };
 }
 
+/** A transcript's bytes, with one-line errors. */
+export function readTranscript(file: string): Uint8Array {
+  try {
+    return readFileSync(file);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new NotFoundError(`no such file: ${file}`);
+    throw new BadInputError(`cannot read ${file}: ${code ?? (e as Error).message}`);
+  }
+}
+
 /**
  * Checkpoints what `transcript` (else the file of the hook state that follows the branch) holds past
  * the chain. A named file that does not extend the chain is an error; a hook state's file that no
  * longer does is left to the hook (it forks on its next call) and the tip is compacted as it is.
  */
-export async function catchUp(ctx: RepoContext, branch: string, tip: string, transcript: string | undefined, note: (line: string) => void): Promise<CatchUp> {
+export async function catchUp(ctx: RepoContext, stream: TranscriptStream, branch: string, tip: string, transcript: string | undefined, note: (line: string) => void): Promise<CatchUp> {
   const named = transcript === undefined ? undefined : resolve(transcript);
   const found = findState(ctx.gitdir, branch, tip, named);
   if (found) {
@@ -35,9 +45,10 @@ export async function catchUp(ctx: RepoContext, branch: string, tip: string, tra
       note(`the hook state of ${branch} was written before ctx recorded transcript paths: give --transcript FILE to catch up first`);
       return { commits: [], state };
     }
-    const start: CatchUpStart = { branch, tip, offset: found.state.offset, tail: { len: found.state.tail_len, sha256: found.state.tail_sha256 } };
+    const start: Position = { branch, tip, offset: found.state.offset, tail: { len: found.state.tail_len, sha256: found.state.tail_sha256 }, valid: true };
     try {
-      return { commits: await underLock(ctx, session, () => captureBeforeCompaction(ctx, { key: found.key, file, session, start })), file, state };
+      const commits = await underLock(ctx, session, () => strictCapture(ctx, stream, { key: found.key, file, session, start }));
+      return { commits, file, state };
     } catch (e) {
       if (named !== undefined || e instanceof ConflictError) throw e;
       note(`${(e as Error).message}: compacting ${branch} as it is`);
@@ -45,14 +56,20 @@ export async function catchUp(ctx: RepoContext, branch: string, tip: string, tra
     }
   }
   if (named === undefined) return { commits: [] };
-  return { commits: await catchUpChain(ctx, branch, tip, named), file: named };
+  return { commits: await catchUpChain(ctx, stream, branch, tip, named), file: named };
+}
+
+/** The bytes of `file` past `start`, captured as a PreCompact hook call captures them; never a fork. */
+async function strictCapture(ctx: RepoContext, stream: TranscriptStream, c: { key?: string; file: string; session: string; start: Position }): Promise<WrittenCommit[]> {
+  const s = { transcript: stream, key: c.key, base: c.start.branch, file: c.file, main: true };
+  return (await captureStream(ctx, s, { session: c.session, trigger: 'compaction', final: false, strict: true }, c.start)).commits;
 }
 
 /** No hook state: what the chain holds is its root materialization, which must be a prefix of the file. */
-async function catchUpChain(ctx: RepoContext, branch: string, tip: string, file: string): Promise<WrittenCommit[]> {
+async function catchUpChain(ctx: RepoContext, stream: TranscriptStream, branch: string, tip: string, file: string): Promise<WrittenCommit[]> {
   const root = await materialize(ctx, tip, { stop: 'root' });
-  const other = root.from.find((f) => f !== CLAUDE_FORMAT);
-  if (other !== undefined) throw new BadInputError(`--transcript catches up ${CLAUDE_FORMAT} chains; ${branch} holds ${other}`);
+  const other = root.from.find((f) => f !== stream.format);
+  if (other !== undefined) throw new BadInputError(`--transcript catches up ${stream.format} chains; ${branch} holds ${other}`);
   const bytes = readTranscript(file);
   const held = root.bytes;
   if (bytes.length < held.length || Buffer.compare(bytes.subarray(0, held.length), held) !== 0)
@@ -62,12 +79,12 @@ async function catchUpChain(ctx: RepoContext, branch: string, tip: string, file:
   const newest = root.commits[root.commits.length - 1];
   const session = newest === undefined ? ctx.defaults.session : (await readTipMeta(ctx, newest.replace(/^ctx-/, ''))).session_id;
   const len = Math.min(TAIL_BYTES, held.length);
-  const start: CatchUpStart = { branch, tip, offset: held.length, tail: { len, bytes: held.subarray(held.length - len) } };
-  return captureBeforeCompaction(ctx, { file, session, start });
+  const start: Position = { branch, tip, offset: held.length, tail: { len, bytes: held.subarray(held.length - len) }, valid: true };
+  return strictCapture(ctx, stream, { file, session, start });
 }
 
-/** The hook's per-session lock: a hook call and a catch-up never capture the same bytes twice. */
-async function underLock<T>(ctx: RepoContext, session: string, f: () => Promise<T>): Promise<T> {
+/** The capture lock of a session: a hook call and a catch-up never capture the same bytes twice. */
+export async function underLock<T>(ctx: RepoContext, session: string, f: () => Promise<T>): Promise<T> {
   const release = lockSession(ctx.gitdir, session);
   if (!release) throw new ConflictError(`a ctx hook is capturing session ${session}`, { hint: 'try again in a moment' });
   try {

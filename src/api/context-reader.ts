@@ -1,0 +1,164 @@
+// The one reader of a context: walk first parents to the stop, read the artifacts that contribute,
+// and (when asked) the annotations and pins on them. Materialize, compact, budget and live capture
+// read chains through here.
+import { BadInputError, IntegrityError, UsageError } from '../errors/index.js';
+import { artifactHash } from '../core/blake3.js';
+import { shortId } from '../core/ids.js';
+import { contributing, formatRuns, stopIndex, stopLabel, type Stop, type WalkCommit } from '../core/materialize.js';
+import { COMMIT_TYPES, artifactName, parseTrailers, type CommitType, type Meta } from '../core/meta.js';
+import type { NeutralMessage } from '../core/neutral.js';
+import { knownFormat, storageFormat } from '../formats/registry.js';
+import { readArtifacts, readArtifactsAt, readEntries, readLayouts } from '../store/context-commits.js';
+import type { ChainLink } from '../store/engine.js';
+import { readNotes } from '../store/notes.js';
+import { foldAnnotations, type Annotations } from './read.js';
+import type { RepoContext } from './repo-context.js';
+
+/** A commit of the context, oldest first, with its artifact bytes. */
+export type ContextPart = Walked & { artifact: Uint8Array };
+
+type Walked = WalkCommit & ChainLink;
+
+export interface ContextRead {
+  tip: string;
+  /** the stored format of the tip (a synthetic compaction at the tip may not contribute) */
+  tipFormat: string;
+  stop: Stop;
+  /** the commits whose artifacts make up the context, oldest first */
+  parts: ContextPart[];
+}
+
+/** `compaction`, `root` or an ancestor spec → the stop of a walk. */
+export async function parseStop(ctx: RepoContext, stop: string): Promise<Stop> {
+  if (stop === 'compaction' || stop === 'root') return { kind: stop };
+  if (stop === '') throw new UsageError('--stop takes compaction, root or a commit id');
+  return { kind: 'ancestor', oid: await ctx.resolve(stop) };
+}
+
+/** The context at `tip`: `spec` names it in errors; `verify` recomputes every artifact's BLAKE3. */
+export async function readContext(ctx: RepoContext, tip: string, stop: Stop, opts: { spec?: string; verify?: boolean } = {}): Promise<ContextRead> {
+  const walked = await walkToStop(ctx, tip, stop, opts.spec ?? tip);
+  const commits = contributing(walked);
+  const artifacts = await readPartArtifacts(ctx, commits);
+  if (opts.verify) {
+    const entries = await readEntries(ctx.engine, commits);
+    for (let i = 0; i < commits.length; i++)
+      if ((await artifactHash(artifacts[i])) !== entries[i].meta.artifact)
+        throw new IntegrityError(`${shortId(commits[i].oid)}: artifact does not match its BLAKE3 in meta.json`);
+  }
+  return { tip, tipFormat: walked[0].format, stop, parts: commits.map((c, i) => ({ ...c, artifact: artifacts[i] })) };
+}
+
+/** Consecutive parts in one format, in chain order. */
+export function runsOf<T extends { format: string }>(parts: readonly T[]): T[][] {
+  return formatRuns(parts.map((p) => p.format)).map(([i, j]) => parts.slice(i, j));
+}
+
+/** One run's artifacts joined by its format's rule and parsed. */
+export function parseRun(run: readonly ContextPart[]): unknown[] {
+  const f = storageFormat(run[0].format);
+  return f.parse(f.concat(run.map((p) => p.artifact)), { lastOfFile: true });
+}
+
+/** The context as neutral messages, run by run; a run no format here can read is refused. */
+export function neutralMessages(parts: readonly ContextPart[]): NeutralMessage[] {
+  return runsOf(parts).flatMap((run) => {
+    const f = knownFormat(run[0].format);
+    if (!f?.toNeutral) throw new BadInputError(`${shortId(run[0].oid)} holds ${run[0].format}, which ctx cannot read into messages`);
+    return f.toNeutral(parseRun(run));
+  });
+}
+
+/** The latest annotations of each part, in order. */
+export async function annotationsOf(ctx: RepoContext, parts: readonly { oid: string }[]): Promise<Annotations[]> {
+  const notes = await readNotes(ctx.engine, ctx.refs, parts.map((p) => p.oid));
+  return parts.map((p) => foldAnnotations(notes.get(p.oid)));
+}
+
+/**
+ * Which of `messages` (the context's neutral messages, after `shape`: a view) come from commits
+ * annotated `pinned: true`. By index when each artifact read alone gives the messages its run gives
+ * (a byte-append or merge format, no message across two artifacts), else by the messages' source ids.
+ */
+export async function pinnedMessages(ctx: RepoContext, parts: readonly ContextPart[], messages: readonly NeutralMessage[], shape: (ms: NeutralMessage[]) => NeutralMessage[] = (ms) => ms): Promise<Set<number>> {
+  const pinned = new Set<number>();
+  const isPinned = (await annotationsOf(ctx, parts)).map((a) => a.pinned === true);
+  if (!isPinned.includes(true)) return pinned;
+  const alone = parts.map((p) => {
+    const f = storageFormat(p.format);
+    return shape(f.toNeutral!(f.parse(p.artifact, { lastOfFile: true })));
+  });
+  const byIndex = alone.reduce((n, ms) => n + ms.length, 0) === messages.length && parts.every((p) => storageFormat(p.format).concatRule !== 'snapshot');
+  if (byIndex) {
+    let at = 0;
+    alone.forEach((ms, i) => {
+      if (isPinned[i]) ms.forEach((_, j) => pinned.add(at + j));
+      at += ms.length;
+    });
+    return pinned;
+  }
+  const ids = new Set(alone.flatMap((ms, i) => (isPinned[i] ? ms.flatMap((m) => Object.values(m.ids ?? {})) : [])));
+  messages.forEach((m, i) => Object.values(m.ids ?? {}).some((id) => ids.has(id)) && pinned.add(i));
+  return pinned;
+}
+
+/** The first-parent chain from `tip` with metadata and artifacts, oldest first (live capture's forks and spawn points). */
+export async function chainWithArtifacts(ctx: RepoContext, tip: string): Promise<{ oid: string; meta: Meta; artifact: Uint8Array }[]> {
+  const links = await ctx.engine.chain(tip);
+  const entries = await readEntries(ctx.engine, links);
+  const artifacts = await readArtifacts(ctx.engine, entries);
+  return entries.map((e, i) => ({ oid: e.oid, meta: e.meta, artifact: artifacts[i] })).reverse();
+}
+
+/** Known formats name their artifact (`<tree>:delta.jsonl`): one pass, no tree reads first. */
+async function readPartArtifacts(ctx: RepoContext, parts: readonly Walked[]): Promise<Uint8Array[]> {
+  const named = parts.map((p) => {
+    const f = knownFormat(p.format);
+    return f ? { oid: p.oid, spec: `${p.tree}:${artifactName(p.type, f.ext)}` } : null;
+  });
+  const unnamed = parts.filter((_, i) => named[i] === null);
+  if (unnamed.length) {
+    const layouts = new Map((await readLayouts(ctx.engine, unnamed)).map((l) => [l.oid, l]));
+    parts.forEach((p, i) => {
+      const a = layouts.get(p.oid)?.artifact;
+      if (named[i]) return;
+      if (!a) throw new IntegrityError(`${shortId(p.oid)}: artifact is missing`);
+      named[i] = { oid: p.oid, spec: a.oid };
+    });
+  }
+  return readArtifactsAt(ctx.engine, named as { oid: string; spec: string }[]);
+}
+
+/** Walks tip-first in growing batches until the stop is found. */
+async function walkToStop(ctx: RepoContext, tip: string, stop: Stop, spec: string): Promise<Walked[]> {
+  const links = await ctx.engine.chain(tip);
+  const walked: Walked[] = [];
+  for (let batch = 256; ; batch *= 4) {
+    walked.push(...(await describe(ctx, links.slice(walked.length, walked.length + batch))));
+    const n = stopIndex(walked, stop, walked.length === links.length);
+    if (n === -2) throw new UsageError(`--stop ${stopLabel(stop)} is not an ancestor of ${spec}`);
+    if (n >= 0) return walked.slice(0, n);
+  }
+}
+
+/**
+ * Type and format from the commits' trailers (which `verify` checks against meta.json), so the walk
+ * reads no blobs; meta.json is read only for snapshots and commits whose trailers do not tell.
+ */
+async function describe(ctx: RepoContext, links: readonly ChainLink[]): Promise<Walked[]> {
+  const out: (Walked | null)[] = links.map((l) => {
+    const t = parseTrailers(l.message);
+    const type = t['Ctx-Type'] as CommitType;
+    if (!COMMIT_TYPES.includes(type) || type === 'snapshot' || !t['Ctx-Format']) return null;
+    return { ...l, type, format: t['Ctx-Format'] };
+  });
+  const unknown = links.filter((_, i) => out[i] === null);
+  if (unknown.length) {
+    const entries = new Map((await readEntries(ctx.engine, unknown)).map((e) => [e.oid, e]));
+    links.forEach((l, i) => {
+      const m = entries.get(l.oid)?.meta;
+      if (m) out[i] = { ...l, type: m.type, format: m.format, snapshotOf: m.snapshot_of?.stop };
+    });
+  }
+  return out as Walked[];
+}

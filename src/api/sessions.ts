@@ -1,0 +1,76 @@
+// A runtime's sessions in and out of a store, dispatched through the runtime registry: import a
+// transcript, export a context for the runtime's resume, install its hooks, capture a hook call.
+import { ConflictError } from '../errors/index.js';
+import { runtime } from '../runtimes/registry.js';
+import { lockSession } from '../store/capture-state.js';
+import { initRepo, locateStore } from '../store/repo.js';
+import { RepoContext, type RepoOptions } from './repo-context.js';
+import type { ExportOptions, Exported, HooksReport, ImportOptions, ImportResult } from './runtime.js';
+
+/** A runtime's transcript (file) into a chain. */
+export async function importSession(ctx: RepoContext, runtimeName: string, file: string, opts: ImportOptions = {}): Promise<ImportResult> {
+  const r = await runtime(runtimeName, 'import');
+  return r.import!.run(ctx, file, opts);
+}
+
+export interface ExportResult extends Exported {
+  /** where the session was written; absent when `write` was false */
+  path?: string;
+}
+
+/** A context as a new session of the runtime; written where the runtime looks unless `write` is false. */
+export async function exportSession(ctx: RepoContext, runtimeName: string, spec: string, opts: ExportOptions & { write?: boolean } = {}): Promise<ExportResult> {
+  const r = await runtime(runtimeName, 'export');
+  const e = await r.export!.render(ctx, spec, opts);
+  if (opts.write === false) return e;
+  const path = r.export!.path(e, opts);
+  r.export!.write(path, e.bytes);
+  return { ...e, path };
+}
+
+export type HooksAction = 'install' | 'uninstall' | 'status';
+export const HOOKS_ACTIONS: readonly HooksAction[] = ['install', 'uninstall', 'status'];
+
+/** ctx's entries in the runtime's settings: `command` is what the runtime runs (`… hook <runtime>`). */
+export async function hooks(runtimeName: string, action: HooksAction, opts: { user: boolean; cwd: string; env: NodeJS.ProcessEnv; command: (runtime: string) => string }): Promise<HooksReport> {
+  const h = (await runtime(runtimeName, 'hooks')).hooks!;
+  const path = h.path(opts.user, opts.cwd, opts.env);
+  if (action === 'install') return h.install(path, opts.command(runtimeName));
+  if (action === 'uninstall') return h.uninstall(path);
+  return h.status(path);
+}
+
+export interface HookCall {
+  /** the runtime's event, once the input is read */
+  event?: string;
+  session?: string;
+  /** the store the capture wrote to, once found */
+  gitdir?: string;
+}
+
+/**
+ * One hook call of a runtime: its input (already parsed JSON) → the store found from the agent's
+ * cwd (created when missing) → what is new captured under the session's lock. `call` is filled in
+ * as it goes, so a failure can be logged where it belongs.
+ */
+export async function captureHook(runtimeName: string, input: unknown, opts: { store?: string; engine?: RepoOptions['engine']; env: NodeJS.ProcessEnv; cwd: string }, call: HookCall, note: (line: string) => void): Promise<void> {
+  const capture = (await runtime(runtimeName, 'capture')).capture!;
+  const event = capture.parse(input);
+  if (event === null) return;
+  Object.assign(call, { event: event.event, session: event.session });
+  const loc = locateStore(opts.store, opts.env, event.cwd || opts.cwd);
+  call.gitdir = loc.gitdir;
+  if (!loc.exists) initRepo(loc.gitdir);
+  const ctx = new RepoContext(loc.gitdir, { env: opts.env, engine: opts.engine });
+  try {
+    const release = lockSession(loc.gitdir, event.session);
+    if (!release) throw new ConflictError('another ctx hook is capturing this session; the next call catches up');
+    try {
+      await capture.run(ctx, event, note);
+    } finally {
+      release();
+    }
+  } finally {
+    await ctx.close();
+  }
+}

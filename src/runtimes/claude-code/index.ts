@@ -1,0 +1,34 @@
+// Claude Code as a runtime plug-in: import of its session transcripts, live capture from its hooks,
+// its hook settings, export for `claude --resume`. Heavy parts load when used: the hook path stays small.
+import type { TranscriptStream } from '../../api/capture.js';
+import type { Runtime } from '../../api/runtime.js';
+import { captureEvent, captureSession, type HookInput } from './hook.js';
+import { CLAUDE_FORMAT, sessionBranch } from './names.js';
+import { exportPath, writeSession } from './paths.js';
+import { install, settingsPath, status, uninstall } from './settings.js';
+import { splitTranscript } from './split.js';
+import { usageOf } from './usage.js';
+
+const transcript: TranscriptStream = { format: CLAUDE_FORMAT, template: 'claude-code', split: splitTranscript, sourceFields: (bytes) => ({ ...usageOf(bytes) }) };
+
+export const claudeCode: Runtime = {
+  name: 'claude-code',
+  title: 'Claude Code',
+  formats: [CLAUDE_FORMAT],
+  sessionBranch,
+  import: {
+    accepts: 'a Claude Code session .jsonl',
+    run: async (ctx, file, opts) => (await import('./import.js')).importClaudeCode(ctx, file, opts),
+  },
+  transcript,
+  capture: {
+    parse: captureEvent,
+    run: async (ctx, event, note) => void (await captureSession(ctx, transcript, event.input as HookInput, note)),
+  },
+  hooks: { path: settingsPath, install, uninstall, status },
+  export: {
+    render: async (ctx, spec, opts) => (await import('./export.js')).exportClaudeCode(ctx, spec, opts),
+    path: exportPath,
+    write: writeSession,
+  },
+};
