@@ -40,6 +40,8 @@ export interface Materialized {
   /** tool results replaced by a placeholder */
   masked: number;
   cached: boolean;
+  /** the bytes are binary (a CBOR format): JSON output carries them base64 */
+  binary: boolean;
 }
 
 export async function materialize(ctx: RepoContext, spec: string, opts: MaterializeOptions = {}): Promise<Materialized> {
@@ -64,7 +66,7 @@ export async function materialize(ctx: RepoContext, spec: string, opts: Material
     if (hit && bytes && maskedHit) {
       const [format, tier, from, unknown, ...commits] = Buffer.from(hit).toString('utf8').split('\n');
       const masked = Number(Buffer.from(maskedHit).toString('utf8'));
-      return { bytes, format, tier: tier as Tier, from: from.split(','), ...(unknown ? { unknown } : {}), commits, stop: stopLabel(stop), view, masked, cached: true };
+      return { bytes, format, tier: tier as Tier, from: from.split(','), ...(unknown ? { unknown } : {}), commits, stop: stopLabel(stop), view, masked, cached: true, binary: isBinary(format) };
     }
   }
   const { parts, tipFormat: stored } = await readContext(ctx, tip, stop, { spec, verify: opts.verify });
@@ -111,8 +113,10 @@ export async function materialize(ctx: RepoContext, spec: string, opts: Material
   await cache.put(key, bytes);
   if (mask !== undefined) await cache.put(`${key} masked`, Buffer.from(String(masked)));
   await cache.put(`${key} record`, Buffer.from([written, tier, from.join(','), unknown ?? '', ...commits].join('\n')));
-  return { bytes, format: written, tier, from, ...(unknown ? { unknown } : {}), commits, stop: stopLabel(stop), view, masked, cached: false };
+  return { bytes, format: written, tier, from, ...(unknown ? { unknown } : {}), commits, stop: stopLabel(stop), view, masked, cached: false, binary: isBinary(written) };
 }
+
+const isBinary = (format: string) => knownFormat(format)?.binary === true;
 
 function checkViewCarrier(format: string, view: View, mask: number | undefined) {
   if (viewCarriers().includes(format)) return;

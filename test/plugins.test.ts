@@ -1,0 +1,88 @@
+// What adding a runtime costs, measured by doing it: a copy of the project gets a throwaway runtime
+// (one folder under src/runtimes/ and one registry line), is built, and the new runtime imports
+// through `ctx import`, the library and help like the others; a capability it lacks is refused by name.
+import { describe, expect, it } from 'vitest';
+import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { FIXED_ENV, ROOT, fsck, git, tempDir } from './helpers.js';
+
+const ECHO = `// A throwaway runtime: a text file, one user message a line, imported as one commit.
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { Runtime } from '../../api/runtime.js';
+import { checkpoint } from '../../api/write.js';
+
+const sessionBranch = (session: string) => \`echo/\${session}\`;
+
+export const echo: Runtime = {
+  name: 'echo',
+  title: 'Echo',
+  formats: ['openai-chat-v1'],
+  sessionBranch,
+  import: {
+    accepts: 'a text file, one message a line',
+    run: async (ctx, file, opts) => {
+      const lines = readFileSync(file, 'utf8').split('\\n').filter(Boolean);
+      const session = basename(file).replace(/\\.txt$/, '');
+      const branch = opts.branch ?? sessionBranch(session);
+      const artifact = Buffer.from(JSON.stringify(lines.map((content) => ({ role: 'user', content }))));
+      const c = await checkpoint(ctx, { ...opts.fields, branch, session, template: 'echo', trigger: 'import', format: 'openai-chat-v1', artifact });
+      return { branch, session, bytes: artifact.length, commits: [c] };
+    },
+  },
+};
+`;
+
+/** A copy of the project's sources with `edit` applied, built into its own dist/. */
+function project(edit: (dir: string) => void): string {
+  const dir = join(tempDir(), 'agent-ctx');
+  mkdirSync(dir);
+  for (const f of ['src', 'bin', 'build.mjs', 'package.json', 'tsconfig.json']) cpSync(join(ROOT, f), join(dir, f), { recursive: true });
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  edit(dir);
+  execFileSync(process.execPath, ['build.mjs'], { cwd: dir });
+  return dir;
+}
+
+function run(dir: string, store: string, args: string[]) {
+  const r = spawnSync(process.execPath, [join(dir, 'bin', 'ctx'), '--store', store, ...args], { env: { ...process.env, ...FIXED_ENV, NO_COLOR: '1' } });
+  return { code: r.status, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
+}
+
+describe('a new runtime is one folder and one registry line', () => {
+  it('imports through ctx import and the library, is listed, and is refused what it cannot do', async () => {
+    const dir = project((d) => {
+      mkdirSync(join(d, 'src/runtimes/echo'));
+      writeFileSync(join(d, 'src/runtimes/echo/index.ts'), ECHO);
+      const registry = join(d, 'src/runtimes/registry.ts');
+      const text = readFileSync(registry, 'utf8');
+      const line = "  'gemini-cli': async () => (await import('./gemini/index.js')).geminiCli,\n";
+      expect(text).toContain(line);
+      writeFileSync(registry, text.replace(line, `${line}  echo: async () => (await import('./echo/index.js')).echo,\n`));
+    });
+    const store = join(tempDir(), '.ctx');
+    const file = join(tempDir(), 'standup.txt');
+    writeFileSync(file, 'what changed since yesterday?\nship it\n');
+    const r = run(dir, store, ['import', 'echo', file]);
+    expect(r).toMatchObject({ code: 0, stdout: expect.stringMatching(/^echo\/standup\tctx-[0-9a-f]{12}\t1 commits\n$/) });
+    expect(JSON.parse(run(dir, store, ['materialize', 'echo/standup']).stdout)).toEqual([
+      { role: 'user', content: 'what changed since yesterday?' },
+      { role: 'user', content: 'ship it' },
+    ]);
+    expect(run(dir, store, ['export', 'echo', 'echo/standup'])).toMatchObject({ code: 2, stderr: 'ctx: echo has no export (export: claude-code)\n' });
+    expect(run(dir, store, ['import', 'nope', file])).toMatchObject({ code: 2, stderr: "ctx: unknown runtime 'nope' (claude-code, codex, gemini-cli, echo)\n" });
+    const lib = await import(join(dir, 'dist', 'index.js'));
+    expect(lib.runtimeNames()).toEqual(['claude-code', 'codex', 'gemini-cli', 'echo']);
+    const s = await lib.openStore(store, { env: FIXED_ENV });
+    try {
+      const again = await s.import('echo', file, { branch: 'echo/again' });
+      expect(again.commits.map((c: { id: string }) => c.id)).toEqual([again.tip]);
+      expect(again.tip).toBe(await s.resolve('echo/standup'));
+    } finally {
+      await s.close();
+    }
+    expect(git(store, ['log', '--format=%s', 'echo/standup'])).toBe('delta: 2 messages\n');
+    expect(fsck(store)).toEqual({ code: 0, output: '' });
+  });
+});
