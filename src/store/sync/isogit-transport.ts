@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import { RemoteError } from '../../errors/index.js';
 import type { Engine } from '../engine.js';
 import { refs, type RefStore } from '../refs.js';
-import { hasObject } from './graph.js';
+import { hasObject } from '../commit-graph.js';
 import { redact, type Remote } from './remotes.js';
 import { syncedRefs, type FetchRejection, type PushResult, type Transport, type TransportOptions } from './transport-interface.js';
 
