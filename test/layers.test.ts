@@ -247,8 +247,8 @@ function forbiddenArrows(layer: Layer): string[] {
   return out;
 }
 
-/** Strongly connected components of more than one node (or a node importing itself), each as one cycle through it. */
-function cycles(edges: { from: string; to: string }[]): string[][] {
+/** Strongly connected components of more than one node (or a node importing itself): its members, and one cycle through them. */
+function cycles(edges: { from: string; to: string }[]): { path: string[]; group: string[] }[] {
   const next = new Map<string, Set<string>>();
   for (const e of edges) next.set(e.from, (next.get(e.from) ?? new Set()).add(e.to));
   const index = new Map<string, number>();
@@ -292,7 +292,7 @@ function cycles(edges: { from: string; to: string }[]): string[][] {
     }
   }
   // one shortest cycle through the group's first member
-  return groups.map((group) => {
+  const paths = groups.map((group) => {
     const inGroup = new Set(group);
     const start = group[0];
     const from = new Map<string, string>();
@@ -313,7 +313,14 @@ function cycles(edges: { from: string; to: string }[]): string[][] {
       }
     }
     return [start, start];
-  }).map((cycle, k) => (groups[k].length > cycle.length - 1 ? [...cycle, `(one cycle of ${groups[k].length} files in one another's imports: ${groups[k].join(', ')})`] : cycle));
+  });
+  return paths.map((path, k) => ({ path, group: groups[k] }));
+}
+
+/** `a → b → a`, and every member when the cycle does not pass through all of them. */
+function showCycle({ path, group }: { path: string[]; group: string[] }, steps = ''): string {
+  const all = group.length > path.length - 1 ? ` (${group.length} in one another's imports: ${group.join(', ')})` : '';
+  return `${path.join(' → ')}${steps}${all}`;
 }
 
 const folderOf = (file: string) => (file === 'src/index.ts' ? 'src/index.ts' : dirname(file));
@@ -329,7 +336,7 @@ const RULES: [string, () => string[]][] = [
   ],
   [
     'no import cycle between files (import() counts; import type does not)',
-    () => cycles(EDGES.filter((e) => !e.types)).map((c) => c.join(' → ')),
+    () => cycles(EDGES.filter((e) => !e.types)).map((c) => showCycle(c)),
   ],
   [
     'no import cycle between folders or layers (static imports; import type does not count)',
@@ -337,8 +344,8 @@ const RULES: [string, () => string[]][] = [
       [folderOf, (f: string) => layerOf(f) ?? f].flatMap((group) => {
         const edges = EDGES.filter((e) => !e.types && !e.dynamic && group(e.from) !== group(e.to));
         return cycles(edges.map((e) => ({ from: group(e.from), to: group(e.to) }))).map((c) => {
-          const steps = c.slice(1).map((to, k) => edges.find((e) => group(e.from) === c[k] && group(e.to) === to)!);
-          return `${c.join(' → ')} (${steps.map(show).join('; ')})`;
+          const steps = c.path.slice(1).map((to, k) => edges.find((e) => group(e.from) === c.path[k] && group(e.to) === to)!);
+          return showCycle(c, ` (${steps.map(show).join('; ')})`);
         });
       }),
   ],
