@@ -2,11 +2,11 @@
 // in bench/out/report.md. `node bench/run.mjs chain import` runs only the named ones;
 // BENCH_SIZES=1000 shrinks benchmark 1; BENCH_KEEP=1 keeps the temp repos.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem, release, platform } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { ROOT, cleanup, fmtRatio, progress, snapshotBuild } from './lib.mjs';
+import { CORPUS_FILE, ROOT, cleanup, fmtRatio, progress, snapshotBuild } from './lib.mjs';
 import { benchChain } from './chain.mjs';
 import { benchImport } from './import.mjs';
 import { benchCheckpoint } from './checkpoint.mjs';
@@ -20,6 +20,11 @@ const ALL = ['chain', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens'
 const wanted = process.argv.slice(2);
 for (const w of wanted) if (!ALL.includes(w)) throw new Error(`unknown benchmark '${w}' (${ALL.join(', ')})`);
 const picked = wanted.length ? ALL.filter((b) => wanted.includes(b)) : ALL;
+const needCorpus = picked.filter((b) => ['import', 'blake3', 'hook', 'tokens', 'translate'].includes(b));
+if (needCorpus.length && !existsSync(CORPUS_FILE)) {
+  console.error(`bench: ${needCorpus.join(', ')} read ../shared/corpus, not found beside the checkout (${CORPUS_FILE}); run the others by name: node bench/run.mjs chain checkpoint sync`);
+  process.exit(1);
+}
 const sizes = (process.env.BENCH_SIZES ?? '1000,10000').split(',').map(Number);
 
 const out = (cmd, args) => spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8' }).stdout?.trim() ?? '';

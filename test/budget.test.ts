@@ -5,7 +5,7 @@ import { countTokens } from 'gpt-tokenizer/encoding/cl100k_base';
 import { describe, expect, it } from 'vitest';
 import { contextTokenBudget } from '../src/core/budget.js';
 import { charsPerToken, loadTokenizer } from '../src/core/tokens.js';
-import { CORPUS, FIXED_ENV, ctx, newStore } from './helpers.js';
+import { CORPUS, FIXED_ENV, ctx, describeCorpus, newStore } from './helpers.js';
 
 const BIG = join(CORPUS, 'claude-code', 'randlee__claude-history__simple-967e501d-session.jsonl');
 const VIEWER = join(CORPUS, 'claude-code', 'd-kimuson__claude-code-viewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl');
@@ -36,7 +36,7 @@ function messageTexts(file: string): string[] {
     .flatMap((e) => texts(e.message?.content));
 }
 
-describe('ctx budget', () => {
+describeCorpus('ctx budget', () => {
   it('counts the corpus session after its last compaction, and all of it with --stop root', () => {
     const s = imported(BIG, 'big');
     const json = (args: string[]) => JSON.parse(ctx(s, ['--json', 'budget', 'big', '--window', '200000', ...args]).stdout);

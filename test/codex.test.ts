@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { splitRollout } from '../src/runtimes/codex/split.js';
-import { ENGINES, FIXTURES, corpusFiles, ctx, fsck, git, newStore } from './helpers.js';
+import { ENGINES, FIXTURES, corpusFiles, ctx, describeCorpus, fsck, git, itCorpus, newStore } from './helpers.js';
 
 const ENV = { CTX_PRINCIPAL: 'corpus', CTX_MACHINE: 'ci', CTX_NOW: '2026-01-02T03:04:05.678Z' };
 const LEGACY = join(FIXTURES, 'codex', 'legacy-rollout-2025-08-20T13-20-47-c27a914d-5f3b-4c1e-9a2d-7e8f6b5a4c3d.jsonl');
@@ -25,7 +25,7 @@ const files = [...corpusFiles('codex'), LEGACY, COMPACTED];
 describe.each(ENGINES)('codex import with the %s engine', (engine) => {
   const env = { ...ENV, CTX_ENGINE: engine };
 
-  it('imports every rollout and materializes --stop root byte-identical', () => {
+  itCorpus('imports every rollout and materializes --stop root byte-identical', () => {
     expect(files.map((f) => basename(f)).sort()).toEqual(Object.keys(EXPECTED).sort());
     const store = newStore();
     for (const file of files) {
@@ -80,7 +80,7 @@ describe('splitRollout', () => {
     ]);
   });
 
-  it('takes the request of an IDE-extension prompt as its summary, and tiles every corpus file', () => {
+  itCorpus('takes the request of an IDE-extension prompt as its summary, and tiles every corpus file', () => {
     for (const file of corpusFiles('codex')) {
       const input = new Uint8Array(readFileSync(file));
       const { segments } = splitRollout(input);
@@ -97,7 +97,7 @@ describe('splitRollout', () => {
   });
 });
 
-describe('the two engines', () => {
+describeCorpus('the two engines', () => {
   it('write identical commit ids for every rollout', () => {
     const tips = ENGINES.map((engine) => {
       const store = newStore();

@@ -3,12 +3,12 @@
 import { appendFileSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CORPUS, ctx, fsck, git, newStore, objectCount, refSnapshot, tempDir } from './helpers.js';
+import { corpusBytes, ctx, describeCorpus, fsck, git, newStore, objectCount, refSnapshot, tempDir } from './helpers.js';
 
 const ENV = { CTX_PRINCIPAL: 'hook', CTX_MACHINE: 'ci', CTX_NOW: '2026-01-02T03:04:05.678Z' };
 // a session of eight prompts, so a catch-up makes several commits
 const SESSION = '03eb5929-52b3-4b13-ada3-b93ae35806b8';
-const BYTES = readFileSync(join(CORPUS, 'claude-code', `iansherr__claude-code-log__-experiments-ideas__${SESSION}.jsonl`));
+const BYTES = corpusBytes('claude-code', `iansherr__claude-code-log__-experiments-ideas__${SESSION}.jsonl`);
 const BRANCH = `claude/${SESSION}`;
 const COMPACT = ['--policy', 'summarize', '--keep-turns', '2'];
 
@@ -46,7 +46,7 @@ const state = (store: string) => JSON.parse(readFileSync(join(store, 'ctx', 'hoo
 const artifactOf = (store: string, id: string) => Buffer.from(git(store, ['show', `${id.slice(4)}:delta.jsonl`]), 'utf8');
 const meta = (store: string, id: string) => JSON.parse(git(store, ['show', `${id.slice(4)}:meta.json`]));
 
-describe('ctx compact catches up with the transcript first', () => {
+describeCorpus('ctx compact catches up with the transcript first', () => {
   it('a live session: the bytes the hook has not captured yet become commits before the compaction; --stop root is the whole file', () => {
     const { store, transcript, before } = captured(CUT1, BYTES.length);
     const r = ctx(store, ['--json', 'compact', BRANCH, ...COMPACT], { env: ENV });

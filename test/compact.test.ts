@@ -6,7 +6,7 @@ import { compactMessages, extractiveSummary, lastTurnsStart, protectedIndexes, S
 import { claudeCode } from '../src/formats/claude-code.js';
 import { CLAUDE_CONTINUATION } from '../src/formats/claude-code-compaction.js';
 import type { Block, NeutralMessage } from '../src/core/neutral.js';
-import { CORPUS, FIXED_ENV, ctx, newStore, refSnapshot, tempDir } from './helpers.js';
+import { CORPUS, FIXED_ENV, ctx, describeCorpus, itCorpus, newStore, refSnapshot, tempDir } from './helpers.js';
 
 const BIG = join(CORPUS, 'claude-code', 'randlee__claude-history__simple-967e501d-session.jsonl');
 const VIEWER = join(CORPUS, 'claude-code', 'd-kimuson__claude-code-viewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl');
@@ -128,7 +128,7 @@ describe('compaction pipeline (pure)', () => {
     expect(out.messages.length).toBe(20);
   });
 
-  it('corpus sessions: exact counts, and every invariant', async () => {
+  itCorpus('corpus sessions: exact counts, and every invariant', async () => {
     const cases = [
       { file: VIEWER, n: 345, protectedCount: 188, counts: [345, 345, 192, 192, 192], changed: [2, 2, 154, 0, 0], pairs: 167 - 0 },
       { file: BIG, n: 209, protectedCount: 7, counts: [209, 209, 10, 10, 11], changed: [0, 19, 200, 0, 1], pairs: 0 },
@@ -186,7 +186,7 @@ function keptLines(artifact: Buffer, transcript: string, head: number) {
   return { kinds, first: got[head] === undefined ? undefined : all[head], original: (l: { uuid: string }) => JSON.parse(original[at.get(l.uuid)!]) };
 }
 
-describe('ctx compact', () => {
+describeCorpus('ctx compact', () => {
   it('claude-code-v1: Claude Code’s own shape, a boundary, the summary alone, then the kept messages as their transcript lines; --stop root is the original', () => {
     const s = imported(VIEWER, 'v');
     const r = ctx(s, ['--json', 'compact', 'v', '--policy', 'dedupe,prune-tool-outputs,summarize,truncate', '--budget', '20000', '--keep-turns', '3'], { env: FIXED_ENV });

@@ -1,14 +1,14 @@
 // Every Claude Code transcript of the corpus imports and comes back byte for byte, on both engines.
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { ENGINES, corpusFiles, ctx, fsck, git, newStore } from './helpers.js';
+import { expect, it } from 'vitest';
+import { ENGINES, corpusFiles, ctx, describeCorpus, fsck, git, newStore } from './helpers.js';
 
 const files = corpusFiles('claude-code').filter((f) => readFileSync(f).length > 0);
 const RANDLEE = files.find((f) => basename(f).startsWith('randlee__claude-history__simple-967e501d-session'))!;
 const ENV = { CTX_PRINCIPAL: 'corpus', CTX_MACHINE: 'ci', CTX_NOW: '2026-01-02T03:04:05.678Z' };
 
-describe.each(ENGINES)('corpus import with the %s engine', (engine) => {
+describeCorpus.each(ENGINES)('corpus import with the %s engine', (engine) => {
   const env = { ...ENV, CTX_ENGINE: engine };
 
   it('imports every transcript and materializes --stop root byte-identical', () => {
@@ -56,7 +56,7 @@ describe.each(ENGINES)('corpus import with the %s engine', (engine) => {
   });
 });
 
-describe('the two engines', () => {
+describeCorpus('the two engines', () => {
   it('write identical commit ids for every corpus transcript', () => {
     const tips = ENGINES.map((engine) => {
       const store = newStore();

@@ -1,8 +1,8 @@
 // `ctx export claude-code ID`: a resumable session where Claude Code looks for it.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { CORPUS, ctx, newStore, tempDir } from './helpers.js';
+import { expect, it } from 'vitest';
+import { CORPUS, ctx, describeCorpus, newStore, tempDir } from './helpers.js';
 
 const RANDLEE = join(CORPUS, 'claude-code', 'randlee__claude-history__simple-967e501d-session.jsonl');
 const OLD = '967e501d-aa48-4eab-a21f-b17058bd78f0';
@@ -15,7 +15,7 @@ const messages = (text: string) =>
     return rest;
   });
 
-describe('ctx export claude-code', () => {
+describeCorpus('ctx export claude-code', () => {
   it('writes <config>/projects/<encoded cwd>/<uuid>.jsonl and prints the resume command; re-import gives the same messages', () => {
     const store = newStore();
     expect(ctx(store, ['import', 'claude-code', RANDLEE]).code).toBe(0);

@@ -2,8 +2,8 @@
 // newline); a later save of the same chat adds a snapshot on top; an identical one writes nothing.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { ENGINES, corpusFiles, ctx, fsck, git, newStore, objectCount, refSnapshot, tempDir } from './helpers.js';
+import { expect, it } from 'vitest';
+import { ENGINES, corpusFiles, ctx, describeCorpus, fsck, git, newStore, objectCount, refSnapshot, tempDir } from './helpers.js';
 
 const ENV = { CTX_PRINCIPAL: 'corpus', CTX_MACHINE: 'ci', CTX_NOW: '2026-01-02T03:04:05.678Z' };
 const files = corpusFiles('gemini-cli', '.json');
@@ -23,7 +23,7 @@ function laterSave(dir: string): string {
   return file;
 }
 
-describe.each(ENGINES)('gemini-cli import with the %s engine', (engine) => {
+describeCorpus.each(ENGINES)('gemini-cli import with the %s engine', (engine) => {
   const env = { ...ENV, CTX_ENGINE: engine };
 
   it('imports every chat as one snapshot and materializes --stop root byte-identical', () => {
@@ -76,7 +76,7 @@ describe.each(ENGINES)('gemini-cli import with the %s engine', (engine) => {
   });
 });
 
-describe('the two engines', () => {
+describeCorpus('the two engines', () => {
   it('write identical commit ids for every chat', () => {
     const tips = ENGINES.map((engine) => {
       const store = newStore();

@@ -1,14 +1,44 @@
 // Tests run the built CLI (dist/) against real repositories in temp dirs, checked with native git.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { afterEach } from 'vitest';
+import { afterEach, describe, it } from 'vitest';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 export const CTX = join(ROOT, 'bin', 'ctx');
 export const CORPUS = resolve(ROOT, '..', 'shared', 'corpus');
 export const FIXTURES = join(ROOT, 'fixtures');
+
+// The shared corpus sits beside the clone (../shared/corpus). Without it, the tests that read it are
+// reported skipped with the reason; with CI set they fail instead, so CI never skips them silently.
+export const HAS_CORPUS = existsSync(CORPUS);
+const CORPUS_SKIPPED = ' (skipped: ../shared/corpus not found)';
+const corpusMissing = () => {
+  throw new Error(`${CORPUS} not found: with CI set, the corpus tests run instead of skipping`);
+};
+
+/** `describe` for a suite that reads the corpus; `describeCorpus.each(cases)` as `describe.each` with `%s`. */
+export function describeCorpus(name: string, fn: () => void): void {
+  if (HAS_CORPUS) describe(name, fn);
+  else if (process.env.CI) describe(name, () => it('reads ../shared/corpus', corpusMissing));
+  else describe.skip(name + CORPUS_SKIPPED, fn);
+}
+describeCorpus.each = <T>(cases: readonly T[]) => (name: string, fn: (c: T) => void) => {
+  for (const c of cases) describeCorpus(name.replace('%s', String(c)), () => fn(c));
+};
+
+/** `it` for one test that reads the corpus, in a suite that otherwise does not. */
+export function itCorpus(name: string, fn: () => unknown, timeout?: number): void {
+  if (HAS_CORPUS) it(name, fn, timeout);
+  else if (process.env.CI) it(name, corpusMissing);
+  else it.skip(name + CORPUS_SKIPPED, fn);
+}
+
+/** A corpus file's bytes; empty when the corpus is missing (the suites reading it are skipped then). */
+export function corpusBytes(...path: string[]): Buffer {
+  return HAS_CORPUS ? readFileSync(join(CORPUS, ...path)) : Buffer.alloc(0);
+}
 export const ENGINES = ['git', 'isogit'] as const;
 export type EngineName = (typeof ENGINES)[number];
 
@@ -102,7 +132,9 @@ export function objectCount(gitdir: string): string {
   return git(gitdir, ['count-objects', '-v']).split('\n').filter((l) => /^(count|in-pack):/.test(l)).join(' ');
 }
 
+/** The corpus files of one runtime, sorted; none when the corpus is missing. */
 export function corpusFiles(dir: string, ext = '.jsonl'): string[] {
+  if (!HAS_CORPUS) return [];
   return readdirSync(join(CORPUS, dir))
     .filter((f) => f.endsWith(ext))
     .sort()

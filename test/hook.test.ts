@@ -2,7 +2,7 @@
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CORPUS, corpusFiles, ctx, ctxAsync, fsck, git, newStore, objectCount, refSnapshot, tempDir } from './helpers.js';
+import { CORPUS, corpusFiles, ctx, ctxAsync, describeCorpus, fsck, git, newStore, objectCount, refSnapshot, tempDir } from './helpers.js';
 
 const ENV = { CTX_PRINCIPAL: 'hook', CTX_MACHINE: 'ci', CTX_NOW: '2026-01-02T03:04:05.678Z' };
 const RANDLEE_ID = '967e501d-aa48-4eab-a21f-b17058bd78f0';
@@ -28,7 +28,7 @@ function cutsOf(size: number, seed: number, n = 3): number[] {
   return [...[...cuts].sort((a, b) => a - b), size];
 }
 
-describe('ctx hook claude-code', () => {
+describeCorpus('ctx hook claude-code', () => {
   it('replays every corpus transcript growing in steps: --stop root is the file, byte for byte', async () => {
     const store = newStore();
     const files = corpusFiles('claude-code');

@@ -4,7 +4,7 @@ import { decode, encode } from 'cbor-x';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXED_ENV, corpusFiles, ctx, fsck, git, newStore, objectCount, refSnapshot } from './helpers.js';
+import { FIXED_ENV, corpusFiles, ctx, fsck, git, itCorpus, newStore, objectCount, refSnapshot } from './helpers.js';
 
 // Real-shaped fakes, assembled so that no secret-shaped literal sits in this file.
 const rep = (s: string, n: number) => s.repeat(Math.ceil(n / s.length)).slice(0, n);
@@ -101,7 +101,7 @@ describe('secrets on import', () => {
     expect(refSnapshot(store)).toBe('');
   });
 
-  it('stores corpus transcripts unchanged: no redactions in any commit', () => {
+  itCorpus('stores corpus transcripts unchanged: no redactions in any commit', () => {
     const store = newStore();
     const files = [...corpusFiles('claude-code').filter((f) => basename(f).startsWith('randlee__claude-history__simple-967e501d-session')), ...corpusFiles('codex')];
     for (const [i, file] of files.entries()) {

@@ -1,7 +1,7 @@
 // `ctx summarize`: a command's output as summary annotations, for exactly the commits without one.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CORPUS, FIXED_ENV, ctx, newStore } from './helpers.js';
+import { CORPUS, FIXED_ENV, ctx, itCorpus, newStore } from './helpers.js';
 
 const BIG = join(CORPUS, 'claude-code', 'randlee__claude-history__simple-967e501d-session.jsonl');
 const records = (out: string) => out.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
@@ -51,7 +51,7 @@ describe('ctx summarize', () => {
     expect(ctx(s, ['summarize', '--command', 'cat', '--jobs', '0']).code).toBe(2);
   });
 
-  it('a corpus session: the two commits without a summary, with 4 jobs', () => {
+  itCorpus('a corpus session: the two commits without a summary, with 4 jobs', () => {
     const s = newStore();
     expect(ctx(s, ['import', 'claude-code', BIG, '-b', 'big'], { env: FIXED_ENV }).code).toBe(0);
     const before = records(ctx(s, ['--json', 'log', 'big']).stdout);

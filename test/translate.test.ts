@@ -13,7 +13,7 @@ import { codexRolloutV0 } from '../src/formats/codex-rollout-v0.js';
 import type { StorageFormat } from '../src/formats/format.js';
 import { resultText, type NeutralMessage } from '../src/core/neutral.js';
 import { NO_RESULT, openaiChat, orphanResultText } from '../src/formats/openai-chat.js';
-import { FIXED_ENV, FIXTURES, corpusFiles, ctx, git, newStore, tempDir } from './helpers.js';
+import { FIXED_ENV, FIXTURES, corpusFiles, ctx, describeCorpus, git, itCorpus, newStore, tempDir } from './helpers.js';
 
 const env = FIXED_ENV;
 const neutral = (f: StorageFormat, bytes: Uint8Array) => f.toNeutral!(f.parse(bytes, { lastOfFile: true }));
@@ -31,7 +31,7 @@ const paired = (ms: NeutralMessage[]) => {
 };
 
 describe('structural translation', () => {
-  it('keeps every Claude Code transcript’s calls, results and text through openai-chat-v1, and all of it through bureau-agent-v1', () => {
+  itCorpus('keeps every Claude Code transcript’s calls, results and text through openai-chat-v1, and all of it through bureau-agent-v1', () => {
     const store = newStore();
     const totals = [0, 0, 0, 0];
     for (const [i, file] of corpusFiles('claude-code').filter((f) => statSync(f).size > 0).entries()) {
@@ -119,7 +119,7 @@ describe('structural translation', () => {
   });
 });
 
-describe('codex rollouts to openai-chat-v1', () => {
+describeCorpus('codex rollouts to openai-chat-v1', () => {
   // [file, function calls]: the function_call items in each rollout (both line shapes)
   const CASES: [string, number][] = [
     ...corpusFiles('codex').map((f): [string, number] => [f, { AcidicSoil: 39, jnarowski__agentcmd__rollout_2025_09_24: 123, jnarowski__agentcmd__rollout_2025_09_25: 34, kvsankar: 0 }[key(f)]!]),

@@ -4,10 +4,10 @@
 import { decode } from 'cbor-x';
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { claudeCode } from '../src/formats/claude-code.js';
 import type { NeutralMessage, ToolResultBlock } from '../src/core/neutral.js';
-import { CORPUS, FIXED_ENV, ctx, newStore } from './helpers.js';
+import { CORPUS, FIXED_ENV, ctx, describeCorpus, newStore } from './helpers.js';
 
 const env = FIXED_ENV;
 const SESSIONS = [
@@ -42,7 +42,7 @@ function importAll(): string {
   return store;
 }
 
-describe('views', () => {
+describeCorpus('views', () => {
   it('conversation: user and assistant text only, no empty message; reasoning: the bytes as without a view', () => {
     const store = importAll();
     const counts = SESSIONS.map((file, i) => {
@@ -84,7 +84,7 @@ describe('views', () => {
   });
 });
 
-describe('--mask-tool-outputs', () => {
+describeCorpus('--mask-tool-outputs', () => {
   it('masks results before the last N turns, keeps every pair and its ids, leaves the last N turns byte for byte', () => {
     const store = importAll();
     const counts = SESSIONS.map((file, i) => {

@@ -74,23 +74,60 @@ export interface LogOptions {
   all?: boolean;
 }
 
-/** History toward the root, newest first; with `all`, every branch's commits by time. */
+/**
+ * History toward the root, newest first. With `all`, every branch's commits in topological order,
+ * like `git log --topo-order`: created_at is not monotonic along a chain, so it only orders lines.
+ */
 export async function log(ctx: RepoContext, spec: string | undefined, opts: LogOptions = {}): Promise<CommitRecord[]> {
   const limit = opts.limit ?? Infinity;
   if (!opts.all && spec !== undefined) {
     const oids = await ctx.firstParents(await ctx.resolve(spec), Number.isFinite(limit) ? limit : undefined);
     return commitRecords(ctx, oids);
   }
-  // depth (distance from the root) keeps children before parents when times tie
-  const depth = new Map<string, number>();
-  for (const tip of new Set(ctx.allTips().values())) {
-    const chain = await ctx.firstParents(tip);
-    chain.forEach((oid, i) => depth.set(oid, chain.length - i));
+  const seen = new Set<string>();
+  for (const tip of new Set(ctx.allTips().values())) for (const oid of await ctx.firstParents(tip)) seen.add(oid);
+  return topoOrder(await commitRecords(ctx, [...seen])).slice(0, limit);
+}
+
+/**
+ * Children before their parent, each line of descent kept together: a fork's lines one after the
+ * other, then the commit they fork from. Between lines (and between unrelated chains) the one
+ * holding the newest commit comes first; ids break ties.
+ */
+export function topoOrder<T extends { id: string; parent: string | null; meta: { created_at: string } }>(records: readonly T[]): T[] {
+  const byId = new Map(records.map((r) => [r.id, r]));
+  const parentOf = (r: T) => (r.parent !== null ? byId.get(r.parent) : undefined);
+  const children = new Map<string, T[]>();
+  for (const r of records) {
+    const p = parentOf(r);
+    if (p) children.set(p.id, [...(children.get(p.id) ?? []), r]);
   }
-  const records = await commitRecords(ctx, [...depth.keys()]);
-  const d = (r: CommitRecord) => depth.get(r.id.slice(4))!;
-  records.sort((a, b) => b.meta.created_at.localeCompare(a.meta.created_at) || d(b) - d(a) || (a.id < b.id ? 1 : -1));
-  return records.slice(0, limit);
+  // newest created_at under each commit (itself included), from the leaves down
+  const newest = new Map(records.map((r) => [r.id, r.meta.created_at]));
+  const waiting = new Map(records.map((r) => [r.id, children.get(r.id)?.length ?? 0]));
+  const ready = records.filter((r) => waiting.get(r.id) === 0);
+  while (ready.length) {
+    const r = ready.pop()!;
+    const p = parentOf(r);
+    if (!p) continue;
+    if (newest.get(r.id)! > newest.get(p.id)!) newest.set(p.id, newest.get(r.id)!);
+    waiting.set(p.id, waiting.get(p.id)! - 1);
+    if (waiting.get(p.id) === 0) ready.push(p);
+  }
+  const first = (a: T, b: T) => newest.get(b.id)!.localeCompare(newest.get(a.id)!) || (a.id < b.id ? 1 : -1);
+  // post-order walk from the roots, without recursion (chains are long): a commit after its subtree
+  const out: T[] = [];
+  const stack: [T, boolean][] = records.filter((r) => !parentOf(r)).sort(first).reverse().map((r) => [r, false]);
+  while (stack.length) {
+    const [r, expanded] = stack.pop()!;
+    if (expanded) {
+      out.push(r);
+      continue;
+    }
+    stack.push([r, true]);
+    for (const c of [...(children.get(r.id) ?? [])].sort(first).reverse()) stack.push([c, false]);
+  }
+  return out;
 }
 
 export interface BranchInfo {

@@ -3,7 +3,7 @@
 import type { Engine, Signature, TreeFile } from './engine.js';
 import { notePath, notesIndexAt } from './notes.js';
 import { refs, type RefStore } from './refs.js';
-import { isAncestor } from './sync/graph.js';
+import { isAncestor } from './commit-graph.js';
 import { ConflictError } from '../errors/index.js';
 
 export interface NotesMerge {

@@ -6,9 +6,9 @@ import fs from 'node:fs';
 import { RemoteError } from '../../errors/index.js';
 import type { Engine } from '../engine.js';
 import { refs, type RefStore } from '../refs.js';
-import { hasObject } from './graph.js';
+import { hasObject } from '../commit-graph.js';
 import { redact, type Remote } from './remotes.js';
-import { syncedRefs, type FetchRejection, type PushResult, type Transport, type TransportOptions } from './transport.js';
+import { syncedRefs, type FetchRejection, type PushResult, type Transport, type TransportOptions } from './transport-interface.js';
 
 type IsoGit = typeof import('isomorphic-git').default;
 type AuthCallback = (url: string) => { username?: string; password?: string; cancel?: boolean } | void;
