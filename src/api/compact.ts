@@ -7,7 +7,6 @@ import type { Meta } from '../core/meta.js';
 import type { NeutralMessage } from '../core/neutral.js';
 import { BadInputError, CtxError, NotFoundError } from '../errors/index.js';
 import { compactionFormatFor, storageFormat } from '../formats/registry.js';
-import { runtimeOfFormat } from '../runtimes/registry.js';
 import { readEntries } from '../store/context-commits.js';
 import { checkBranchName, refs } from '../store/refs.js';
 import { readTipMeta } from './capture.js';
@@ -15,6 +14,9 @@ import { catchUp, moveState, type CatchUp } from './catch-up.js';
 import { neutralMessages, parseRun, pinnedMessages, readContext, runsOf, type ContextPart } from './context-reader.js';
 import type { RepoContext } from './repo-context.js';
 import { checkpoint, type CommitFields, type WrittenCommit } from './write.js';
+
+/** The registry is loaded when a runtime is asked for: it loads runtimes, which are api clients. */
+const runtimeOfFormat = async (format: string) => (await import('../runtimes/registry.js')).runtimeOfFormat(format);
 
 export interface CompactOptions {
   /** metadata of the compaction commit (principal, session, summary…) */

@@ -6,7 +6,7 @@ import { SecretFoundError } from '../errors/index.js';
 import { artifactEntry, readArtifactsAt } from '../store/context-commits.js';
 import { parseCommit, parseTree } from '../store/objects.js';
 import { refs } from '../store/refs.js';
-import { reachable } from '../store/sync/graph.js';
+import { reachable } from '../store/commit-graph.js';
 import type { PushUpdate } from '../store/sync/transport.js';
 import type { RepoContext } from './repo-context.js';
 

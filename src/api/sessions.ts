@@ -1,11 +1,13 @@
 // A runtime's sessions in and out of a store, dispatched through the runtime registry: import a
 // transcript, export a context for the runtime's resume, install its hooks, capture a hook call.
 import { ConflictError } from '../errors/index.js';
-import { runtime } from '../runtimes/registry.js';
 import { lockSession } from '../store/capture-state.js';
 import { initRepo, locateStore } from '../store/repo.js';
 import { RepoContext, type RepoOptions } from './repo-context.js';
-import type { ExportOptions, Exported, HooksReport, ImportOptions, ImportResult } from './runtime.js';
+import type { ExportOptions, Exported, HooksReport, ImportOptions, ImportResult, Runtime } from './runtime.js';
+
+/** The registry is loaded when a runtime is asked for: it loads runtimes, which are api clients. */
+const runtime = async (name: string, need: keyof Runtime) => (await import('../runtimes/registry.js')).runtime(name, need);
 
 /** A runtime's transcript (file) into a chain. */
 export async function importSession(ctx: RepoContext, runtimeName: string, file: string, opts: ImportOptions = {}): Promise<ImportResult> {

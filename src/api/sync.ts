@@ -1,7 +1,7 @@
 // push, fetch and pull: fast-forward only, per-ref reports, notes merged by union, nothing lost.
 import { mergeNotes } from '../store/notes-merge.js';
 import { refs } from '../store/refs.js';
-import { isAncestor } from '../store/sync/graph.js';
+import { isAncestor } from '../store/commit-graph.js';
 import { getRemote, redact, type Remote } from '../store/sync/remotes.js';
 import { openTransport, type PushUpdate, type Transport } from '../store/sync/transport.js';
 import { ConflictError } from '../errors/index.js';

@@ -51,7 +51,10 @@ export type Tier = 'native' | 'field-level' | 'structural' | 'rendering' | 'raw'
  * runtime's format) which newer format its fields map into, (output-only formats) which tier writes
  * it. Undefined: not known to this build.
  */
-export type FormatCaps = (name: string) => { toNeutral: boolean; fromNeutral: boolean; upgradesTo?: string; output?: 'rendering' | 'raw' } | undefined;
+export type FormatCaps = (name: string) => { toNeutral: boolean; fromNeutral: boolean; upgradesTo?: string; output?: OutputTier } | undefined;
+
+/** The tiers that write an output-only format. */
+export type OutputTier = Exclude<Tier, 'native' | 'field-level' | 'structural'>;
 
 export type TierChoice = { tier: Tier; unknown?: string } | { tier: null; refused: string };
 
@@ -61,14 +64,15 @@ export type TierChoice = { tier: Tier; unknown?: string } | { tier: null; refuse
  * format that cannot be written from the neutral model is `refused`, naming the first stored other.
  */
 export function translationTier(requested: string, stored: readonly string[], caps: FormatCaps): TierChoice {
-  if (caps(requested)?.output === 'raw') return { tier: 'raw' };
+  const output = caps(requested)?.output;
+  if (output !== undefined && output !== 'rendering') return { tier: output };
   const unknown = stored.find((f) => caps(f) === undefined);
   if (unknown !== undefined) return { tier: 'raw', unknown };
   if (stored.every((f) => f === requested)) return { tier: 'native' };
   if (stored.every((f) => f === requested || caps(f)!.upgradesTo === requested)) return { tier: 'field-level' };
   const unreadable = stored.find((f) => f !== requested && !caps(f)!.toNeutral);
   if (unreadable !== undefined) return { tier: null, refused: unreadable };
-  if (caps(requested)?.output === 'rendering') return { tier: 'rendering' };
+  if (output === 'rendering') return { tier: output };
   if (caps(requested)?.fromNeutral) return { tier: 'structural' };
   return { tier: null, refused: stored.find((f) => f !== requested)! };
 }
