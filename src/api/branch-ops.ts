@@ -9,6 +9,7 @@ export async function fork(ctx: RepoContext, spec: string, name?: string): Promi
   const oid = await ctx.resolve(spec);
   const branch = checkBranchName(name ?? `fork/${oid.slice(0, 12)}`);
   if (ctx.refs.read(refs.branch(branch))) throw new AlreadyExistsError(`branch ${branch} already exists`);
+  ctx.refs.checkCreatable(refs.branch(branch));
   ctx.refs.update(refs.branch(branch), oid, null);
   return { branch, oid };
 }

@@ -1,12 +1,13 @@
 // Live capture of a growing transcript, for any runtime whose transcript is appended to: each call
 // appends the bytes new since the last checkpoint, as whole lines, split as import splits them. Only
 // new bytes are read. A transcript that no longer extends its chain starts a fork branch.
-import { closeSync, fstatSync, openSync, readSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { BadInputError, ConflictError, CtxError, IntegrityError, NotFoundError } from '../errors/index.js';
 import { artifactName, isSyntheticCompaction, type Meta, type Trigger } from '../core/meta.js';
 import { storageFormat } from '../formats/registry.js';
 import { TAIL_BYTES, readState, statePath, tailHash, writeState, type StreamState } from '../store/capture-state.js';
+import { lockHolderAlive } from '../store/lock-owner.js';
 import { parseMeta, readArtifactsAt } from '../store/context-commits.js';
 import { refs } from '../store/refs.js';
 import { chainWithArtifacts } from './context-reader.js';
@@ -87,13 +88,16 @@ export async function captureStream(ctx: RepoContext, s: Stream, run: Run, known
   const pos = known ?? (await position(ctx, s));
   let fd: number;
   try {
-    fd = openSync(s.file, 'r');
+    // non-blocking, so a FIFO (or a device) named as the transcript cannot hang the hook
+    fd = openSync(s.file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw code === 'ENOENT' ? new NotFoundError(`transcript not found: ${s.file}`) : new CtxError(`cannot read ${s.file}: ${code}`);
   }
   try {
-    const size = fstatSync(fd).size;
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new BadInputError(`transcript is not a regular file: ${s.file}`);
+    const size = stat.size;
     if (pos.valid && size === pos.offset) return { branch: pos.branch, commits: [] };
     if (size < pos.offset) return await fork(ctx, s, run, pos, readFileSync(s.file), 'shrank');
     const from = pos.offset - pos.tail.len;
@@ -207,7 +211,8 @@ async function append(ctx: RepoContext, s: Stream, branch: string, items: ChainI
   try {
     age = Date.now() - statSync(lock).mtimeMs;
   } catch {}
-  if (age <= LOCK_STALE_MS) throw new ConflictError(`${branch} is locked by another writer (${lock})`);
+  // a lock whose holder is gone is taken over by the write itself
+  if (age <= LOCK_STALE_MS && lockHolderAlive(lock) !== false) throw new ConflictError(`${branch} is locked by another writer (${lock})`);
   const { writeChain } = await import('./write.js');
   return writeChain(ctx, branch, s.transcript.format, items, undefined, onto);
 }

@@ -44,7 +44,8 @@ export class RepoContext {
     this.engine = createEngine(gitdir, engine as 'auto' | EngineName);
     this.refs = new RefStore(gitdir);
     const max = config.get('ctx.maxblobsize');
-    this.maxBlobSize = max ? parseConfigSize('ctx.maxBlobSize', max) : DEFAULT_MAX_BLOB;
+    // a chunk under 1 KiB makes a tree of millions of blobs; git hosts refuse blobs near 100 MB
+    this.maxBlobSize = max ? parseConfigSize('ctx.maxBlobSize', max, 1024, 1024 ** 3) : DEFAULT_MAX_BLOB;
     this.now = opts.now ?? clockFromEnv(env);
     this.tokenCount = opts.tokenCount ?? checkTokenCounter(config.get('ctx.tokencount') || 'cl100k_base');
     this.defaults = {

@@ -102,6 +102,7 @@ export async function buildMeta(ctx: RepoContext, format: string, artifact: Uint
 
 export async function checkpoint(ctx: RepoContext, input: CheckpointInput): Promise<WrittenCommit> {
   const ref = refs.branch(checkBranchName(input.branch));
+  ctx.refs.checkCreatable(ref);
   const { meta, artifact, warnings } = await prepareCommit(ctx, input.format, input.artifact, input);
   const ext = storageFormat(meta.format).ext;
   let wanted = input.parent === undefined ? undefined : await ctx.resolve(input.parent);
@@ -145,6 +146,7 @@ export async function writeChain(
 ): Promise<WrittenCommit[]> {
   const ref = refs.branch(checkBranchName(branch));
   if (onto === null && ctx.refs.read(ref)) throw new AlreadyExistsError(`branch ${branch} already exists`, { hint: 'choose another with -b NAME' });
+  ctx.refs.checkCreatable(ref);
   const ext = storageFormat(format).ext;
   const policy = items.length ? secretPolicy(ctx.gitdir, items[0].secrets) : 'redact';
   const prepared: Awaited<ReturnType<typeof prepareCommit>>[] = [];

@@ -1,8 +1,9 @@
 // Derived data of live capture: per transcript file, how far it is in the repo. Kept under
 // `<repo>/ctx/hooks/`, never trusted over the repo: it is used only while it names the branch tip.
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { breakDeadLock, holding, lockHolderAlive, ownerRecord, released } from './lock-owner.js';
 
 /** How many bytes before the offset are checked on every call: a rewritten transcript shows there. */
 export const TAIL_BYTES = 4096;
@@ -81,29 +82,38 @@ const STALE_MS = 30_000;
 
 /**
  * A per-session lock so that two hook processes (Stop and SubagentStop, say) do not capture the same
- * bytes twice. Returns a release function, or null when another live process holds it.
+ * bytes twice. Returns a release function, or null when another live process holds it. The lock
+ * names its holder: a dead holder's lock is taken over at once; one without a readable record (a
+ * holder killed between creating and writing it) after 30 s.
  */
 export function lockSession(gitdir: string, session: string): (() => void) | null {
   const file = join(hooksDir(gitdir), `${session.replace(/[^A-Za-z0-9._-]/g, '_')}.lock`);
   mkdirSync(hooksDir(gitdir), { recursive: true });
-  for (let attempt = 0; attempt < 2; attempt++) {
+  for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      closeSync(openSync(file, 'wx'));
+      const fd = openSync(file, 'wx');
+      holding(file);
+      try {
+        writeSync(fd, ownerRecord());
+      } finally {
+        closeSync(fd);
+      }
       return () => {
+        released(file);
         try {
           unlinkSync(file);
         } catch {}
       };
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      // a lock this old belongs to a process that died
+      if (breakDeadLock(file)) continue;
       let age = 0;
       try {
         age = Date.now() - statSync(file).mtimeMs;
       } catch {
         continue;
       }
-      if (age <= STALE_MS) return null;
+      if (age <= STALE_MS || lockHolderAlive(file)) return null;
       try {
         unlinkSync(file);
       } catch {}

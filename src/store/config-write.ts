@@ -5,6 +5,7 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CtxError } from '../errors/index.js';
 import { gitOnPath } from './engine-select.js';
+import { checkConfig } from './repo.js';
 
 /** A `[section "sub"]` with its keys; values may repeat (`fetch`). */
 export interface ConfigSection {
@@ -15,6 +16,7 @@ export interface ConfigSection {
 
 /** Replace (or add) a whole subsection, e.g. `remote "origin"`. */
 export function writeSection(gitdir: string, s: ConfigSection): void {
+  checkConfig(gitdir);
   const file = join(gitdir, 'config');
   if (gitOnPath()) {
     const name = `${s.section}.${s.subsection}`;
@@ -29,6 +31,7 @@ export function writeSection(gitdir: string, s: ConfigSection): void {
 
 /** Remove a whole subsection; false when it was not there. */
 export function removeSection(gitdir: string, section: string, subsection: string): boolean {
+  checkConfig(gitdir);
   const file = join(gitdir, 'config');
   const before = readText(file);
   const after = removeSectionText(before, section, subsection);

@@ -1,8 +1,9 @@
 // Refs are the project's own code: git's lock-file protocol (create `<ref>.lock` exclusively,
 // compare, write, rename) so that ctx and native git can update the same repo at once.
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ConflictError, CtxError, UsageError } from '../errors/index.js';
+import { AlreadyExistsError, ConflictError, CtxError, UsageError } from '../errors/index.js';
+import { breakDeadLock, holding, ownerRecord, released } from './lock-owner.js';
 
 /** Every ref name ctx uses is built here. */
 export const refs = {
@@ -34,6 +35,7 @@ const HEX40 = /^[0-9a-f]{40}$/;
 export function checkBranchName(name: string, what = 'branch name'): string {
   const bad = (why: string) => new UsageError(`bad ${what} '${name}': ${why}`);
   if (name === '' || name === '@') throw bad('empty or "@"');
+  if (name === 'HEAD') throw bad('HEAD names the current branch');
   if (name.startsWith('refs/')) throw bad('give the name without refs/');
   if (name.startsWith('-')) throw bad('starts with "-"');
   if (name.includes('..')) throw bad('contains ".."');
@@ -44,6 +46,8 @@ export function checkBranchName(name: string, what = 'branch name'): string {
   for (const part of name.split('/')) {
     if (part.startsWith('.')) throw bad('a component starts with "."');
     if (part.endsWith('.lock')) throw bad('a component ends with ".lock"');
+    // each component is a file or directory name: no file system takes more
+    if (Buffer.byteLength(part) > 250) throw bad('a component is longer than 250 bytes');
   }
   return name;
 }
@@ -98,6 +102,23 @@ export class RefStore {
     };
     walk(prefix.replace(/\/$/, ''));
     return [...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([ref, oid]) => ({ ref, oid }));
+  }
+
+  /**
+   * A ref that does not exist yet must not sit under an existing ref, nor over existing ones: git
+   * keeps refs as files in directories (`main` and `main/sub` cannot both be). Checked before
+   * anything is written for it.
+   */
+  checkCreatable(ref: string): void {
+    if (this.read(ref) !== null) return;
+    const name = (r: string) => r.replace(/^refs\/(heads|tags)\//, '');
+    const parts = ref.split('/');
+    for (let i = 3; i < parts.length; i++) {
+      const above = parts.slice(0, i).join('/');
+      if (this.read(above) !== null) throw new AlreadyExistsError(`cannot create ${name(ref)}: ${name(above)} exists`, { hint: `a ref cannot sit under another (git keeps refs as files)` });
+    }
+    const below = this.list(`${ref}/`);
+    if (below.length) throw new AlreadyExistsError(`cannot create ${name(ref)}: ${name(below[0].ref)} exists`, { hint: `a ref cannot sit over others (git keeps refs as files)` });
   }
 
   /**
@@ -158,13 +179,16 @@ export class RefStore {
       if (content === null) {
         if (existsSync(path)) unlinkSync(path);
       } else {
-        writeSync(fd, content);
+        // the owner record goes: the lock now holds what the ref will
+        ftruncateSync(fd, 0);
+        writeSync(fd, content, 0);
         closeSync(fd);
         renameSync(lock, path);
         renamed = true;
         return;
       }
     } finally {
+      released(lock);
       if (!renamed) {
         try {
           closeSync(fd);
@@ -184,10 +208,15 @@ export class RefStore {
     }
     for (let attempt = 0; ; attempt++) {
       try {
-        return openSync(lock, 'wx');
+        const fd = openSync(lock, 'wx');
+        holding(lock);
+        writeSync(fd, ownerRecord());
+        return fd;
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-        // A ref lock is held for microseconds; one older than 10 s belongs to a process that died.
+        // ctx's own lock names its holder: a dead one's is taken over at once. Another's (native
+        // git's) is held for microseconds; one older than 10 s belongs to a process that died.
+        if (attempt < 200 && breakDeadLock(lock)) continue;
         const age = lockAge(lock);
         if (attempt < 200 && (age === null || age > STALE_LOCK_MS)) {
           if (age !== null) rmStale(lock);
@@ -247,10 +276,13 @@ export class RefStore {
         skipPeel = line !== '' && !line.startsWith('#') && !keep.has(ref);
         if (!skipPeel && line !== '') out.push(line);
       }
-      writeSync(fd, out.join('\n') + '\n');
+      ftruncateSync(fd, 0);
+      writeSync(fd, out.join('\n') + '\n', 0);
       closeSync(fd);
       renameSync(`${file}.lock`, file);
+      released(`${file}.lock`);
     } catch (e) {
+      released(`${file}.lock`);
       try {
         closeSync(fd);
       } catch {}

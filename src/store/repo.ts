@@ -1,7 +1,7 @@
 // Which context repo, creating one, and reading its `ctx.*` config keys.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { NotFoundError, UsageError } from '../errors/index.js';
+import { IntegrityError, NotFoundError, UsageError } from '../errors/index.js';
 
 export interface StoreLocation {
   gitdir: string;
@@ -80,35 +80,54 @@ function excludeFromWorkTree(gitdir: string) {
 
 /** The repo's own git config, read for `section.key` (git's rules: names case-insensitive). */
 export function readConfig(gitdir: string): Map<string, string> {
-  const out = new Map<string, string>();
-  let text: string;
+  return parseConfig(readConfigText(gitdir)).values;
+}
+
+function readConfigText(gitdir: string): string {
   try {
-    text = readFileSync(join(gitdir, 'config'), 'utf8');
+    return readFileSync(join(gitdir, 'config'), 'utf8');
   } catch {
-    return out;
+    return '';
   }
+}
+
+/** Config text → `section.key` values, and the first line that is not config syntax (git refuses such a file). */
+export function parseConfig(text: string): { values: Map<string, string>; bad?: { line: number; text: string } } {
+  const values = new Map<string, string>();
   let section = '';
-  for (const raw of text.split('\n')) {
+  let bad: { line: number; text: string } | undefined;
+  text.split('\n').forEach((raw, i) => {
     const line = raw.replace(/(^|\s)[#;].*$/, '').trim();
-    if (line === '') continue;
+    if (line === '') return;
     const head = /^\[([^\]\s"]+)(?:\s+"((?:[^"\\]|\\.)*)")?\]$/.exec(line);
     if (head) {
       section = head[1].toLowerCase() + (head[2] !== undefined ? `.${head[2]}` : '');
-      continue;
+      return;
     }
-    const kv = /^([A-Za-z][-A-Za-z0-9]*)\s*(?:=\s*(.*))?$/.exec(line);
-    if (kv) out.set(`${section}.${kv[1].toLowerCase()}`, unquote(kv[2] ?? 'true'));
-  }
-  return out;
+    const kv = section === '' ? null : /^([A-Za-z][-A-Za-z0-9]*)\s*(?:=\s*(.*))?$/.exec(line);
+    if (kv) values.set(`${section}.${kv[1].toLowerCase()}`, unquote(kv[2] ?? 'true'));
+    else bad ??= { line: i + 1, text: raw.trim() };
+  });
+  return { values, ...(bad ? { bad } : {}) };
+}
+
+/** Before ctx writes the config: a file git cannot read is an integrity failure, and is left as it is. */
+export function checkConfig(gitdir: string): void {
+  const { bad } = parseConfig(readConfigText(gitdir));
+  if (bad) throw new IntegrityError(`${join(gitdir, 'config')}: line ${bad.line} is not git config syntax (${bad.text.slice(0, 40)}); nothing written`, { hint: 'git config -f <store>/config --list shows what git makes of it' });
 }
 
 function unquote(v: string): string {
   return v.replace(/^"(.*)"$/, '$1').replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c === 't' ? '\t' : c));
 }
 
-/** git's integer syntax: 1024, 32k, 32m, 1g. */
-export function parseConfigSize(key: string, v: string): number {
+/** git's integer syntax (1024, 32k, 32m, 1g), within `[min, max]`. */
+export function parseConfigSize(key: string, v: string, min = 0, max = Number.MAX_SAFE_INTEGER): number {
   const m = /^(\d+)([kmg]?)$/i.exec(v.trim());
   if (!m) throw new UsageError(`config ${key}: not a size: ${v}`);
-  return Number(m[1]) * { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[m[2].toLowerCase() as '' | 'k' | 'm' | 'g'];
+  const n = Number(m[1]) * { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[m[2].toLowerCase() as '' | 'k' | 'm' | 'g'];
+  if (!(n >= min && n <= max)) throw new UsageError(`config ${key}: ${v} is out of range (${sizeText(min)} to ${sizeText(max)})`);
+  return n;
 }
+
+const sizeText = (n: number) => (n % 1024 ** 3 === 0 ? `${n / 1024 ** 3}g` : n % 1024 ** 2 === 0 ? `${n / 1024 ** 2}m` : n % 1024 === 0 ? `${n / 1024}k` : String(n));

@@ -1,0 +1,111 @@
+// Who holds a lock file ctx made: its pid, the boot it runs in and its start time, so a lock whose
+// holder died is taken over at once instead of after a timeout; and locks a process holds are
+// removed when it is told to stop (SIGTERM, SIGINT, SIGHUP).
+import { readFileSync, unlinkSync } from 'node:fs';
+
+const MARK = 'ctx-lock';
+
+let bootId: string | null | undefined;
+function currentBoot(): string | null {
+  if (bootId === undefined) {
+    try {
+      bootId = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+    } catch {
+      bootId = null;
+    }
+  }
+  return bootId;
+}
+
+/** A process's start time in clock ticks since boot (Linux), or null where /proc does not tell. */
+function startTime(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // the command name may hold spaces and parentheses: fields are counted after its last ')'
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** What ctx writes into a lock file it creates. */
+export function ownerRecord(pid = process.pid): string {
+  return `${MARK} pid=${pid} boot=${currentBoot() ?? '-'} start=${startTime(pid) ?? '-'}\n`;
+}
+
+/**
+ * Whether the process that wrote `record` is still alive: false when it is gone (no such pid, another
+ * boot, or the pid reused by a later process), true when it may hold the lock, null when the file is
+ * not ctx's record (native git's lock, or one ctx is half-way through writing).
+ */
+export function holderAlive(record: string): boolean | null {
+  const m = /^ctx-lock pid=(\d+) boot=(\S+) start=(\S+)\n$/.exec(record);
+  if (!m) return null;
+  const pid = Number(m[1]);
+  const boot = currentBoot();
+  if (m[2] !== '-' && boot !== null && m[2] !== boot) return false;
+  try {
+    process.kill(pid, 0);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ESRCH') return false;
+  }
+  const start = startTime(pid);
+  return !(m[3] !== '-' && start !== null && start !== m[3]);
+}
+
+/** Removes the lock when ctx's record in it names a process that is gone; true when it did. */
+export function breakDeadLock(lock: string): boolean {
+  let record: string;
+  try {
+    record = readFileSync(lock, 'utf8');
+  } catch {
+    return false;
+  }
+  if (holderAlive(record) !== false) return false;
+  // another writer may have broken it and taken it meanwhile: remove only the record judged dead
+  try {
+    if (readFileSync(lock, 'utf8') === record) unlinkSync(lock);
+  } catch {}
+  return true;
+}
+
+/** Whether the lock's holder lives: see holderAlive; null also when the lock cannot be read. */
+export function lockHolderAlive(path: string): boolean | null {
+  try {
+    return holderAlive(readFileSync(path, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+const held = new Set<string>();
+let handlers = false;
+
+/** Remember a lock this process holds, so a signal to stop removes it. */
+export function holding(path: string): void {
+  held.add(path);
+  if (handlers) return;
+  handlers = true;
+  for (const [signal, code] of [
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+    ['SIGHUP', 129],
+  ] as const)
+    process.once(signal, () => {
+      releaseAll();
+      process.exit(code);
+    });
+}
+
+export function released(path: string): void {
+  held.delete(path);
+}
+
+function releaseAll(): void {
+  for (const path of held) {
+    try {
+      unlinkSync(path);
+    } catch {}
+  }
+  held.clear();
+}
