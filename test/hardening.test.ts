@@ -156,3 +156,29 @@ describe('ref locks', () => {
     expect(existsSync(join(store, 'refs', 'heads', 'b.lock'))).toBe(false);
   });
 });
+
+describe('a chain whose meta.json cannot be read is refused, not served', () => {
+  /** The tip rewritten with native git plumbing: its meta.json replaced (null: left out). */
+  function forged(meta: ((text: string) => string) | null): string {
+    const store = newStore();
+    expect(checkpoint(store, 'a').code).toBe(0);
+    expect(checkpoint(store, 'a').code).toBe(0);
+    const run = (args: string[], input?: string) => spawnSync('git', ['--git-dir', store, ...args], { input }).stdout.toString().trim();
+    const entries = [`100644 blob ${run(['rev-parse', 'a:delta.jsonl'])}\tdelta.jsonl`];
+    if (meta) entries.push(`100644 blob ${run(['hash-object', '-w', '--stdin'], meta(run(['show', 'a:meta.json'])))}\tmeta.json`);
+    const tree = run(['mktree'], `${entries.join('\n')}\n`);
+    const commit = run(['commit-tree', tree, '-p', run(['rev-parse', 'a~1'])], run(['log', '-1', '--format=%B', 'a']));
+    run(['update-ref', 'refs/heads/a', commit]);
+    return store;
+  }
+  it.each([
+    ['of version 99', (t: string) => t.replace('"v":1', '"v":99'), 'unknown meta.json version 99'],
+    ['that is not JSON', () => 'not json\n', 'meta.json is not JSON'],
+    ['that is missing', null, 'meta.json is missing'],
+  ])('meta.json %s: materialize and budget exit 5 naming the commit', (_, meta, why) => {
+    const store = forged(meta);
+    const tip = git(store, ['rev-parse', 'a']).trim().slice(0, 12);
+    for (const args of [['materialize', 'a'], ['materialize', 'a', '--format', 'markdown'], ['budget', 'a', '--window', '1000']])
+      expect(ctx(store, args, { env: ENV }), args.join(' ')).toMatchObject({ code: 5, stdout: '', stderr: `ctx: ctx-${tip}: ${why}\n` });
+  });
+});

@@ -8,7 +8,7 @@ import { contributing, formatRuns, stopIndex, stopLabel, type Stop, type WalkCom
 import { COMMIT_TYPES, artifactName, parseTrailers, type CommitType, type Meta } from '../core/meta.js';
 import type { NeutralMessage } from '../core/neutral.js';
 import { knownFormat, storageFormat } from '../formats/registry.js';
-import { readArtifacts, readArtifactsAt, readEntries, readLayouts } from '../store/context-commits.js';
+import { parseMeta, readArtifacts, readArtifactsAt, readEntries, readLayouts } from '../store/context-commits.js';
 import type { ChainLink } from '../store/engine.js';
 import { readNotes } from '../store/notes.js';
 import { foldAnnotations, type Annotations } from './read.js';
@@ -110,7 +110,11 @@ export async function chainWithArtifacts(ctx: RepoContext, tip: string): Promise
   return entries.map((e, i) => ({ oid: e.oid, meta: e.meta, artifact: artifacts[i] })).reverse();
 }
 
-/** Known formats name their artifact (`<tree>:delta.jsonl`): one pass, no tree reads first. */
+/**
+ * Known formats name their artifact (`<tree>:delta.jsonl`): one pipelined pass reads every artifact
+ * and every meta.json, no tree reads first. A meta.json that is missing, not JSON or of a version
+ * this build does not know makes the context unreadable (an integrity failure), as docs/format.md says.
+ */
 async function readPartArtifacts(ctx: RepoContext, parts: readonly Walked[]): Promise<Uint8Array[]> {
   const named = parts.map((p) => {
     const f = knownFormat(p.format);
@@ -126,6 +130,11 @@ async function readPartArtifacts(ctx: RepoContext, parts: readonly Walked[]): Pr
       named[i] = { oid: p.oid, spec: a.oid };
     });
   }
+  const metas = await ctx.engine.readObjects(parts.map((p) => `${p.tree}:meta.json`));
+  metas.forEach((m, i) => {
+    if (!m || m.type !== 'blob') throw new IntegrityError(`${shortId(parts[i].oid)}: meta.json is missing`);
+    parseMeta(parts[i].oid, m.data);
+  });
   return readArtifactsAt(ctx.engine, named as { oid: string; spec: string }[]);
 }
 
