@@ -3,12 +3,10 @@
 // Loaded on a fast path without commander (src/cli/main.ts): only what a capture needs.
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RepoContext } from '../api/repo-context.js';
-import { initRepo, locateStore } from '../store/repo.js';
-import { captureSession, checkHookInput, triggerFor, type HookInput } from '../runtimes/claude-code/hook.js';
-import { lockSession } from '../runtimes/claude-code/hook-state.js';
-
-export const HOOK_RUNTIMES = ['claude-code'];
+import { locateRepo, openRepo } from '../api/open.js';
+import { captureSession, checkHookInput, lockSession, triggerFor, type HookInput } from '../api/runtime-commands.js';
+import { defineCommand } from './command.js';
+import { HOOK_RUNTIMES } from './runtime-names.js';
 
 export interface HookFlags {
   store?: string;
@@ -30,17 +28,16 @@ export async function runHook(runtime: string | undefined, flags: HookFlags, env
     }
     const hook = checkHookInput(input);
     if (triggerFor(hook) === null) return 0;
-    const loc = locateStore(flags.store, env, hook.cwd || process.cwd());
-    gitdir = loc.gitdir;
-    if (!loc.exists) initRepo(loc.gitdir);
-    const ctx = new RepoContext(loc.gitdir, { env, engine: flags.engine as never });
-    const release = lockSession(loc.gitdir, hook.session_id);
-    if (!release) throw new Error('another ctx hook is capturing this session; the next call catches up');
+    const where = { store: flags.store, engine: flags.engine as never, env, cwd: hook.cwd || process.cwd(), create: true };
+    gitdir = locateRepo(where).gitdir;
+    const { repo } = openRepo(where);
+    const release = lockSession(repo.gitdir, hook.session_id);
     try {
-      await captureSession(ctx, hook, (line) => log(gitdir, input, line));
+      if (!release) throw new Error('another ctx hook is capturing this session; the next call catches up');
+      await captureSession(repo, hook, (line) => log(gitdir, input, line));
     } finally {
-      release();
-      await ctx.close();
+      release?.();
+      await repo.close();
     }
   } catch (e) {
     log(gitdir, input, (e as Error)?.message ?? String(e));
@@ -61,7 +58,15 @@ function log(gitdir: string | null, input: Partial<HookInput>, message: string):
   }
 }
 
-/** For `ctx hook` through commander (`--help` and friends take that path). */
-export async function run(cli: { flags: HookFlags; env: NodeJS.ProcessEnv }, runtime: string) {
-  await runHook(runtime, cli.flags, cli.env);
-}
+/** `ctx hook …` normally takes the fast path in main.ts; this declaration serves --help and completion. */
+export default defineCommand({
+  name: 'hook',
+  summary: 'for Claude Code hooks: read the hook JSON on stdin, checkpoint what is new (always exits 0)',
+  args: [{ name: 'runtime', description: 'claude-code', required: true, values: HOOK_RUNTIMES }],
+  options: [],
+  examples: ['ctx hooks install claude-code    # writes this command into .claude/settings.json', 'ctx hook claude-code < hook-input.json'],
+  async run(io, [runtime]: [string]) {
+    await runHook(runtime, io.flags, io.env);
+  },
+  print() {},
+});

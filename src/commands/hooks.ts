@@ -1,20 +1,32 @@
 import { realpathSync } from 'node:fs';
+import { claudeCodeSettings } from '../api/runtime-commands.js';
 import { UsageError } from '../errors/index.js';
-import { hookCommand, install, settingsPath, status, uninstall, type HooksReport } from '../runtimes/claude-code/settings.js';
-import type { Cli } from '../cli/context.js';
+import { hooksJson } from '../output/records.js';
+import { defineCommand } from './command.js';
+import { HOOK_RUNTIMES } from './runtime-names.js';
 
 const ACTIONS = ['install', 'uninstall', 'status'];
 
-export async function run(cli: Cli, action: string, runtime: string, flags: { user?: boolean }) {
-  if (!ACTIONS.includes(action)) throw new UsageError(`unknown action '${action}' (${ACTIONS.join(', ')})`);
-  if (runtime !== 'claude-code') throw new UsageError(`unknown runtime '${runtime}' (claude-code)`);
-  const path = settingsPath(Boolean(flags.user), cli.cwd, cli.env);
-  let r: HooksReport;
-  if (action === 'install') r = install(path, hookCommand(process.execPath, realpathSync(process.argv[1])));
-  else if (action === 'uninstall') r = uninstall(path);
-  else r = status(path);
-  const events = Object.entries(r.events);
-  if (cli.flags.json) return cli.json({ v: 1, action, path: r.path, changed: r.changed, installed: events.every(([, c]) => c !== null), events: r.events });
-  if (action !== 'status') cli.note(r.changed ? `${action === 'install' ? 'installed in' : 'removed from'} ${r.path}${r.backup ? ` (backup: ${r.backup})` : ''}` : `${r.path}: nothing to change`);
-  for (const [event, command] of events) cli.out(`${event}\t${command ?? '-'}\n`);
-}
+export default defineCommand({
+  name: 'hooks',
+  summary: "add ctx to Claude Code's settings.json, remove it, or show what is there",
+  args: [
+    { name: 'action', description: 'install, uninstall or status', required: true, values: ACTIONS },
+    { name: 'runtime', description: 'claude-code', required: true, values: HOOK_RUNTIMES },
+  ],
+  options: [{ flags: '--user', description: 'the user settings ($CLAUDE_CONFIG_DIR or ~/.claude) instead of the project' }],
+  examples: ['ctx hooks install claude-code', 'ctx hooks status claude-code --json', 'ctx hooks uninstall claude-code --user'],
+  async run(io, [action, runtime]: [string, string], flags: { user?: boolean }) {
+    if (!ACTIONS.includes(action)) throw new UsageError(`unknown action '${action}' (${ACTIONS.join(', ')})`);
+    if (!(HOOK_RUNTIMES as readonly string[]).includes(runtime)) throw new UsageError(`unknown runtime '${runtime}' (${HOOK_RUNTIMES.join(', ')})`);
+    const settings = await claudeCodeSettings();
+    const path = settings.settingsPath(Boolean(flags.user), io.cwd, io.env);
+    if (action === 'install') return { action, report: settings.install(path, settings.hookCommand(process.execPath, realpathSync(process.argv[1]))) };
+    return { action, report: action === 'uninstall' ? settings.uninstall(path) : settings.status(path) };
+  },
+  print(io, { action, report: r }) {
+    if (io.flags.json) return io.json(hooksJson(action, r));
+    if (action !== 'status') io.note(r.changed ? `${action === 'install' ? 'installed in' : 'removed from'} ${r.path}${r.backup ? ` (backup: ${r.backup})` : ''}` : `${r.path}: nothing to change`);
+    for (const [event, command] of Object.entries(r.events)) io.out(`${event}\t${command ?? '-'}\n`);
+  },
+});
