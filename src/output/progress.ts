@@ -37,18 +37,18 @@ export function progress(label: string, unit: ProgressUnit, stream: ProgressStre
   let last = -Infinity;
   let shown = false;
   let finished = false;
-  const draw = (line: string, force: boolean) => {
+  const draw = (what: string, rest: string, force: boolean) => {
     const t = now();
     if (finished || (!force && t - last < EVERY_MS)) return;
     last = t;
     shown = true;
-    write(stream, `\r${fit(line, stream.columns)}\x1b[K`);
+    write(stream, `\r${fit(what, rest, stream.columns)}\x1b[K`);
   };
-  const counts = (what: string, done: number, total: number | undefined, unitName: ProgressUnit) => {
+  const counts = (done: number, total: number | undefined, unitName: ProgressUnit) => {
     const whole = total !== undefined && total > 0;
     const secs = (now() - started) / 1000;
     const rate = secs > 0 ? done / secs : 0;
-    const parts = [what];
+    const parts: string[] = [];
     if (whole) parts.push(bar(done / total));
     parts.push(whole ? `${amount(done, unitName, false)}/${amount(total, unitName, true)}` : amount(done, unitName, true));
     if (rate > 0) parts.push(`${amount(rate, unitName, true)}/s`);
@@ -56,10 +56,11 @@ export function progress(label: string, unit: ProgressUnit, stream: ProgressStre
     return parts.join('  ');
   };
   return {
-    update: (done, total) => draw(counts(label, done, total, unit), !shown || (total !== undefined && done >= total)),
+    update: (done, total) => draw(label, counts(done, total, unit), !shown || (total !== undefined && done >= total)),
     status: (text) => {
       const m = /^(.*?)\s*(\d+)\/(\d+)$/.exec(text);
-      draw(m ? counts(`${label}: ${m[1]}`, Number(m[2]), Number(m[3]), '') : `${label}: ${text}`, !shown || (m !== null && m[2] === m[3]));
+      if (m) draw(`${label}: ${m[1]}`, counts(Number(m[2]), Number(m[3]), ''), !shown || m[2] === m[3]);
+      else draw(`${label}: ${text}`, '', !shown);
     },
     done: () => {
       if (shown && !finished) write(stream, '\r\x1b[K');
@@ -76,11 +77,17 @@ function write(stream: ProgressStream, text: string): void {
   }
 }
 
-/** Cut to the terminal's width so the line never wraps; 0, missing or absurd widths count as 80. */
-export function fit(line: string, columns: number | undefined): string {
+/**
+ * `what  rest` in fewer characters than the terminal is wide, so it never wraps: the label gives way
+ * first (its middle elided), then the tail. 0, missing or absurd widths count as 80.
+ */
+export function fit(what: string, rest: string, columns: number | undefined): string {
   const width = columns !== undefined && Number.isFinite(columns) && columns >= 10 ? Math.min(columns, 500) : 80;
-  const chars = [...line];
-  return chars.length < width ? line : `${chars.slice(0, width - 2).join('')}…`;
+  const label = [...what];
+  const room = width - 1 - (rest ? [...rest].length + 2 : 0);
+  const head = label.length <= room ? what : room >= 12 ? `${label.slice(0, room - 8).join('')}…${label.slice(-7).join('')}` : label.slice(0, Math.max(room, 10)).join('');
+  const line = [...(rest ? `${head}  ${rest}` : head)];
+  return line.length < width ? line.join('') : `${line.slice(0, width - 2).join('')}…`;
 }
 
 export function bar(fraction: number): string {
