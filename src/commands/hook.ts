@@ -64,7 +64,7 @@ export default defineCommand({
   summary: 'for Claude Code hooks: read the hook JSON on stdin, checkpoint what is new (always exits 0)',
   args: [{ name: 'runtime', description: 'claude-code', required: true, values: HOOK_RUNTIMES }],
   options: [],
-  examples: ['ctx hooks install claude-code    # writes this command into .claude/settings.json', 'ctx hook claude-code < hook-input.json'],
+  examples: ['ctx hook claude-code < hook-input.json    # as Claude Code runs it once ctx hooks install claude-code added it'],
   async run(io, [runtime]: [string]) {
     await runHook(runtime, io.flags, io.env);
   },

@@ -8,7 +8,7 @@ export default defineCommand({
   description: 'Create a bare context repo (as `git init --bare`). Any write creates ./.ctx on first use anyway.',
   args: [{ name: 'path', description: 'where (default: --store, $CTX_STORE, else ./.ctx)', values: 'file' }],
   options: [],
-  examples: ['ctx init', 'ctx init team.ctx', 'ctx --store team.ctx log --all'],
+  examples: ['ctx init', 'ctx init team.ctx', 'ctx --store team.ctx init'],
   async run(io, [path]: [string | undefined]) {
     return initStore(path ?? io.flags.store ?? (io.env.CTX_STORE || '.ctx'), io.cwd);
   },
