@@ -29,6 +29,16 @@ describe('the command table', () => {
     }
   });
 
+  it('every man page has its examples and ctx.1 lists every command', () => {
+    const roff = (name: string) => readFileSync(join(ROOT, 'man', `${name}.1`), 'utf8').replace(/\\-/g, '-').replace(/\\\(aq/g, "'").replace(/\\e/g, '\\');
+    for (const { decl } of decls) {
+      const page = roff(`ctx-${decl.name}`);
+      const examples = page.slice(page.indexOf('\n.SH EXAMPLES\n'), page.indexOf('\n.SH SEE ALSO\n'));
+      for (const x of decl.examples) expect(examples).toContain(`\n$ ${x}\n`);
+      expect(roff('ctx')).toContain(`\n.TP\n.B ${decl.name}\n`);
+    }
+  });
+
   it('--help shows options, then the examples', () => {
     for (const { decl } of decls) {
       const help = ctx(join(tempDir(), 'none'), [decl.name, '--help']);

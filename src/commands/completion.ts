@@ -14,11 +14,7 @@ export default defineCommand({
     'Print a completion script for SHELL, built from the same table as the commands: command names, their options, runtimes, formats, --stop and --view values, and branch and remote names read from the store as you type.',
   args: [{ name: 'shell', description: 'bash, zsh or fish', required: true, values: shells }],
   options: [],
-  examples: [
-    'source <(ctx completion bash)                                # in ~/.bashrc',
-    'ctx completion zsh > "${fpath[1]}/_ctx"                      # then start a new zsh',
-    'ctx completion fish > ~/.config/fish/completions/ctx.fish',
-  ],
+  examples: ['source <(ctx completion bash)', 'ctx completion zsh > "${fpath[1]}/_ctx"', 'ctx completion fish > ~/.config/fish/completions/ctx.fish'],
   async run(_io, [shell]: [string]) {
     if (!Object.hasOwn(SCRIPTS, shell)) throw new UsageError(`unknown shell '${shell}' (${shells.join(', ')})`);
     return SCRIPTS[shell](await completionModel());
