@@ -1,12 +1,10 @@
 // What the commands drive in runtimes/ (import, hook, hooks, export), through one entry: the place a
-// runtime registry plugs into. Import and export code loads on use, so `ctx hook` stays small.
+// runtime registry plugs into. Import and export code loads on use (the hook's is api/claude-hook.ts).
 import type { RepoContext } from './repo-context.js';
 import type { ImportOptions, ImportResult } from '../runtimes/transcript.js';
 
 export { readTranscript } from '../runtimes/transcript.js';
 export type { ImportOptions, ImportResult };
-export { captureSession, checkHookInput, triggerFor, type HookInput } from '../runtimes/claude-code/hook.js';
-export { lockSession } from '../runtimes/claude-code/hook-state.js';
 export type { HooksReport } from '../runtimes/claude-code/settings.js';
 export type { Exported, ExportOptions } from '../runtimes/claude-code/export.js';
 

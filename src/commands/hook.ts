@@ -4,7 +4,7 @@
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { locateRepo, openRepo } from '../api/open.js';
-import { captureSession, checkHookInput, lockSession, triggerFor, type HookInput } from '../api/runtime-commands.js';
+import { captureSession, checkHookInput, lockSession, triggerFor, type HookInput } from '../api/claude-hook.js';
 import { defineCommand } from './command.js';
 import { HOOK_RUNTIMES } from './runtime-names.js';
 
