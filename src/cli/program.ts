@@ -17,6 +17,7 @@ export function option(d: OptionDecl): Option {
 
 export async function buildProgram(argv: readonly string[] = []): Promise<Command> {
   const entries = new Map(COMMANDS.map((e) => [e.name, e]));
+  const loaded = new Set<Command>();
   const program = new Command('ctx')
     .description("Store an AI agent's context as chains of commits in a git repository")
     .version(VERSION, '-V, --version');
@@ -27,21 +28,20 @@ export async function buildProgram(argv: readonly string[] = []): Promise<Comman
       // the table's usage, so listing commands loads none of them
       subcommandTerm(cmd) {
         const e = entries.get(cmd.name());
-        return e && !loaded.has(cmd) ? `${e.name} ${e.usage}` : Help.prototype.subcommandTerm.call(this, cmd);
+        return e && !loaded.has(cmd) ? `${e.name} ${e.usage}`.trimEnd() : Help.prototype.subcommandTerm.call(this, cmd);
       },
     })
     // one line, `ctx: …`, for every usage error; exit codes are mapped in main.ts
     .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, 'ctx: ')) })
     .exitOverride();
 
-  const loaded = new Set<Command>();
   const stubs = new Map<string, Command>();
   for (const e of COMMANDS) stubs.set(e.name, program.command(e.name).summary(e.summary));
   const fill = async (cmd: Command) => {
     const e = entries.get(cmd.name());
     if (!e || loaded.has(cmd)) return;
     loaded.add(cmd);
-    declare(cmd, e, (await e.load()).default);
+    attach(cmd, e, (await e.load()).default);
   };
   program.hook('preSubcommand', (_, sub) => fill(sub));
   // `ctx help NAME` prints NAME's help without dispatching to it
@@ -51,7 +51,8 @@ export async function buildProgram(argv: readonly string[] = []): Promise<Comman
 }
 
 /** Arguments, options, help and the action of a loaded command onto its stub. */
-function declare(cmd: Command, e: CommandEntry, decl: AnyCommand): void {
+function attach(cmd: Command, e: CommandEntry, decl: AnyCommand): void {
+  if (e.name !== decl.name) throw new Error(`commands/index.ts: ${e.name} loads ${decl.name}`);
   cmd.description(decl.description ?? decl.summary);
   for (const a of decl.args) cmd.argument(a.required ? `<${a.name}>` : `[${a.name}]`, a.description);
   for (const o of decl.options) cmd.addOption(option(o));
@@ -65,7 +66,6 @@ function declare(cmd: Command, e: CommandEntry, decl: AnyCommand): void {
     const failed = decl.failure?.(data, opts);
     if (failed) throw failed;
   });
-  if (e.name !== decl.name) throw new Error(`commands/index.ts: ${e.name} loads ${decl.name}`);
 }
 
 /** The words of argv that are not options or global option values. */
