@@ -33,7 +33,7 @@ export default defineCommand({
     }
     if (io.flags.json) return r.list.forEach((b) => io.json(branchJson(b)));
     const c = io.chalk;
-    if (!io.tty) return io.out(r.list.map((b) => `${c.green(b.name)}\t${c.yellow(shortId(b.id.slice(4)))}\n`).join(''));
+    if (!io.tty || r.list.length === 0) return io.out(r.list.map((b) => `${c.green(b.name)}\t${c.yellow(shortId(b.id.slice(4)))}\n`).join(''));
     const rows = r.list.map((b) => [c.green(b.name), c.yellow(shortId(b.id.slice(4))), shortTime(b.meta.created_at), oneLine(b.meta.summary, 60)]);
     io.out(table([['BRANCH', 'TIP', 'TIME', 'SUMMARY'].map((h) => c.bold(h)), ...rows], plainWidth));
   },

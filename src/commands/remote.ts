@@ -40,7 +40,7 @@ export default defineCommand({
       return io.out(`removed ${r.removed.name}\n`);
     }
     if (io.flags.json) return r.list.forEach((x) => io.json(remoteJson(x.name, redact(x.url))));
-    if (!io.tty) return io.out(r.list.map((x) => `${x.name}\t${redact(x.url)}\n`).join(''));
+    if (!io.tty || r.list.length === 0) return io.out(r.list.map((x) => `${x.name}\t${redact(x.url)}\n`).join(''));
     const c = io.chalk;
     io.out(table([['REMOTE', 'URL'].map((h) => c.bold(h)), ...r.list.map((x) => [c.green(x.name), redact(x.url)])], plainWidth));
   },
