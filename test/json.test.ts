@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
 import { FIXED_ENV, FIXTURES, ctx, newStore, tempDir } from './helpers.js';
 
 const FIXTURE = join(FIXTURES, 'claude-code', 'compacted-session.jsonl');
@@ -64,6 +65,52 @@ describe('--json records', () => {
 
     const [deleted] = json(store, ['branch', 'delete', 'side']);
     expect(deleted).toEqual({ v: 1, deleted: 'side', id: log[1].id });
+  });
+
+  it('every command that prints records pins its sorted field list', () => {
+    const dir = tempDir();
+    const store = newStore();
+    const keys = (args: string[], opts: { env?: Record<string, string> } = {}) => {
+      const r = ctx(store, [...args, '--json'], { env: { ...env, ...opts.env } });
+      expect(r.code).toBe(0);
+      return r.stdout.trimEnd().split('\n').map((l) => Object.keys(JSON.parse(l)).sort().join(' '));
+    };
+    const fresh = join(dir, 'fresh.ctx');
+    expect(keys(['init', fresh])).toEqual(['created path v']);
+    expect(keys(['import', 'claude-code', FIXTURE, '-b', 'alice/auth-fix'])).toEqual(['branch bytes commits id session v']);
+    const line = '{"type":"user","message":{"role":"user","content":"go on"}}\n';
+    const cp = ctx(store, ['checkpoint', '-b', 'review/x', '--format', 'claude-code-v1', '--json', '-'], { input: line, env });
+    expect(Object.keys(JSON.parse(cp.stdout)).sort()).toEqual(['branch', 'format', 'id', 'parent', 'type', 'v']);
+    expect(new Set(keys(['log', 'alice/auth-fix']))).toEqual(new Set(['branches created_at format id message_count parent summary token_count type v']));
+    expect(keys(['show', 'alice/auth-fix'])).toEqual(['annotations branches id meta parent summary v']);
+    expect(keys(['fork', 'alice/auth-fix~1', 'side'])).toEqual(['branch id v']);
+    expect(new Set(keys(['branch']))).toEqual(new Set(['created_at id name summary type v']));
+    expect(keys(['branch', 'delete', 'side'])).toEqual(['deleted id v']);
+    expect(keys(['annotate', 'alice/auth-fix', '--summary', 'found it'])).toEqual(['at by id summary v']);
+    expect(keys(['annotate', 'alice/auth-fix', '--pin', '--label', 'a', 'b'])).toEqual(['at by id labels pinned v']);
+    expect(keys(['verify', '--all'])).toEqual(['commits ok problems v']);
+    expect(keys(['materialize', 'alice/auth-fix'])).toEqual(['bytes commits content format masked stop tier v view']);
+    expect(keys(['materialize', 'alice/auth-fix', '-o', join(dir, 'm.jsonl')])).toEqual(['bytes commits format masked stop tier v view']);
+    expect(keys(['budget', 'alice/auth-fix', '--window', '100000', '--chars'])).toEqual(['available over ratio remaining reserved_output reserved_system threshold used v window']);
+    expect(keys(['compact', 'alice/auth-fix', '--policy', 'dedupe'])).toEqual([
+      'branch caught_up compacted format id messages_after messages_before parent stages tokens_after tokens_before v',
+    ]);
+    expect(new Set(keys(['summarize', 'alice/auth-fix', '--missing', '--command', 'head -c 5']))).toEqual(new Set(['id status summary v']));
+    const failed = ctx(store, ['summarize', 'alice/auth-fix~1', '--command', 'false', '--json'], { env });
+    expect(failed.code).toBe(1);
+    expect(new Set(failed.stdout.trimEnd().split('\n').map((l) => Object.keys(JSON.parse(l)).sort().join(' ')))).toEqual(new Set(['error id status v']));
+    const claude = { CLAUDE_CONFIG_DIR: join(dir, 'claude') };
+    expect(keys(['hooks', 'status', 'claude-code', '--user'], { env: claude })).toEqual(['action changed events installed path v']);
+    expect(keys(['hooks', 'install', 'claude-code', '--user'], { env: claude })).toEqual(['action changed events installed path v']);
+    expect(keys(['export', 'claude-code', 'alice/auth-fix', '--dir', join(dir, 'out'), '--session-id', '3f6c2a9e-8b1d-4e57-a0c4-5d2e9b7f1a80'])).toEqual(['command path session_id v']);
+
+    const remote = join(dir, 'remote.git');
+    execFileSync('git', ['init', '-q', '--bare', remote]);
+    expect(keys(['remote', 'add', 'origin', remote])).toEqual(['name url v']);
+    expect(keys(['remote'])).toEqual(['name url v']);
+    const REF = 'diverged local new ok old ref remote status v';
+    for (const verb of ['push', 'fetch', 'pull']) expect(new Set(keys([verb]))).toEqual(new Set([REF]));
+    expect(keys(['remote', 'remove', 'origin'])).toEqual(['removed url v']);
   });
 
   it('report errors as a JSON record on stderr with the exit code', () => {

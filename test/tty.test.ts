@@ -46,4 +46,32 @@ describe('on a terminal', () => {
     expect(readFileSync(paged, 'utf8').split('\n')).toHaveLength(7);
     expect(readFileSync(paged, 'utf8').startsWith('ID                TYPE')).toBe(true);
   });
+
+  it('branch and remote list are tables with a header row', () => {
+    const s = store();
+    expect(onTerminal(`node ${CTX} branch --color never`, { CTX_STORE: s })).toBe('BRANCH          TIP               TIME              SUMMARY\nalice/auth-fix  ctx-0811ddd9740b  2026-03-04 09:15  Thanks. Which files did you change?\n');
+    ctx(s, ['remote', 'add', 'origin', 'https://bob:hunter2@git.example.com/team/ctx.git']);
+    ctx(s, ['remote', 'add', 'backup', '/srv/ctx.git']);
+    expect(onTerminal(`node ${CTX} remote`, { CTX_STORE: s })).toBe(
+      '\x1b[1mREMOTE\x1b[22m  \x1b[1mURL\x1b[22m\n\x1b[32mbackup\x1b[39m  /srv/ctx.git\n\x1b[32morigin\x1b[39m  https://bob:***@git.example.com/team/ctx.git\n',
+    );
+  });
+});
+
+describe('--color always on a pipe', () => {
+  it('colours log, branch and budget lines; auto leaves them plain', () => {
+    const s = newStore();
+    ctx(s, ['import', 'claude-code', join(FIXTURES, 'claude-code', 'compacted-session.jsonl'), '-b', 'alice/auth-fix'], { env: FIXED_ENV });
+    const run = (args: string[]) => ctx(s, args, { env: FIXED_ENV }).stdout;
+    expect(run(['log', 'alice/auth-fix', '-n', '3', '--color', 'always'])).toBe(
+      '\x1b[33mctx-0811ddd9740b\x1b[39m\tdelta\t2026-03-04T09:15:05.039Z\t2\t20\tThanks. Which files did you change?\n' +
+        '\x1b[33mctx-67b530e6d73d\x1b[39m\tdelta\t2026-03-04T09:14:30.452Z\t1\t18\t\n' +
+        '\x1b[33mctx-336c2ccd9818\x1b[39m\t\x1b[35mcompaction\x1b[39m\t2026-03-04T09:14:22.640Z\t1\t122\t\n',
+    );
+    expect(run(['log', 'alice/auth-fix', '-n', '1'])).toBe('ctx-0811ddd9740b\tdelta\t2026-03-04T09:15:05.039Z\t2\t20\tThanks. Which files did you change?\n');
+    expect(run(['branch', '--color', 'always'])).toBe('\x1b[32malice/auth-fix\x1b[39m\t\x1b[33mctx-0811ddd9740b\x1b[39m\n');
+    expect(run(['branch'])).toBe('alice/auth-fix\tctx-0811ddd9740b\n');
+    expect(run(['budget', 'alice/auth-fix', '--window', '1000', '--chars', '--color', 'always'])).toMatch(/^\d+\t1000\t\d+\t[\d.]+\t0\.8\t\x1b\[32mok\x1b\[39m\n$/);
+    expect(run(['budget', 'alice/auth-fix', '--window', '1000', '--chars'])).toMatch(/^\d+\t1000\t\d+\t[\d.]+\t0\.8\tok\n$/);
+  });
 });

@@ -1,38 +1,34 @@
-// What a command gets from the CLI: global flags, the store, and where output goes.
-import { RepoContext } from '../api/repo-context.js';
-import { initRepo, locateStore, requireStore } from '../store/repo.js';
-import { colorLevel, makeChalk } from '../output/style.js';
+// The CLI's side of CommandIO: global flags, the store, stdout/stderr, the pager, progress.
 import type { ChalkInstance } from 'chalk';
+import { openRepo } from '../api/open.js';
+import type { RepoContext } from '../api/repo-context.js';
+import type { CommandIO, GlobalFlags } from '../output/io.js';
+import { progress, progressWanted, type Progress, type ProgressUnit } from '../output/progress.js';
+import { colorLevel, makeChalk } from '../output/style.js';
 
-export interface GlobalFlags {
-  store?: string;
-  json?: boolean;
-  color?: string;
-  engine?: string;
-}
+export type { GlobalFlags };
 
-export class Cli {
+export class Cli implements CommandIO {
   readonly chalk: ChalkInstance;
-  /** human tables when stdout is a terminal, stable lines otherwise */
   readonly tty: boolean;
+  readonly showProgress: boolean;
   constructor(
     readonly flags: GlobalFlags,
     readonly env: NodeJS.ProcessEnv = process.env,
     readonly cwd: string = process.cwd(),
   ) {
     this.tty = Boolean(process.stdout.isTTY);
+    this.showProgress = progressWanted(process.stderr, env);
     this.chalk = makeChalk(colorLevel(flags.color ?? 'auto', this.tty, env));
   }
 
   /** The context repo; `create` makes `./.ctx` (or the one named) on first write. */
   openRepo(create = false): RepoContext {
-    const loc = locateStore(this.flags.store, this.env, this.cwd);
-    if (!loc.exists && create && initRepo(loc.gitdir)) this.note(`created context store at ${loc.gitdir}`);
-    const gitdir = create ? loc.gitdir : requireStore(loc);
-    return new RepoContext(gitdir, { env: this.env, engine: this.flags.engine as never });
+    const { repo, created } = openRepo({ store: this.flags.store, engine: this.flags.engine as never, env: this.env, cwd: this.cwd, create });
+    if (created) this.note(`created context store at ${repo.gitdir}`);
+    return repo;
   }
 
-  /** Run `body` with an open repo, closing its engine after. */
   async withRepo<T>(create: boolean, body: (repo: RepoContext) => Promise<T>): Promise<T> {
     const repo = this.openRepo(create);
     try {
@@ -46,7 +42,7 @@ export class Cli {
     process.stdout.write(text);
   }
 
-  /** Human output: through a pager when it is longer than a terminal screen, as git does. */
+  /** Through a pager when longer than a terminal screen, as git does. */
   async page(text: string): Promise<void> {
     const rows = process.stdout.rows ?? 0;
     const pager = this.env.CTX_PAGER ?? this.env.PAGER ?? 'less';
@@ -64,12 +60,15 @@ export class Cli {
     });
   }
 
-  /** One JSON document (or one JSON-lines record). */
   json(record: unknown): void {
     process.stdout.write(`${JSON.stringify(record)}\n`);
   }
 
   note(text: string): void {
     process.stderr.write(`${text}\n`);
+  }
+
+  progress(label: string, unit: ProgressUnit): Progress {
+    return progress(label, unit, process.stderr, this.env);
   }
 }

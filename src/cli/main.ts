@@ -16,7 +16,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const { buildProgram } = await import('./program.js');
   const { CommanderError } = await import('commander');
-  const program = buildProgram();
+  const program = await buildProgram(argv);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;

@@ -1,12 +1,37 @@
 import { annotate } from '../api/branch-ops.js';
-import { fullId, shortId } from '../core/ids.js';
+import { shortId } from '../core/ids.js';
 import { UsageError } from '../errors/index.js';
-import type { Cli } from '../cli/context.js';
+import { annotationJson } from '../output/records.js';
+import { defineCommand } from './command.js';
+import { ANNOTATOR_OPTION } from './metadata-flags.js';
 
-export async function run(cli: Cli, id: string, flags: { summary?: string; label?: string[]; pin?: boolean; unpin?: boolean; principal?: string }) {
-  if (flags.pin && flags.unpin) throw new UsageError('give --pin or --unpin, not both');
-  const pinned = flags.pin ? true : flags.unpin ? false : undefined;
-  const done = await cli.withRepo(false, (repo) => annotate(repo, id, { summary: flags.summary, labels: flags.label, pinned, principal: flags.principal }));
-  if (cli.flags.json) return cli.json({ ...done.record, id: fullId(done.oid) });
-  cli.out(`${shortId(done.oid)}\n`);
+interface Flags {
+  summary?: string;
+  label?: string[];
+  pin?: boolean;
+  unpin?: boolean;
+  principal?: string;
 }
+
+export default defineCommand({
+  name: 'annotate',
+  summary: 'add mutable metadata to a commit (notes on refs/notes/ctx)',
+  args: [{ name: 'id', description: 'commit to annotate', required: true, values: 'branch' }],
+  options: [
+    { flags: '--summary <text>', description: 'new summary' },
+    { flags: '--label <label...>', description: 'labels' },
+    { flags: '--pin', description: 'pin the commit: compaction keeps its entries' },
+    { flags: '--unpin', description: 'remove a pin' },
+    ANNOTATOR_OPTION,
+  ],
+  examples: ['ctx annotate alice/auth-fix~1 --summary "found the token refresh race"', 'ctx annotate alice/auth-fix~3 --pin', 'ctx annotate alice/auth-fix --label reviewed security --json'],
+  async run(io, [id]: [string], flags: Flags) {
+    if (flags.pin && flags.unpin) throw new UsageError('give --pin or --unpin, not both');
+    const pinned = flags.pin ? true : flags.unpin ? false : undefined;
+    return io.withRepo(false, (repo) => annotate(repo, id, { summary: flags.summary, labels: flags.label, pinned, principal: flags.principal }));
+  },
+  print(io, done) {
+    if (io.flags.json) return io.json(annotationJson(done.record, done.oid));
+    io.out(`${shortId(done.oid)}\n`);
+  },
+});

@@ -1,22 +1,40 @@
 import { deleteBranch } from '../api/branch-ops.js';
-import { branches } from '../api/read.js';
+import { branches, type BranchInfo } from '../api/read.js';
 import { UsageError } from '../errors/index.js';
 import { shortId } from '../core/ids.js';
-import { branchJson } from '../output/records.js';
+import { branchDeletedJson, branchJson } from '../output/records.js';
 import { oneLine, plainWidth, shortTime, table } from '../output/style.js';
-import type { Cli } from '../cli/context.js';
+import { defineCommand } from './command.js';
 
-export async function run(cli: Cli, action: string | undefined, name: string | undefined) {
-  if (action === 'delete') {
-    if (!name) throw new UsageError('branch delete needs a NAME');
-    const gone = await cli.withRepo(false, async (repo) => deleteBranch(repo, name));
-    if (cli.flags.json) return cli.json({ v: 1, deleted: gone.branch, id: `ctx-${gone.oid}` });
-    return cli.out(`Deleted branch ${gone.branch} (was ${shortId(gone.oid)})\n`);
-  }
-  if (action !== undefined && action !== 'list') throw new UsageError(`unknown branch action '${action}' (list, delete)`);
-  const list = await cli.withRepo(false, (repo) => branches(repo));
-  if (cli.flags.json) return list.forEach((b) => cli.json(branchJson(b)));
-  if (!cli.tty) return cli.out(list.map((b) => `${b.name}\t${shortId(b.id.slice(4))}\n`).join(''));
-  const c = cli.chalk;
-  cli.out(table(list.map((b) => [c.green(b.name), c.yellow(shortId(b.id.slice(4))), shortTime(b.meta.created_at), oneLine(b.meta.summary, 60)]), plainWidth));
-}
+type Result = { deleted: { branch: string; oid: string } } | { list: BranchInfo[] };
+
+export default defineCommand({
+  name: 'branch',
+  summary: 'list chains and their tips, or delete one',
+  args: [
+    { name: 'action', description: 'list (default) or delete', values: ['list', 'delete'] },
+    { name: 'name', description: 'the branch to delete', values: 'branch' },
+  ],
+  options: [],
+  examples: ['ctx branch', 'ctx branch delete review/finding-1', 'ctx branch --json'],
+  async run(io, [action, name]: [string | undefined, string | undefined]): Promise<Result> {
+    if (action === 'delete') {
+      if (!name) throw new UsageError('branch delete needs a NAME');
+      return { deleted: await io.withRepo(false, async (repo) => deleteBranch(repo, name)) };
+    }
+    if (action !== undefined && action !== 'list') throw new UsageError(`unknown branch action '${action}' (list, delete)`);
+    return { list: await io.withRepo(false, (repo) => branches(repo)) };
+  },
+  print(io, r) {
+    if ('deleted' in r) {
+      const gone = r.deleted;
+      if (io.flags.json) return io.json(branchDeletedJson(gone.branch, gone.oid));
+      return io.out(`Deleted branch ${gone.branch} (was ${shortId(gone.oid)})\n`);
+    }
+    if (io.flags.json) return r.list.forEach((b) => io.json(branchJson(b)));
+    const c = io.chalk;
+    if (!io.tty || r.list.length === 0) return io.out(r.list.map((b) => `${c.green(b.name)}\t${c.yellow(shortId(b.id.slice(4)))}\n`).join(''));
+    const rows = r.list.map((b) => [c.green(b.name), c.yellow(shortId(b.id.slice(4))), shortTime(b.meta.created_at), oneLine(b.meta.summary, 60)]);
+    io.out(table([['BRANCH', 'TIP', 'TIME', 'SUMMARY'].map((h) => c.bold(h)), ...rows], plainWidth));
+  },
+});

@@ -1,15 +1,42 @@
 import { exportSession } from '../api/sessions.js';
-import type { Cli } from '../cli/context.js';
+import { exportJson } from '../output/records.js';
+import { defineCommand } from './command.js';
+import { STOP_OPTION } from './metadata-flags.js';
 
-export async function run(cli: Cli, runtime: string, id: string, flags: { sessionId?: string; dir?: string; stdout?: boolean; stop?: string }) {
-  const opts = { sessionId: flags.sessionId, dir: flags.dir, stop: flags.stop, env: cli.env, write: !flags.stdout };
-  const e = await cli.withRepo(false, (repo) => exportSession(repo, runtime, id, opts));
-  if (flags.stdout) {
-    cli.out(e.bytes);
-    cli.note(`session ${e.sessionId}: ${e.lines} lines from ${e.commit.slice(0, 16)}`);
-    return;
-  }
-  if (cli.flags.json) return cli.json({ v: 1, session_id: e.sessionId, path: e.path, command: e.command });
-  cli.note(`wrote ${e.path} (${e.lines} lines from ${e.commit.slice(0, 16)})${e.cwd ? `; run it in ${e.cwd}` : ''}`);
-  cli.out(`${e.command}\n`);
+interface Flags {
+  sessionId?: string;
+  dir?: string;
+  stdout?: boolean;
+  stop?: string;
 }
+
+export default defineCommand({
+  name: 'export',
+  summary: "write a context as a new session of a runtime where it looks; prints the runtime's resume command",
+  args: [
+    { name: 'runtime', description: 'the runtime to resume in', required: true, values: 'runtime:export' },
+    { name: 'id', description: 'commit id, branch, tag or NAME~N', required: true, values: 'branch' },
+  ],
+  options: [
+    { flags: '--session-id <uuid>', description: 'the new session id (default: random)' },
+    { flags: '--dir <dir>', description: 'write into DIR instead of where the runtime looks (Claude Code: <config>/projects/<encoded cwd>/)', values: 'file' },
+    STOP_OPTION,
+    { flags: '--stdout', description: 'write the session to stdout instead of a file' },
+  ],
+  examples: ['ctx export claude-code alice/auth-fix', 'ctx export claude-code alice/auth-fix~2 --stop root --json', 'ctx export claude-code alice/auth-fix --stdout > session.jsonl'],
+  async run(io, [runtime, id]: [string, string], flags: Flags) {
+    const opts = { sessionId: flags.sessionId, dir: flags.dir, stop: flags.stop, env: io.env, write: !flags.stdout };
+    const e = await io.withRepo(false, (repo) => exportSession(repo, runtime, id, opts));
+    return { e, command: e.command, path: e.path ?? null };
+  },
+  print(io, { e, command, path }) {
+    if (path === null) {
+      io.out(e.bytes);
+      io.note(`session ${e.sessionId}: ${e.lines} lines from ${e.commit.slice(0, 16)}`);
+      return;
+    }
+    if (io.flags.json) return io.json(exportJson(e.sessionId, path, command));
+    io.note(`wrote ${path} (${e.lines} lines from ${e.commit.slice(0, 16)})${e.cwd ? `; run it in ${e.cwd}` : ''}`);
+    io.out(`${command}\n`);
+  },
+});

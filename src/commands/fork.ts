@@ -1,9 +1,22 @@
 import { fork } from '../api/branch-ops.js';
-import { fullId, shortId } from '../core/ids.js';
-import type { Cli } from '../cli/context.js';
+import { shortId } from '../core/ids.js';
+import { forkJson } from '../output/records.js';
+import { defineCommand } from './command.js';
 
-export async function run(cli: Cli, id: string, name: string | undefined) {
-  const made = await cli.withRepo(false, (repo) => fork(repo, id, name));
-  if (cli.flags.json) return cli.json({ v: 1, branch: made.branch, id: fullId(made.oid) });
-  cli.out(`${made.branch}\t${shortId(made.oid)}\n`);
-}
+export default defineCommand({
+  name: 'fork',
+  summary: 'a new branch at any commit',
+  args: [
+    { name: 'id', description: 'commit to fork from', required: true, values: 'branch' },
+    { name: 'name', description: 'new branch (default: fork/<12 hex>)' },
+  ],
+  options: [],
+  examples: ['ctx fork alice/auth-fix~2 review/finding-1', 'ctx fork alice/auth-fix --json'],
+  async run(io, [id, name]: [string, string | undefined]) {
+    return io.withRepo(false, (repo) => fork(repo, id, name));
+  },
+  print(io, made) {
+    if (io.flags.json) return io.json(forkJson(made.branch, made.oid));
+    io.out(`${made.branch}\t${shortId(made.oid)}\n`);
+  },
+});

@@ -4,6 +4,7 @@
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { captureHook, type HookCall } from '../api/sessions.js';
+import { defineCommand } from './command.js';
 
 export interface HookFlags {
   store?: string;
@@ -43,7 +44,15 @@ function log(call: HookCall, message: string): void {
   }
 }
 
-/** For `ctx hook` through commander (`--help` and friends take that path). */
-export async function run(cli: { flags: HookFlags; env: NodeJS.ProcessEnv }, runtime: string) {
-  await runHook(runtime, cli.flags, cli.env);
-}
+/** `ctx hook …` normally takes the fast path in main.ts; this declaration serves --help and completion. */
+export default defineCommand({
+  name: 'hook',
+  summary: "for a runtime's hooks: read the hook JSON on stdin, checkpoint what is new (always exits 0)",
+  args: [{ name: 'runtime', description: 'the runtime whose hook runs it', required: true, values: 'runtime:capture' }],
+  options: [],
+  examples: ['ctx hook claude-code < hook-input.json    # as Claude Code runs it once ctx hooks install claude-code added it'],
+  async run(io, [runtime]: [string]) {
+    await runHook(runtime, io.flags, io.env);
+  },
+  print() {},
+});

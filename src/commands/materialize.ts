@@ -1,8 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { materialize } from '../api/materialize.js';
-import type { Cli } from '../cli/context.js';
 import type { View } from '../core/views.js';
 import { UsageError } from '../errors/index.js';
+import { materializedJson } from '../output/records.js';
+import { formatNames } from '../formats/registry.js';
+import { defineCommand } from './command.js';
+import { STOP_OPTION } from './metadata-flags.js';
 
 interface Flags {
   format?: string;
@@ -13,21 +16,43 @@ interface Flags {
   maskToolOutputs?: string;
 }
 
-export async function run(cli: Cli, id: string, flags: Flags) {
-  const mask = flags.maskToolOutputs === undefined ? undefined : turns(flags.maskToolOutputs);
-  const opts = { format: flags.format, stop: flags.stop, verify: flags.verify, view: flags.view as View | undefined, maskToolOutputs: mask };
-  const m = await cli.withRepo(false, (repo) => materialize(repo, id, opts));
-  if (m.unknown) cli.note(`ctx: this build does not know the stored format '${m.unknown}': wrote every artifact as it is (raw)`);
-  else if (m.tier !== 'native' && m.tier !== 'raw' && m.from.some((f) => f !== m.format))
-    cli.note(`ctx: translated ${m.from.join(', ')} → ${m.format} (${m.tier})`);
-  if (flags.output) writeFileSync(flags.output, m.bytes);
-  if (cli.flags.json) {
-    const record: Record<string, unknown> = { v: 1, format: m.format, tier: m.tier, stop: m.stop, view: m.view, masked: m.masked, commits: m.commits, bytes: m.bytes.length };
-    if (!flags.output) record.content = Buffer.from(m.bytes).toString(m.format === 'bureau-agent-v1' ? 'base64' : 'utf8');
-    return cli.json(record);
-  }
-  if (!flags.output) cli.out(m.bytes);
-}
+export default defineCommand({
+  name: 'materialize',
+  summary: 'the whole context at a commit',
+  description: 'The whole context at a commit: its chain from the nearest compaction (or --stop), in the stored format or translated; stderr names the tier of a translation.',
+  args: [{ name: 'id', description: 'commit id, branch, tag or NAME~N', required: true, values: 'branch' }],
+  options: [
+    {
+      flags: '--format <format>',
+      description: `output format (default: the stored one): ${formatNames().join(', ')}`,
+      values: 'format',
+    },
+    STOP_OPTION,
+    { flags: '-o, --output <file>', description: 'write to FILE instead of stdout', values: 'file' },
+    { flags: '--verify', description: "recompute every artifact's BLAKE3 on the way" },
+    { flags: '--view <view>', description: 'reasoning (default: every entry) or conversation (user and assistant text only)', values: ['reasoning', 'conversation'] },
+    { flags: '--mask-tool-outputs <n>', description: 'replace tool results older than the last N turns by a placeholder (pinned commits kept)' },
+  ],
+  examples: [
+    'ctx materialize alice/auth-fix > resumed.jsonl',
+    'ctx materialize alice/auth-fix --stop root -o session.jsonl',
+    'ctx materialize alice/auth-fix --format openai-chat-v1 > messages.json',
+    'ctx materialize alice/auth-fix --format markdown --view conversation --mask-tool-outputs 3',
+  ],
+  async run(io, [id]: [string], flags: Flags) {
+    const mask = flags.maskToolOutputs === undefined ? undefined : turns(flags.maskToolOutputs);
+    const opts = { format: flags.format, stop: flags.stop, verify: flags.verify, view: flags.view as View | undefined, maskToolOutputs: mask };
+    const m = await io.withRepo(false, (repo) => materialize(repo, id, opts));
+    if (m.unknown) io.note(`ctx: this build does not know the stored format '${m.unknown}': wrote every artifact as it is (raw)`);
+    else if (m.tier !== 'native' && m.tier !== 'raw' && m.from.some((f) => f !== m.format)) io.note(`ctx: translated ${m.from.join(', ')} → ${m.format} (${m.tier})`);
+    if (flags.output) writeFileSync(flags.output, m.bytes);
+    return m;
+  },
+  print(io, m, flags) {
+    if (io.flags.json) return io.json(materializedJson(m, !flags.output));
+    if (!flags.output) io.out(m.bytes);
+  },
+});
 
 function turns(s: string): number {
   if (!/^\d+$/.test(s)) throw new UsageError(`--mask-tool-outputs takes a number of turns, not '${s}'`);

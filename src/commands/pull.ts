@@ -1,14 +1,17 @@
 import { pull } from '../api/sync.js';
-import { RemoteError } from '../errors/index.js';
-import { printSyncReport, transferProgress } from '../output/ref-status.js';
-import type { Cli } from '../cli/context.js';
+import { printSyncReport, syncFailure, syncProgress } from '../output/ref-status.js';
+import { defineCommand } from './command.js';
 
-export async function run(cli: Cli, remote: string | undefined, _flags: Record<string, never>) {
-  const bar = transferProgress('pull');
-  const report = await cli
-    .withRepo(false, (repo) => pull(repo, remote, { env: cli.env, progress: Boolean(process.stderr.isTTY), onProgress: bar.update }))
-    .finally(bar.done);
-  printSyncReport(cli, report, 'From');
-  const failed = report.refs.filter((r) => !r.ok).length;
-  if (failed) throw new RemoteError(`pull ${report.remote}: ${failed} of ${report.refs.length} refs failed`);
-}
+export default defineCommand({
+  name: 'pull',
+  summary: 'fetch, then fast-forward local branches that did not diverge',
+  args: [{ name: 'remote', description: 'remote name (default: the only one, else origin)', values: 'remote' }],
+  options: [],
+  examples: ['ctx pull', 'ctx pull origin --json'],
+  async run(io, [remote]: [string | undefined]) {
+    const p = syncProgress(io, 'pull');
+    return io.withRepo(false, (repo) => pull(repo, remote, { env: io.env, ...p })).finally(p.done);
+  },
+  print: (io, report) => printSyncReport(io, report, 'From'),
+  failure: (report) => syncFailure('pull', report),
+});

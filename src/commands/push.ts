@@ -1,14 +1,17 @@
 import { push } from '../api/sync.js';
-import { RemoteError } from '../errors/index.js';
-import { printSyncReport, transferProgress } from '../output/ref-status.js';
-import type { Cli } from '../cli/context.js';
+import { printSyncReport, syncFailure, syncProgress } from '../output/ref-status.js';
+import { defineCommand } from './command.js';
 
-export async function run(cli: Cli, remote: string | undefined, flags: { allowSecrets?: boolean }) {
-  const bar = transferProgress('push');
-  const report = await cli
-    .withRepo(false, (repo) => push(repo, remote, { env: cli.env, progress: Boolean(process.stderr.isTTY), onProgress: bar.update, allowSecrets: flags.allowSecrets }))
-    .finally(bar.done);
-  printSyncReport(cli, report, 'To');
-  const failed = report.refs.filter((r) => !r.ok).length;
-  if (failed) throw new RemoteError(`push ${report.remote}: ${failed} of ${report.refs.length} refs failed`);
-}
+export default defineCommand({
+  name: 'push',
+  summary: 'send branches, tags and annotations to a remote, fast-forward only',
+  args: [{ name: 'remote', description: 'remote name (default: the only one, else origin)', values: 'remote' }],
+  options: [{ flags: '--allow-secrets', description: 'push even when the secret scan finds something' }],
+  examples: ['ctx push', 'ctx push origin --json'],
+  async run(io, [remote]: [string | undefined], flags: { allowSecrets?: boolean }) {
+    const p = syncProgress(io, 'push');
+    return io.withRepo(false, (repo) => push(repo, remote, { env: io.env, ...p, allowSecrets: flags.allowSecrets })).finally(p.done);
+  },
+  print: (io, report) => printSyncReport(io, report, 'To'),
+  failure: (report) => syncFailure('push', report),
+});

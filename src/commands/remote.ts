@@ -1,32 +1,47 @@
-import { addRemote, listRemotes, redact, removeRemote } from '../store/sync/remotes.js';
-import { refs } from '../store/refs.js';
+import { addRemote, redact, deleteRemote, remotes, type Remote } from '../api/remote-config.js';
 import { UsageError } from '../errors/index.js';
-import type { Cli } from '../cli/context.js';
-import type { RepoContext } from '../api/repo-context.js';
+import { remoteJson, remoteRemovedJson } from '../output/records.js';
+import { plainWidth, table } from '../output/style.js';
+import { defineCommand } from './command.js';
 
-export async function run(cli: Cli, action: string | undefined, name: string | undefined, url: string | undefined) {
-  return cli.withRepo(action === 'add', (repo) => remote(cli, repo, action, name, url));
-}
+type Result = { added: Remote } | { removed: Remote } | { list: Remote[] };
 
-async function remote(cli: Cli, repo: RepoContext, action: string | undefined, name: string | undefined, url: string | undefined) {
-  const gitdir = repo.gitdir;
-  if (action === 'add') {
-    if (!name || !url) throw new UsageError('remote add needs NAME and URL');
-    const r = addRemote(gitdir, name, url);
-    if (cli.flags.json) return cli.json({ v: 1, name: r.name, url: redact(r.url) });
-    return cli.out(`${r.name}\t${redact(r.url)}\n`);
-  }
-  if (action === 'remove' || action === 'rm') {
-    if (!name) throw new UsageError('remote remove needs NAME');
-    const r = removeRemote(gitdir, name);
-    // as `git remote remove`: its tracking refs go too (the commits stay until gc)
-    const notes = repo.refs.read(refs.remoteNotes(r.name));
-    for (const t of [...repo.refs.list(refs.remotePrefix(r.name)), ...(notes ? [{ ref: refs.remoteNotes(r.name), oid: notes }] : [])]) repo.refs.delete(t.ref, t.oid);
-    if (cli.flags.json) return cli.json({ v: 1, removed: r.name, url: redact(r.url) });
-    return cli.out(`removed ${r.name}\n`);
-  }
-  if (action !== undefined && action !== 'list') throw new UsageError(`unknown remote action '${action}' (add, remove, list)`);
-  const all = listRemotes(gitdir);
-  if (cli.flags.json) return all.forEach((r) => cli.json({ v: 1, name: r.name, url: redact(r.url) }));
-  cli.out(all.map((r) => `${r.name}\t${redact(r.url)}\n`).join(''));
-}
+export default defineCommand({
+  name: 'remote',
+  summary: 'list, add or remove git remotes of the store',
+  args: [
+    { name: 'action', description: 'list (default), add or remove', values: ['list', 'add', 'remove'] },
+    { name: 'name', description: 'remote name', values: 'remote' },
+    { name: 'url', description: 'URL for add: https://…, ssh://…, host:path or a local path' },
+  ],
+  options: [],
+  examples: ['ctx remote add origin https://git.example.com/team/agent-context.git', 'ctx remote', 'ctx remote remove origin'],
+  async run(io, [action, name, url]: [string | undefined, string | undefined, string | undefined]): Promise<Result> {
+    return io.withRepo(action === 'add', async (repo) => {
+      if (action === 'add') {
+        if (!name || !url) throw new UsageError('remote add needs NAME and URL');
+        return { added: addRemote(repo, name, url) };
+      }
+      if (action === 'remove' || action === 'rm') {
+        if (!name) throw new UsageError('remote remove needs NAME');
+        return { removed: deleteRemote(repo, name) };
+      }
+      if (action !== undefined && action !== 'list') throw new UsageError(`unknown remote action '${action}' (add, remove, list)`);
+      return { list: remotes(repo) };
+    });
+  },
+  print(io, r) {
+    if ('added' in r) {
+      if (io.flags.json) return io.json(remoteJson(r.added.name, redact(r.added.url)));
+      return io.out(`${r.added.name}\t${redact(r.added.url)}\n`);
+    }
+    if ('removed' in r) {
+      if (io.flags.json) return io.json(remoteRemovedJson(r.removed.name, redact(r.removed.url)));
+      return io.out(`removed ${r.removed.name}\n`);
+    }
+    if (io.flags.json) return r.list.forEach((x) => io.json(remoteJson(x.name, redact(x.url))));
+    if (!io.tty || r.list.length === 0) return io.out(r.list.map((x) => `${x.name}\t${redact(x.url)}\n`).join(''));
+    const c = io.chalk;
+    io.out(table([['REMOTE', 'URL'].map((h) => c.bold(h)), ...r.list.map((x) => [c.green(x.name), redact(x.url)])], plainWidth));
+  },
+});

@@ -1,22 +1,35 @@
-import { artifactOf, show } from '../api/read.js';
+import { artifactOf, show, type CommitRecord } from '../api/read.js';
 import { shortId } from '../core/ids.js';
 import { commitJson } from '../output/records.js';
-import type { Cli } from '../cli/context.js';
+import { defineCommand } from './command.js';
 
-export async function run(cli: Cli, id: string, flags: { delta?: boolean }) {
-  if (flags.delta) return cli.out(await cli.withRepo(false, (repo) => artifactOf(repo, id)));
-  const r = await cli.withRepo(false, (repo) => show(repo, id));
-  if (cli.flags.json) return cli.json(commitJson(r));
-  const c = cli.chalk;
-  const m = r.meta;
-  const rows: [string, unknown][] = [
-    ['parent', r.parent ? shortId(r.parent.slice(4)) : '(root)'],
-    ...(r.branches.length ? [['branches', r.branches.join(', ')] as [string, unknown]] : []),
-    ...Object.entries(m).filter(([k]) => k !== 'summary'),
-  ];
-  if (Object.keys(r.annotations).length) rows.push(['annotations', JSON.stringify(r.annotations)]);
-  let out = `${c.yellow(`commit ${r.id}`)}\n`;
-  for (const [k, v] of rows) out += `${`${k}:`.padEnd(15)}${typeof v === 'string' ? v : JSON.stringify(v)}\n`;
-  out += `\n    ${r.summary || c.dim('(no summary)')}\n`;
-  cli.out(out);
-}
+type Shown = { record: CommitRecord } | { artifact: Uint8Array };
+
+export default defineCommand({
+  name: 'show',
+  summary: 'all metadata of a commit',
+  args: [{ name: 'id', description: 'commit id, branch, tag or NAME~N', required: true, values: 'branch' }],
+  options: [{ flags: '--delta', description: "write the commit's artifact bytes to stdout" }],
+  examples: ['ctx show alice/auth-fix', 'ctx show alice/auth-fix~3 --json', 'ctx show alice/auth-fix~1 --delta > turn.jsonl'],
+  async run(io, [id]: [string], flags: { delta?: boolean }): Promise<Shown> {
+    if (flags.delta) return { artifact: await io.withRepo(false, (repo) => artifactOf(repo, id)) };
+    return { record: await io.withRepo(false, (repo) => show(repo, id)) };
+  },
+  print(io, shown) {
+    if ('artifact' in shown) return io.out(shown.artifact);
+    const r = shown.record;
+    if (io.flags.json) return io.json(commitJson(r));
+    const c = io.chalk;
+    const m = r.meta;
+    const rows: [string, unknown][] = [
+      ['parent', r.parent ? shortId(r.parent.slice(4)) : '(root)'],
+      ...(r.branches.length ? [['branches', r.branches.join(', ')] as [string, unknown]] : []),
+      ...Object.entries(m).filter(([k]) => k !== 'summary'),
+    ];
+    if (Object.keys(r.annotations).length) rows.push(['annotations', JSON.stringify(r.annotations)]);
+    let out = `${c.yellow(`commit ${r.id}`)}\n`;
+    for (const [k, v] of rows) out += `${`${k}:`.padEnd(15)}${typeof v === 'string' ? v : JSON.stringify(v)}\n`;
+    out += `\n    ${r.summary || c.dim('(no summary)')}\n`;
+    io.out(out);
+  },
+});

@@ -1,8 +1,19 @@
-// JSON records are their own types (not internal objects); a test pins each field list.
+// Every --json record is built here: its own type, not an internal object; test/json.test.ts pins
+// each command's field list. Every record carries "v":1.
 import type { CommitRecord, BranchInfo } from '../api/read.js';
 import type { WrittenCommit } from '../api/write.js';
 import type { BudgetReport } from '../api/budget.js';
+import type { Materialized } from '../api/materialize.js';
+import type { CompactResult } from '../api/compact.js';
+import type { SummaryOutcome } from '../api/summarize.js';
+import type { VerifyReport } from '../api/verify.js';
+import type { RefReport, SyncReport } from '../api/sync.js';
+import type { HooksReport, ImportResult } from '../api/runtime.js';
 import { fullId } from '../core/ids.js';
+
+export function initJson(path: string, created: boolean) {
+  return { v: 1, path, created };
+}
 
 export function commitJson(r: CommitRecord) {
   return { v: 1, id: r.id, parent: r.parent, branches: r.branches, summary: r.summary, meta: r.meta, annotations: r.annotations };
@@ -32,6 +43,35 @@ export function branchJson(b: BranchInfo) {
   return { v: 1, name: b.name, id: b.id, type: b.meta.type, created_at: b.meta.created_at, summary: b.meta.summary };
 }
 
+export function branchDeletedJson(branch: string, oid: string) {
+  return { v: 1, deleted: branch, id: fullId(oid) };
+}
+
+export function forkJson(branch: string, oid: string) {
+  return { v: 1, branch, id: fullId(oid) };
+}
+
+/** The annotation as appended to the note (v, at, by, then what was given), and the commit. */
+export function annotationJson(record: Record<string, unknown>, oid: string) {
+  return { ...record, id: fullId(oid) };
+}
+
+/** `content` only when the bytes went to stdout: base64 for a binary format. */
+export function materializedJson(m: Materialized, withContent: boolean) {
+  const record: { v: 1; format: string; tier: string; stop: string; view: string; masked: number; commits: string[]; bytes: number; content?: string } = {
+    v: 1,
+    format: m.format,
+    tier: m.tier,
+    stop: m.stop,
+    view: m.view,
+    masked: m.masked,
+    commits: m.commits,
+    bytes: m.bytes.length,
+  };
+  if (withContent) record.content = Buffer.from(m.bytes).toString(m.binary ? 'base64' : 'utf8');
+  return record;
+}
+
 export function budgetJson(b: BudgetReport) {
   return {
     v: 1,
@@ -50,3 +90,55 @@ export function budgetJson(b: BudgetReport) {
 
 /** Four decimals: enough to compare with a threshold, stable to print. */
 export const roundRatio = (r: number) => Math.round(r * 1e4) / 1e4;
+
+export function compactJson(done: CompactResult, branch: string) {
+  return {
+    v: 1,
+    // null when nothing was written (every stage skipped)
+    id: done.commit && fullId(done.commit.oid),
+    branch,
+    parent: done.commit && (done.commit.parent === null ? null : fullId(done.commit.parent)),
+    format: done.format,
+    compacted: done.from,
+    caught_up: done.caughtUp.map((c) => fullId(c.oid)),
+    messages_before: done.messagesBefore,
+    messages_after: done.messagesAfter,
+    tokens_before: done.tokensBefore,
+    tokens_after: done.tokensAfter,
+    stages: done.report,
+  };
+}
+
+/** One per commit: `summary` when annotated, `error` when the command failed. */
+export function summaryJson(o: SummaryOutcome) {
+  return { v: 1, ...o };
+}
+
+export function verifyJson(r: VerifyReport) {
+  return { v: 1, ok: r.problems.length === 0, commits: r.commits, problems: r.problems };
+}
+
+export function importJson(r: ImportResult, tip: string) {
+  return { v: 1, branch: r.branch, session: r.session, commits: r.commits.length, bytes: r.bytes, id: fullId(tip) };
+}
+
+export function hooksJson(action: string, r: HooksReport) {
+  return { v: 1, action, path: r.path, changed: r.changed, installed: Object.values(r.events).every((c) => c !== null), events: r.events };
+}
+
+export function exportJson(sessionId: string, path: string, command: string) {
+  return { v: 1, session_id: sessionId, path, command };
+}
+
+/** `url` always redacted (`user:***@`). */
+export function remoteJson(name: string, url: string) {
+  return { v: 1, name, url };
+}
+
+export function remoteRemovedJson(name: string, url: string) {
+  return { v: 1, removed: name, url };
+}
+
+export function refJson(s: SyncReport, r: RefReport) {
+  return { v: 1, remote: s.remote, ref: r.ref, local: r.local, old: r.old, new: r.new, status: r.status, ok: r.ok, diverged: r.diverged };
+}

@@ -1,0 +1,77 @@
+// The command table: name, usage and one-line summary of every command, and how to load it.
+// `ctx --help` lists commands from here without loading one; `ctx X` loads only X's module.
+// Adding a command: its file in this folder (a defineCommand default export), a line here, a man page.
+import type { AnyCommand } from './command.js';
+
+export interface CommandEntry {
+  name: string;
+  /** after the name in `ctx --help` (`[options]` when it has any, then its arguments) */
+  usage: string;
+  summary: string;
+  load: () => Promise<{ default: AnyCommand }>;
+}
+
+export const COMMANDS: readonly CommandEntry[] = [
+  { name: 'init', usage: '[path]', summary: 'create a context repo', load: () => import('./init.js') },
+  { name: 'checkpoint', usage: '[options] [file]', summary: 'add a context commit to a branch; prints its id', load: () => import('./checkpoint.js') },
+  { name: 'show', usage: '[options] <id>', summary: 'all metadata of a commit', load: () => import('./show.js') },
+  { name: 'log', usage: '[options] [id]', summary: 'history toward the root, newest first', load: () => import('./log.js') },
+  { name: 'branch', usage: '[action] [name]', summary: 'list chains and their tips, or delete one', load: () => import('./branch.js') },
+  { name: 'fork', usage: '<id> [name]', summary: 'a new branch at any commit', load: () => import('./fork.js') },
+  { name: 'materialize', usage: '[options] <id>', summary: 'the whole context at a commit', load: () => import('./materialize.js') },
+  {
+    name: 'budget',
+    usage: '[options] <id>',
+    summary: 'tokens the context at a commit uses of a model window; exits 6 over the threshold',
+    load: () => import('./budget.js'),
+  },
+  { name: 'annotate', usage: '[options] <id>', summary: 'add mutable metadata to a commit (notes on refs/notes/ctx)', load: () => import('./annotate.js') },
+  {
+    name: 'compact',
+    usage: '[options] <branch>',
+    summary: 'add a compaction commit: the context at the tip through a compaction policy',
+    load: () => import('./compact.js'),
+  },
+  {
+    name: 'summarize',
+    usage: '[options] [id]',
+    summary: 'run a command over commits and annotate each with its output as summary',
+    load: () => import('./summarize.js'),
+  },
+  { name: 'verify', usage: '[options] [id]', summary: "check every artifact's BLAKE3, the meta schema and chain sanity", load: () => import('./verify.js') },
+  {
+    name: 'import',
+    usage: '[options] <runtime> <file>',
+    summary: 'a real transcript into a chain: split at turn boundaries (Claude Code, Codex), or a snapshot per saved chat (Gemini CLI)',
+    load: () => import('./import.js'),
+  },
+  {
+    name: 'hook',
+    usage: '<runtime>',
+    summary: "for a runtime's hooks: read the hook JSON on stdin, checkpoint what is new (always exits 0)",
+    load: () => import('./hook.js'),
+  },
+  {
+    name: 'hooks',
+    usage: '[options] <action> <runtime>',
+    summary: "add ctx's hooks to a runtime's settings, remove them, or show what is there",
+    load: () => import('./hooks.js'),
+  },
+  {
+    name: 'export',
+    usage: '[options] <runtime> <id>',
+    summary: "write a context as a new session of a runtime where it looks; prints the runtime's resume command",
+    load: () => import('./export.js'),
+  },
+  { name: 'remote', usage: '[action] [name] [url]', summary: 'list, add or remove git remotes of the store', load: () => import('./remote.js') },
+  { name: 'push', usage: '[options] [remote]', summary: 'send branches, tags and annotations to a remote, fast-forward only', load: () => import('./push.js') },
+  { name: 'fetch', usage: '[remote]', summary: 'bring a remote into refs/remotes/REMOTE/*, merge its annotations', load: () => import('./fetch.js') },
+  { name: 'pull', usage: '[remote]', summary: 'fetch, then fast-forward local branches that did not diverge', load: () => import('./pull.js') },
+  // completion is built from this table: it is handed the table rather than importing it
+  { name: 'completion', usage: '<shell>', summary: 'print a shell completion script: bash, zsh or fish', load: async () => ({ default: (await import('./completion.js')).completion(COMMANDS, loadAll) }) },
+];
+
+/** Every declaration, loaded: for completion scripts and tests, never on a command's path. */
+export async function loadAll(): Promise<AnyCommand[]> {
+  return Promise.all(COMMANDS.map(async (e) => (await e.load()).default));
+}
