@@ -3,7 +3,7 @@
 // holder died or was told to stop. Each refused input leaves the store as it was.
 import { describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CTX, FIXTURES, ctx, git, newStore, objectCount, refSnapshot, tempDir } from './helpers.js';
 
@@ -83,6 +83,23 @@ describe('the hook always exits 0, in bounded time', () => {
     expect(r.stderr.toString()).toMatch(/^ctx hook: \S+\t-\t-\thook input has no session_id\n$/);
   });
 
+  it('hook input that arrives late on stdin is waited for and captured; so is a checkpoint artifact', async () => {
+    const store = newStore();
+    const file = transcript();
+    const late = (args: string[], text: string) =>
+      new Promise<number | null>((done) => {
+        const child = spawn(process.execPath, [CTX, '--store', store, ...args], { env: { ...process.env, ...ENV } });
+        child.on('exit', (code) => done(code));
+        setTimeout(() => child.stdin.write(text.slice(0, 10)), 300);
+        setTimeout(() => child.stdin.end(text.slice(10)), 600);
+      });
+    expect(await late(['hook', 'claude-code'], input(file))).toBe(0);
+    expect(hookLog(store)).toBe('');
+    expect(git(store, ['rev-list', '--count', 'claude/s-1']).trim()).toBe('5');
+    expect(await late(['checkpoint', '-b', 'late', '--format', 'claude-code-v1', '-'], LINE)).toBe(0);
+    expect(git(store, ['show', 'late:delta.jsonl'])).toBe(LINE);
+  });
+
   it('a FIFO as transcript_path: logged, exit 0, nothing captured', () => {
     const store = newStore();
     const fifo = join(tempDir(), 'fifo.jsonl');
@@ -141,6 +158,47 @@ describe('the hook always exits 0, in bounded time', () => {
     child.kill('SIGTERM');
     expect(await exited).toBe(143);
     expect(existsSync(lock)).toBe(false);
+  });
+});
+
+describe('derived data is never written through a link planted under <store>/ctx/', () => {
+  const outside = () => {
+    const dir = join(tempDir(), 'elsewhere');
+    mkdirSync(dir);
+    return dir;
+  };
+  const listing = (dir: string) => spawnSync('find', [dir, '-mindepth', '1'], { encoding: 'utf8' }).stdout;
+
+  it('ctx/cache as a link: materialize works, nothing lands behind the link', () => {
+    const store = newStore();
+    expect(checkpoint(store, 'a').code).toBe(0);
+    const target = outside();
+    symlinkSync(target, join(store, 'ctx', 'cache'));
+    for (let i = 0; i < 2; i++) expect(ctx(store, ['materialize', 'a'], { env: ENV })).toMatchObject({ code: 0, stdout: LINE });
+    expect(listing(target)).toBe('');
+  });
+
+  it('ctx/hooks as a link: the hook logs it and exits 0, nothing lands behind the link', () => {
+    const store = newStore();
+    const target = outside();
+    symlinkSync(target, join(store, 'ctx', 'hooks'));
+    const file = join(tempDir(), 's-1.jsonl');
+    writeFileSync(file, LINE);
+    const r = spawnSync(process.execPath, [CTX, '--store', store, 'hook', 'claude-code'], { input: JSON.stringify({ session_id: 's-1', transcript_path: file, hook_event_name: 'Stop' }), env: { ...process.env, ...ENV } });
+    expect(r.status).toBe(0);
+    expect(readFileSync(join(store, 'ctx', 'hook.log'), 'utf8')).toMatch(/\tStop\ts-1\t\S+\/ctx\/hooks is a symbolic link: ctx writes no derived data through it\n$/);
+    expect(listing(target)).toBe('');
+  });
+
+  it('ctx/hook.log as a link: the line goes to stderr, the file behind it is untouched', () => {
+    const store = newStore();
+    const target = join(outside(), 'victim');
+    writeFileSync(target, 'keep\n');
+    symlinkSync(target, join(store, 'ctx', 'hook.log'));
+    const r = spawnSync(process.execPath, [CTX, '--store', store, 'hook', 'claude-code'], { input: JSON.stringify({ session_id: 's-1', transcript_path: '/nonexistent.jsonl', hook_event_name: 'Stop' }), env: { ...process.env, ...ENV } });
+    expect(r.status).toBe(0);
+    expect(r.stderr.toString()).toMatch(/^ctx hook: \S+\tStop\ts-1\ttranscript not found: \/nonexistent.jsonl\n$/);
+    expect(readFileSync(target, 'utf8')).toBe('keep\n');
   });
 });
 

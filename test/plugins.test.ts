@@ -34,6 +34,25 @@ export const echo: Runtime = {
 };
 `;
 
+const HELLO = `import { log } from '../api/read.js';
+import { defineCommand } from './command.js';
+
+export default defineCommand({
+  name: 'hello',
+  summary: 'greet a branch with its length',
+  args: [{ name: 'branch', description: 'a branch', required: true, values: 'branch' }],
+  options: [{ flags: '--shout', description: 'in capitals' }],
+  examples: ['ctx hello alice/auth-fix --shout'],
+  async run(io, [branch]: [string]) {
+    return { branch, n: (await io.withRepo(false, (repo) => log(repo, branch))).length };
+  },
+  print(io, { branch, n }, flags: { shout?: boolean }) {
+    const text = \`hello \${branch}: \${n} commits\\n\`;
+    io.out(flags.shout ? text.toUpperCase() : text);
+  },
+});
+`;
+
 /** A copy of the project's sources with `edit` applied, built into its own dist/. */
 function project(edit: (dir: string) => void): string {
   const dir = join(tempDir(), 'agent-ctx');
@@ -49,6 +68,26 @@ function run(dir: string, store: string, args: string[]) {
   const r = spawnSync(process.execPath, [join(dir, 'bin', 'ctx'), '--store', store, ...args], { env: { ...process.env, ...FIXED_ENV, NO_COLOR: '1' } });
   return { code: r.status, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
 }
+
+describe('a new command is one file and one table line', () => {
+  it('runs, and is in --help, its own --help with its example, and completion', () => {
+    const dir = project((d) => {
+      writeFileSync(join(d, 'src/commands/hello.ts'), HELLO);
+      const table = join(d, 'src/commands/index.ts');
+      const text = readFileSync(table, 'utf8');
+      const line = "  { name: 'fork', usage: '<id> [name]', summary: 'a new branch at any commit', load: () => import('./fork.js') },\n";
+      expect(text).toContain(line);
+      writeFileSync(table, text.replace(line, `${line}  { name: 'hello', usage: '[options] <branch>', summary: 'greet a branch with its length', load: () => import('./hello.js') },\n`));
+    });
+    const store = join(tempDir(), '.ctx');
+    const made = spawnSync(process.execPath, [join(dir, 'bin', 'ctx'), '--store', store, 'checkpoint', '-b', 'b', '--format', 'openai-chat-v1', '-'], { input: '[{"role":"user","content":"hi"}]', env: { ...process.env, ...FIXED_ENV } });
+    expect(made.status).toBe(0);
+    expect(run(dir, store, ['hello', 'b', '--shout'])).toMatchObject({ code: 0, stdout: 'HELLO B: 1 COMMITS\n', stderr: '' });
+    expect(run(dir, store, ['--help']).stdout).toContain('  hello [options] <branch>');
+    expect(run(dir, store, ['hello', '--help']).stdout).toMatch(/--shout +in capitals[^]*Examples:\n +ctx hello alice\/auth-fix --shout\n/);
+    expect(run(dir, store, ['completion', 'bash']).stdout).toContain('hello');
+  });
+});
 
 describe('a new runtime is one folder and one registry line', () => {
   it('imports through ctx import and the library, is listed, and is refused what it cannot do', async () => {

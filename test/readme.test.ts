@@ -1,9 +1,9 @@
 // The README's quick start prints exactly what the README shows.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { ROOT, ctx, newStore } from './helpers.js';
+import { ROOT, ctx, newStore, tempDir } from './helpers.js';
 
 it('npm run demo prints the log shown in the README', () => {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -32,4 +32,17 @@ it("the tour's commands name commits a user's store has: branches and NAME~N, no
     const r = ctx(store, args, { env });
     expect([command, r.code, r.stderr]).toEqual([command, 0, '']);
   }
+});
+
+it('the library example runs as written against the built bundle', () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const code = /## As a library\n+```ts\n([^]*?)```/.exec(readme)![1];
+  const dir = tempDir();
+  writeFileSync(join(dir, 'example.mjs'), code.replace("from 'agent-ctx'", `from ${JSON.stringify(join(ROOT, 'dist', 'index.js'))}`));
+  copyFileSync(join(ROOT, 'fixtures', 'codex', 'rollout-2025-11-20T09-00-00-0a1b2c3d-4e5f-7a8b-9c0d-1e2f3a4b5c6d.jsonl'), join(dir, 'rollout.jsonl'));
+  const env: NodeJS.ProcessEnv = { CTX_PRINCIPAL: 'alice', CTX_MACHINE: 'box', CTX_NOW: '2026-01-02T03:04:05.678Z' };
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('CTX_')) env[k] = v;
+  const r = spawnSync(process.execPath, ['example.mjs'], { cwd: dir, env, encoding: 'utf8' });
+  expect([r.status, r.stderr, r.stdout]).toEqual([0, '', 'ctx-e36f05e49838b3a5c71805ff7f75a6fd6b66b998 1\n']);
+  expect(ctx(join(dir, '.ctx'), ['branch']).stdout.split('\n').map((l) => l.split('\t')[0])).toEqual(['agent/run-42', 'agent/run-42-alt', 'codex/0a1b2c3d-4e5f-7a8b-9c0d-1e2f3a4b5c6d', '']);
 });

@@ -201,7 +201,7 @@ function saveState(ctx: RepoContext, s: Stream, run: Run, branch: string, tip: s
   const len = Math.min(end, TAIL_BYTES);
   const tail = buf.subarray(end - len - bufStart, end - bufStart);
   const state: StreamState = { v: 1, branch, tip, offset: end, tail_sha256: tailHash(tail), tail_len: len, transcript: s.file, session: run.session };
-  writeState(statePath(ctx.gitdir, s.key), state);
+  writeState(ctx.gitdir, s.key, state);
 }
 
 /** Objects are written only when the branch is free, so a held lock leaves no stray objects. */

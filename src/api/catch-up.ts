@@ -100,9 +100,8 @@ export function moveState(ctx: RepoContext, state: { key: string; session: strin
   // a hook holding the lock re-derives the offset from the repo, through the compaction
   if (!release) return;
   try {
-    const file = statePath(ctx.gitdir, state.key);
-    const s = readState(file);
-    if (s?.tip === from) writeState(file, { ...s, tip: to });
+    const s = readState(statePath(ctx.gitdir, state.key));
+    if (s?.tip === from) writeState(ctx.gitdir, state.key, { ...s, tip: to });
   } finally {
     release();
   }

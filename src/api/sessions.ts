@@ -1,7 +1,9 @@
 // A runtime's sessions in and out of a store, dispatched through the runtime registry: import a
 // transcript, export a context for the runtime's resume, install its hooks, capture a hook call.
+import { join } from 'node:path';
 import { ConflictError } from '../errors/index.js';
 import { lockSession } from '../store/capture-state.js';
+import { appendDerived, derivedDir } from '../store/derived.js';
 import { initRepo, locateStore } from '../store/repo.js';
 import { RepoContext, type RepoOptions } from './repo-context.js';
 import type { ExportOptions, Exported, HooksReport, ImportOptions, ImportResult, Runtime } from './runtime.js';
@@ -75,4 +77,9 @@ export async function captureHook(runtimeName: string, input: unknown, opts: { s
   } finally {
     await ctx.close();
   }
+}
+
+/** A line of `<repo>/ctx/hook.log`; never through a link planted there (throws: the caller writes to stderr). */
+export function appendHookLog(gitdir: string, line: string): void {
+  appendDerived(join(derivedDir(gitdir), 'hook.log'), line);
 }

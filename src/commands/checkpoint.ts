@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { readTranscript } from '../api/catch-up.js';
 import { checkpoint } from '../api/write.js';
 import { shortId } from '../core/ids.js';
 import { writtenJson } from '../output/records.js';
 import { storageNames } from '../formats/registry.js';
 import { defineCommand } from './command.js';
+import { readStdin } from './stdin.js';
 import { METADATA_OPTIONS, metadataFields, type MetadataFlags } from './metadata-flags.js';
 
 export interface CheckpointFlags extends MetadataFlags {
@@ -38,7 +38,7 @@ export default defineCommand({
     'ctx checkpoint -b agent/run-42 --format claude-code-v1 --retry --json turn.jsonl',
   ],
   async run(io, [file]: [string | undefined], flags: CheckpointFlags) {
-    const artifact = file === undefined || file === '-' ? readFileSync(0) : readTranscript(file);
+    const artifact = file === undefined || file === '-' ? await readStdin() : readTranscript(file);
     const written = await io.withRepo(true, (repo) =>
       checkpoint(repo, { ...metadataFields(flags), type: flags.type as never, branch: flags.branch, format: flags.format, artifact, parent: flags.parent, retry: flags.retry }),
     );

@@ -1,10 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { readTranscript } from '../api/catch-up.js';
 import { compact } from '../api/compact.js';
 import { parseStages, type Stage } from '../core/compaction.js';
 import { shortId } from '../core/ids.js';
 import { UsageError } from '../errors/index.js';
 import { compactJson } from '../output/records.js';
 import { defineCommand } from './command.js';
+import { readStdin } from './stdin.js';
 import { METADATA_OPTIONS, metadataFields, type MetadataFlags } from './metadata-flags.js';
 
 interface Flags extends Omit<MetadataFlags, 'trigger'> {
@@ -51,7 +52,7 @@ export default defineCommand({
       }
       if (stages.length === 0) throw new UsageError('--policy takes stages: dedupe,prune-tool-outputs,summarize,truncate');
     }
-    const summaryText = flags.summaryFile === undefined ? undefined : readFileSync(flags.summaryFile === '-' ? 0 : flags.summaryFile, 'utf8');
+    const summaryText = flags.summaryFile === undefined ? undefined : flags.summaryFile === '-' ? (await readStdin()).toString('utf8') : Buffer.from(readTranscript(flags.summaryFile)).toString('utf8');
     const done = await io.withRepo(false, (repo) =>
       compact(repo, branch, {
         fields: metadataFields(flags),

@@ -1,10 +1,12 @@
 // `ctx hook RUNTIME`: run by a runtime's hooks (Claude Code's). It must never block or break the agent: every
 // failure becomes one line in <repo>/ctx/hook.log, stdout stays empty, the exit code is always 0.
 // Loaded on a fast path without commander (src/cli/main.ts): only what a capture needs.
-import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { captureHook, type HookCall } from '../api/sessions.js';
+import { appendHookLog, captureHook, type HookCall } from '../api/sessions.js';
 import { defineCommand } from './command.js';
+import { readStdin } from './stdin.js';
+
+/** A runtime writes its hook input at once; a writer that holds stdin open this long is given up on. */
+const STDIN_TIMEOUT_MS = 30_000;
 
 export interface HookFlags {
   store?: string;
@@ -16,7 +18,7 @@ export async function runHook(runtime: string | undefined, flags: HookFlags, env
   const call: HookCall = {};
   try {
     if (process.stdin.isTTY) throw new Error(`ctx hook reads the hook JSON that ${runtime ?? 'the runtime'} writes on stdin`);
-    const raw = readFileSync(0, 'utf8');
+    const raw = (await readStdin(STDIN_TIMEOUT_MS)).toString('utf8');
     let input: unknown;
     try {
       input = JSON.parse(raw);
@@ -37,8 +39,7 @@ function log(call: HookCall, message: string): void {
   const gitdir = call.gitdir;
   try {
     if (gitdir === undefined) throw new Error('no repo');
-    mkdirSync(join(gitdir, 'ctx'), { recursive: true });
-    appendFileSync(join(gitdir, 'ctx', 'hook.log'), line);
+    appendHookLog(gitdir, line);
   } catch {
     process.stderr.write(`ctx hook: ${line}`);
   }

@@ -2,22 +2,23 @@
 // SHA-256 of its bytes (node's native hash: no wasm to load on the cached path); an entry that
 // does not match is ignored and rebuilt.
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { derivedDir, writeDerived } from './derived.js';
 
 const MAGIC = 'ctx-cache-2 ';
 const checksum = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 export class MaterializeCache {
-  constructor(private readonly dir: string) {}
+  constructor(private readonly gitdir: string) {}
 
   static forRepo(gitdir: string) {
-    return new MaterializeCache(join(gitdir, 'ctx', 'cache'));
+    return new MaterializeCache(gitdir);
   }
 
   private path(key: string) {
     const h = createHash('sha256').update(key).digest('hex');
-    return join(this.dir, h.slice(0, 2), h.slice(2));
+    return join(this.gitdir, 'ctx', 'cache', h.slice(0, 2), h.slice(2));
   }
 
   async get(key: string): Promise<Uint8Array | null> {
@@ -37,16 +38,8 @@ export class MaterializeCache {
   async put(key: string, bytes: Uint8Array): Promise<void> {
     const path = this.path(key);
     try {
-      mkdirSync(join(path, '..'), { recursive: true });
-      const tmp = `${path}.${process.pid}.tmp`;
-      const fd = openSync(tmp, 'w');
-      try {
-        writeSync(fd, `${MAGIC}${key} ${checksum(bytes)}\n`);
-        writeSync(fd, bytes);
-      } finally {
-        closeSync(fd);
-      }
-      renameSync(tmp, path);
+      derivedDir(this.gitdir, 'cache', basename(dirname(path)));
+      writeDerived(path, `${MAGIC}${key} ${checksum(bytes)}\n`, bytes);
     } catch {
       // a cache that cannot be written (read-only store) costs time, not correctness
     }

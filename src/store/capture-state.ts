@@ -1,8 +1,9 @@
 // Derived data of live capture: per transcript file, how far it is in the repo. Kept under
 // `<repo>/ctx/hooks/`, never trusted over the repo: it is used only while it names the branch tip.
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { derivedDir, writeDerived } from './derived.js';
 import { breakDeadLock, holding, lockHolderAlive, ownerRecord, released } from './lock-owner.js';
 
 /** How many bytes before the offset are checked on every call: a rewritten transcript shows there. */
@@ -67,11 +68,9 @@ export function findState(gitdir: string, branch: string, tip: string, file?: st
 }
 
 /** Written whole, then renamed: a reader never sees half a state. */
-export function writeState(file: string, state: StreamState): void {
-  mkdirSync(join(file, '..'), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(state)}\n`);
-  renameSync(tmp, file);
+export function writeState(gitdir: string, key: string, state: StreamState): void {
+  derivedDir(gitdir, 'hooks');
+  writeDerived(statePath(gitdir, key), `${JSON.stringify(state)}\n`);
 }
 
 export function tailHash(bytes: Uint8Array): string {
@@ -87,8 +86,7 @@ const STALE_MS = 30_000;
  * holder killed between creating and writing it) after 30 s.
  */
 export function lockSession(gitdir: string, session: string): (() => void) | null {
-  const file = join(hooksDir(gitdir), `${session.replace(/[^A-Za-z0-9._-]/g, '_')}.lock`);
-  mkdirSync(hooksDir(gitdir), { recursive: true });
+  const file = join(derivedDir(gitdir, 'hooks'), `${session.replace(/[^A-Za-z0-9._-]/g, '_')}.lock`);
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const fd = openSync(file, 'wx');

@@ -1,7 +1,8 @@
 // A session's subagent transcripts, found next to its transcript (no repo access: this runs on every call).
-import { closeSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { hooksDir } from '../../store/capture-state.js';
+import { derivedDir, writeDerived } from '../../store/derived.js';
 
 export interface AgentFile {
   id: string;
@@ -45,8 +46,8 @@ export function agentFiles(gitdir: string, transcript: string, session: string):
     }
   }
   if (changed) {
-    mkdirSync(hooksDir(gitdir), { recursive: true });
-    writeFileSync(cacheFile, `${JSON.stringify(foreign)}\n`);
+    derivedDir(gitdir, 'hooks');
+    writeDerived(cacheFile, `${JSON.stringify(foreign)}\n`);
   }
   return [...out.values()];
 }
