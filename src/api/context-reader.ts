@@ -17,7 +17,7 @@ import type { RepoContext } from './repo-context.js';
 /** A commit of the context, oldest first, with its artifact bytes. */
 export type ContextPart = Walked & { artifact: Uint8Array };
 
-type Walked = WalkCommit & ChainLink;
+export type Walked = WalkCommit & ChainLink;
 
 export interface ContextRead {
   tip: string;
@@ -37,8 +37,18 @@ export async function parseStop(ctx: RepoContext, stop: string): Promise<Stop> {
 
 /** The context at `tip`: `spec` names it in errors; `verify` recomputes every artifact's BLAKE3. */
 export async function readContext(ctx: RepoContext, tip: string, stop: Stop, opts: { spec?: string; verify?: boolean } = {}): Promise<ContextRead> {
-  const walked = await walkToStop(ctx, tip, stop, opts.spec ?? tip);
-  const commits = contributing(walked);
+  const walk = await walkContext(ctx, tip, stop, opts.spec);
+  return { ...walk, parts: await readParts(ctx, walk.parts, opts) };
+}
+
+/** The walk alone: which commits make up the context at `tip`, oldest first, without reading a blob. */
+export async function walkContext(ctx: RepoContext, tip: string, stop: Stop, spec = tip): Promise<Omit<ContextRead, 'parts'> & { parts: Walked[] }> {
+  const walked = await walkToStop(ctx, tip, stop, spec);
+  return { tip, tipFormat: walked[0].format, stop, parts: contributing(walked) };
+}
+
+/** The artifacts of walked commits (their meta.json checked on the way); `verify` recomputes each BLAKE3. */
+export async function readParts(ctx: RepoContext, commits: readonly Walked[], opts: { verify?: boolean } = {}): Promise<ContextPart[]> {
   const artifacts = await readPartArtifacts(ctx, commits);
   if (opts.verify) {
     const entries = await readEntries(ctx.engine, commits);
@@ -46,7 +56,7 @@ export async function readContext(ctx: RepoContext, tip: string, stop: Stop, opt
       if ((await artifactHash(artifacts[i])) !== entries[i].meta.artifact)
         throw new IntegrityError(`${shortId(commits[i].oid)}: artifact does not match its BLAKE3 in meta.json`);
   }
-  return { tip, tipFormat: walked[0].format, stop, parts: commits.map((c, i) => ({ ...c, artifact: artifacts[i] })) };
+  return commits.map((c, i) => ({ ...c, artifact: artifacts[i] }));
 }
 
 /** Consecutive parts in one format, in chain order. */

@@ -8,7 +8,8 @@ import { checkOutputFormat, knownFormat, outputFormat, rawOutput, storageFormat,
 import { MaterializeCache } from '../store/cache.js';
 import { readEntries } from '../store/context-commits.js';
 import { refs } from '../store/refs.js';
-import { neutralMessages, parseRun, parseStop, pinnedMessages, readContext, runsOf, type ContextPart } from './context-reader.js';
+import { ChainCache } from '../store/chain-cache.js';
+import { neutralMessages, parseRun, parseStop, pinnedMessages, readParts, runsOf, walkContext, type ContextPart, type Walked } from './context-reader.js';
 import type { RepoContext } from './repo-context.js';
 
 export interface MaterializeOptions {
@@ -69,10 +70,15 @@ export async function materialize(ctx: RepoContext, spec: string, opts: Material
       return { bytes, format, tier: tier as Tier, from: from.split(','), ...(unknown ? { unknown } : {}), commits, stop: stopLabel(stop), view, masked, cached: true, binary: isBinary(format) };
     }
   }
-  const { parts, tipFormat: stored } = await readContext(ctx, tip, stop, { spec, verify: opts.verify });
-  const artifacts = parts.map((p) => p.artifact);
+  const walk = await walkContext(ctx, tip, stop, spec);
+  const stored = walk.tipFormat;
   // without --format, a view of a format that cannot carry one is written in one that can
   const format = opts.format ?? (shaped ? viewFormatFor(stored) : stored);
+  // resume's path: a byte-append chain in its own format is read through the chain's append-only cache
+  if (!shaped && !opts.verify && walk.parts.length && walk.parts.every((p) => p.format === format) && knownFormat(format)?.concatRule === 'append')
+    return appendChain(ctx, walk.parts, format, stopLabel(stop), view);
+  const parts = await readParts(ctx, walk.parts, { verify: opts.verify });
+  const artifacts = parts.map((p) => p.artifact);
   if (shaped) checkViewCarrier(format, view, mask);
   const from = [...new Set(parts.map((p) => p.format))];
   const choice = translationTier(
@@ -117,6 +123,29 @@ export async function materialize(ctx: RepoContext, spec: string, opts: Material
 }
 
 const isBinary = (format: string) => knownFormat(format)?.binary === true;
+
+/**
+ * A chain in a byte-append format, natively: the cached prefix of the chain's append-only cache
+ * (every tip of the chain is a prefix of it), then only the artifacts past it, read from the repo
+ * and appended to the cache when they extend it.
+ */
+async function appendChain(ctx: RepoContext, walked: readonly Walked[], format: string, stop: string, view: View): Promise<Materialized> {
+  const cache = new ChainCache(ctx.gitdir, walked[0].oid, format);
+  const entries = cache.entries();
+  let k = 0;
+  while (k < entries.length && k < walked.length && entries[k].oid === walked[k].oid) k++;
+  let head = cache.prefix(k);
+  if (head === null) {
+    // the cached bytes are not what the index says: read it all again, and cache it anew
+    cache.reset();
+    [k, head] = [0, new Uint8Array(0)];
+  }
+  const fresh = await readParts(ctx, walked.slice(k));
+  if (k === entries.length || (k === 0 && head.length === 0)) cache.append(k === 0 ? null : walked[k - 1].oid, fresh.map((p) => ({ oid: p.oid, bytes: p.artifact })));
+  const bytes = storageFormat(format).concat([head, ...fresh.map((p) => p.artifact)]);
+  const commits = walked.map((p) => fullId(p.oid));
+  return { bytes, format, tier: 'native', from: [format], commits, stop, view, masked: 0, cached: fresh.length === 0, binary: isBinary(format) };
+}
 
 function checkViewCarrier(format: string, view: View, mask: number | undefined) {
   if (viewCarriers().includes(format)) return;

@@ -1,0 +1,173 @@
+// The materialize cache of a chain whose format joins by byte append: one append-only data file per
+// (walk base, format) under <repo>/ctx/cache/chains/, and an index of (commit, end offset, segment
+// hash). Every tip of the chain is a prefix of it, so a new tip costs the cached bytes plus its new
+// artifacts, and the cache grows with the chain, not with the number of tips materialized. Derived
+// data: a segment whose bytes do not match its hash ends the usable prefix; never trusted over the repo.
+import { createHash } from 'node:crypto';
+import { closeSync, fstatSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { derivedDir } from './derived.js';
+import { breakDeadLock, holding, ownerRecord, released } from './lock-owner.js';
+
+const RECORD = 20 + 8 + 16;
+const segmentHash = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest().subarray(0, 16);
+
+export interface ChainEntry {
+  oid: string;
+  end: number;
+}
+
+export class ChainCache {
+  private readonly data: string;
+  private readonly index: string;
+
+  /** `base`: the oldest commit of the walk (a root, a compaction, a snapshot). */
+  constructor(
+    private readonly gitdir: string,
+    base: string,
+    format: string,
+  ) {
+    const key = createHash('sha256').update(`${base} ${format}`).digest('hex').slice(0, 40);
+    const dir = join(gitdir, 'ctx', 'cache', 'chains');
+    this.data = join(dir, `${key}.data`);
+    this.index = join(dir, `${key}.idx`);
+  }
+
+  /** The indexed commits, oldest first (an index cut short by a crash ends at its last whole record). */
+  entries(): ChainEntry[] {
+    let buf: Buffer;
+    try {
+      buf = readWhole(this.index);
+    } catch {
+      return [];
+    }
+    const out: ChainEntry[] = [];
+    for (let at = 0; at + RECORD <= buf.length; at += RECORD) out.push({ oid: buf.toString('hex', at, at + 20), end: Number(buf.readBigUInt64BE(at + 20)) });
+    return out;
+  }
+
+  /**
+   * The bytes of the first `n` indexed commits, each segment checked against its hash; null when the
+   * files do not hold them whole (then the caller reads the repo).
+   */
+  prefix(n: number): Uint8Array | null {
+    if (n === 0) return new Uint8Array(0);
+    try {
+      const idx = readWhole(this.index);
+      if (idx.length < n * RECORD) return null;
+      const end = Number(idx.readBigUInt64BE((n - 1) * RECORD + 20));
+      const bytes = readWhole(this.data, end);
+      if (bytes.length < end) return null;
+      let start = 0;
+      for (let i = 0; i < n; i++) {
+        const at = i * RECORD;
+        const stop = Number(idx.readBigUInt64BE(at + 20));
+        if (stop < start || !segmentHash(bytes.subarray(start, stop)).equals(idx.subarray(at + 28, at + RECORD))) return null;
+        start = stop;
+      }
+      return bytes;
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * Appends commits after the last indexed one (`after` must be it: a fork that left the chain
+   * elsewhere is not cached here). Data first, then the index, under a lock; a writer that finds
+   * the lock held leaves the cache to the holder. Failures cost time, never correctness.
+   */
+  append(after: string | null, segments: readonly { oid: string; bytes: Uint8Array }[]): void {
+    if (segments.length === 0) return;
+    let lock: string | null = null;
+    try {
+      derivedDir(this.gitdir, 'cache', 'chains');
+      lock = this.lockPath();
+      if (!this.tryLock(lock)) {
+        lock = null;
+        return;
+      }
+      const entries = this.entries();
+      const last = entries.length ? entries[entries.length - 1] : null;
+      if ((last?.oid ?? null) !== after) return;
+      let end = last?.end ?? 0;
+      const dataFd = openSync(this.data, entries.length ? 'r+' : 'w');
+      try {
+        // bytes past the last indexed segment (a crash between the two writes) are overwritten
+        for (const s of segments) {
+          writeSync(dataFd, s.bytes, 0, s.bytes.length, end);
+          end += s.bytes.length;
+        }
+      } finally {
+        closeSync(dataFd);
+      }
+      const records = Buffer.alloc(segments.length * RECORD);
+      let at = last?.end ?? 0;
+      segments.forEach((s, i) => {
+        at += s.bytes.length;
+        records.write(s.oid, i * RECORD, 20, 'hex');
+        records.writeBigUInt64BE(BigInt(at), i * RECORD + 20);
+        segmentHash(s.bytes).copy(records, i * RECORD + 28);
+      });
+      const idxFd = openSync(this.index, entries.length ? 'r+' : 'w');
+      try {
+        writeSync(idxFd, records, 0, records.length, entries.length * RECORD);
+      } finally {
+        closeSync(idxFd);
+      }
+    } catch {
+      // a cache that cannot be written (read-only store, a link planted in ctx/) costs time only
+    } finally {
+      if (lock) {
+        released(lock);
+        try {
+          unlinkSync(lock);
+        } catch {}
+      }
+    }
+  }
+
+  /** Starts the chain's cache again (its first segments were not the ones indexed). */
+  reset(): void {
+    for (const f of [this.index, this.data])
+      try {
+        unlinkSync(f);
+      } catch {}
+  }
+
+  private lockPath() {
+    return `${this.index}.lock`;
+  }
+
+  private tryLock(lock: string): boolean {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        const fd = openSync(lock, 'wx');
+        holding(lock);
+        writeSync(fd, ownerRecord());
+        closeSync(fd);
+        return true;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || !breakDeadLock(lock)) return false;
+      }
+    }
+    return false;
+  }
+}
+
+/** A file's bytes (at most `limit`), read through one descriptor. */
+function readWhole(path: string, limit = Infinity): Buffer {
+  const fd = openSync(path, 'r');
+  try {
+    const size = Math.min(fstatSync(fd).size, limit);
+    const buf = Buffer.allocUnsafe(size);
+    let got = 0;
+    while (got < size) {
+      const n = readSync(fd, buf, got, size - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    return buf.subarray(0, got);
+  } finally {
+    closeSync(fd);
+  }
+}
