@@ -353,3 +353,47 @@ describe.each([
     }
   });
 });
+
+describe('remote URLs and names refused up front', () => {
+  it("refuses git's fd:: and ext:: transports on add and, when native git configured them, on push, fetch and pull", () => {
+    const store = newStore();
+    commit(store, 'main', 'x');
+    const fd = "ctx: unsupported remote URL fd::3: git's fd:: transport is not supported (git would wait forever on file descriptors ctx never passes)\n";
+    const ext = "ctx: unsupported remote URL ext::sh -c true: git's ext:: transport is not supported (it runs a command named in the URL)\n";
+    const config = readFileSync(join(store, 'config'), 'utf8');
+    for (const [url, message] of [['fd::3', fd], ['ext::sh -c true', ext]]) {
+      const r = ctx(store, ['remote', 'add', 'o', url]);
+      expect([r.code, r.stdout, r.stderr]).toEqual([2, '', message]);
+      expect(readFileSync(join(store, 'config'), 'utf8')).toBe(config);
+    }
+    git(store, ['config', 'remote.q.url', 'fd::3']);
+    git(store, ['config', 'remote.q.fetch', '+refs/heads/*:refs/remotes/q/*']);
+    const refsBefore = refSnapshot(store);
+    for (const env of [{}, noGit])
+      for (const cmd of ['push', 'fetch', 'pull']) {
+        const r = ctx(store, [cmd, 'q'], { env });
+        expect([cmd, r.code, r.stdout, r.stderr]).toEqual([cmd, 2, '', fd]);
+      }
+    expect(refSnapshot(store)).toBe(refsBefore);
+  });
+
+  it('refuses a remote name over 255 bytes, given or configured, naming the limit', () => {
+    const store = newStore();
+    const { url } = served();
+    commit(store, 'main', 'x');
+    const name = 'r'.repeat(256);
+    const message = `ctx: bad remote name '${'r'.repeat(40)}…': longer than 255 bytes (256)\n`;
+    const add = ctx(store, ['remote', 'add', name, url]);
+    expect([add.code, add.stdout, add.stderr]).toEqual([2, '', message]);
+    git(store, ['config', `remote.${name}.url`, url]);
+    const refsBefore = refSnapshot(store);
+    for (const cmd of ['push', 'fetch', 'pull']) {
+      const r = ctx(store, [cmd, name]);
+      expect([cmd, r.code, r.stdout, r.stderr]).toEqual([cmd, 2, '', message]);
+    }
+    expect(refSnapshot(store)).toBe(refsBefore);
+    // 255 bytes is a name git and ctx both take
+    ok(ctx(store, ['remote', 'add', 'r'.repeat(255), url]));
+    ok(ctx(store, ['push', 'r'.repeat(255)]));
+  });
+});
