@@ -76,15 +76,21 @@ export function serveGitHttp(root: string, opts: GitServerOptions = {}): Promise
       ...(user ? { REMOTE_USER: user } : {}),
       ...(req.headers['content-length'] ? { CONTENT_LENGTH: req.headers['content-length'] } : {}),
     };
+    // a repo with a `crafted-refs` file advertises extra ref names git itself would never serve
+    const crafted = craftedRefs(root, env.PATH_INFO!);
     // every request header as HTTP_*: Git-Protocol (v2) and Content-Encoding (gzip bodies) matter
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') env[`HTTP_${k.toUpperCase().replace(/-/g, '_')}`] = v;
+    // crafted names are added to the protocol v0 advertisement, so every client gets that one
+    if (crafted) delete env.HTTP_GIT_PROTOCOL;
+    const rewrite = crafted && req.method === 'GET' && /\/info\/refs$/.test(url.pathname) && url.search.includes('service=git-upload-pack') ? crafted : null;
     const cgi = spawn(backend, [], { env, stdio: ['pipe', 'pipe', 'pipe'] });
     req.pipe(cgi.stdin);
     cgi.stdin.on('error', () => {});
     let head = Buffer.alloc(0);
     let started = false;
+    const body: Buffer[] = [];
     cgi.stdout.on('data', (chunk: Buffer) => {
-      if (started) return void res.write(chunk);
+      if (started) return void (rewrite ? body.push(chunk) : res.write(chunk));
       head = Buffer.concat([head, chunk]);
       const end = findHeaderEnd(head);
       if (end === null) return;
@@ -102,12 +108,15 @@ export function serveGitHttp(root: string, opts: GitServerOptions = {}): Promise
           reason = v.slice(4) || reason;
         } else headers[k] = v;
       }
+      if (rewrite) delete headers['Content-Length'];
       res.writeHead(status, reason, headers);
-      res.write(head.subarray(end.at + end.len));
+      if (rewrite) body.push(head.subarray(end.at + end.len));
+      else res.write(head.subarray(end.at + end.len));
     });
     await new Promise<void>((done) => {
       cgi.on('close', () => {
         if (!started) res.writeHead(502).write(head);
+        else if (rewrite) res.write(advertiseExtra(Buffer.concat(body), rewrite));
         res.end();
         done();
       });
@@ -130,6 +139,34 @@ export function serveGitHttp(root: string, opts: GitServerOptions = {}): Promise
       });
     });
   });
+}
+
+/** `<repo>/crafted-refs`: lines `<name> <existing ref>`, each name advertised with that ref's object id. */
+function craftedRefs(root: string, pathInfo: string): [string, string][] | null {
+  const repo = /^\/[^/]+\.git/.exec(pathInfo)?.[0];
+  if (!repo) return null;
+  let text: string;
+  try {
+    text = readFileSync(join(root, repo, 'crafted-refs'), 'utf8');
+  } catch {
+    return null;
+  }
+  return text.split('\n').filter(Boolean).map((l) => l.split(' ') as [string, string]);
+}
+
+/** The v0 upload-pack advertisement (pkt-lines) with the crafted names added after the real refs. */
+function advertiseExtra(buf: Buffer, extra: [string, string][]): Buffer {
+  const lines: (Buffer | null)[] = [];
+  for (let i = 0; i + 4 <= buf.length; ) {
+    const len = parseInt(buf.toString('latin1', i, i + 4), 16);
+    lines.push(len === 0 ? null : buf.subarray(i + 4, i + len));
+    i += len === 0 ? 4 : len;
+  }
+  const oidOf = new Map<string, string>();
+  for (const l of lines) if (l) oidOf.set(l.toString('latin1', 41).replace(/[\0\n].*$/s, ''), l.toString('latin1', 0, 40));
+  const added = extra.map(([name, from]) => Buffer.from(`${oidOf.get(from)} ${name}\n`, 'latin1'));
+  lines.splice(lines.lastIndexOf(null), 0, ...added);
+  return Buffer.concat(lines.map((l) => (l === null ? Buffer.from('0000') : Buffer.concat([Buffer.from((l.length + 4).toString(16).padStart(4, '0')), l]))));
 }
 
 function findHeaderEnd(b: Buffer): { at: number; len: number } | null {

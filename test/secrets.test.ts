@@ -1,8 +1,9 @@
 // Secret policy on the write path: redact (default) before hashing, block (exit 1, nothing written),
 // warn (stored as is, a line on stderr); `--secrets` overrides git config ctx.secrets.
 import { decode, encode } from 'cbor-x';
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXED_ENV, corpusFiles, ctx, fsck, git, itCorpus, newStore, objectCount, refSnapshot } from './helpers.js';
 
@@ -111,5 +112,99 @@ describe('secrets on import', () => {
     }
     const metas = git(store, ['log', '--all', '--format=%H']).trim().split('\n').map((c) => JSON.parse(git(store, ['show', `${c}:meta.json`])));
     expect(metas.filter((m) => m.redactions)).toEqual([]);
+  });
+});
+
+describe('secrets in metadata and annotations', () => {
+  const small = line('hello', 'u1');
+
+  it('redacts --summary and --ticket in meta.json and the commit message, counted with the rest', () => {
+    const store = newStore();
+    const r = checkpoint(store, ['--summary', `deploy with ${GH}`, '--ticket', `T-1 ${AWS}`], TRANSCRIPT);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    const meta = JSON.parse(git(store, ['show', 'b:meta.json']));
+    expect([meta.summary, meta.ticket_id, meta.redactions]).toEqual([
+      'deploy with [REDACTED:github-token]',
+      'T-1 [REDACTED:aws-access-key-id]',
+      { 'aws-access-key-id': 2, 'github-token': 2, 'private-key': 1 },
+    ]);
+    expect(git(store, ['log', '-1', '--format=%s', 'b'])).toBe('deploy with [REDACTED:github-token]\n');
+    const all = git(store, ['cat-file', '--batch-all-objects', '--batch']);
+    for (const s of [GH, AWS]) expect(all.includes(s)).toBe(false);
+    expect(ctx(store, ['verify', '--all'], { env }).code).toBe(0);
+  });
+
+  it('--secrets block refuses a secret in --summary; warn stores it and says so', () => {
+    const store = newStore();
+    const before = [refSnapshot(store), objectCount(store)];
+    const blocked = checkpoint(store, ['--secrets', 'block', '--summary', `deploy with ${GH}`], small);
+    expect([blocked.code, blocked.stdout, blocked.stderr.split('\n')[0]]).toEqual([1, '', 'ctx: secret found: github-token in the summary; nothing written']);
+    expect([refSnapshot(store), objectCount(store)]).toEqual(before);
+    const warned = checkpoint(store, ['--secrets', 'warn', '--summary', `deploy with ${GH}`], small);
+    expect([warned.code, warned.stderr]).toEqual([0, 'warning: secret stored as is (ctx.secrets=warn): github-token in the summary\n']);
+    expect(JSON.parse(git(store, ['show', 'b:meta.json'])).summary).toBe(`deploy with ${GH}`);
+  });
+
+  it('redacts ctx annotate --summary and --label, and block refuses them', () => {
+    const store = newStore();
+    expect(checkpoint(store, [], small).code).toBe(0);
+    const r = ctx(store, ['annotate', 'b', '--summary', `key ${GH}`, '--label', `x-${AWS}`, '--json'], { env });
+    expect(r.code).toBe(0);
+    const note = JSON.parse(git(store, ['notes', '--ref', 'ctx', 'show', 'b']));
+    expect(note).toEqual({ v: 1, at: FIXED_ENV.CTX_NOW, by: 'alice', summary: 'key [REDACTED:github-token]', labels: ['x-[REDACTED:aws-access-key-id]'], redactions: { 'aws-access-key-id': 1, 'github-token': 1 } });
+    git(store, ['config', 'ctx.secrets', 'block']);
+    const notesBefore = refSnapshot(store);
+    const blocked = ctx(store, ['annotate', 'b', '--summary', `key ${GH}`], { env });
+    expect([blocked.code, blocked.stderr.split('\n')[0]]).toEqual([1, 'ctx: secret found: github-token in the summary; nothing written']);
+    expect(refSnapshot(store)).toBe(notesBefore);
+  });
+
+  it('the push scan reads meta.json, commit messages and annotations, not only artifacts', () => {
+    const store = newStore();
+    const bare = join(store, '..', 'remote.git');
+    execFileSync('git', ['init', '-q', '--bare', bare]);
+    expect(ctx(store, ['remote', 'add', 'o', bare], { env }).code).toBe(0);
+    const c = checkpoint(store, ['--secrets', 'warn', '--summary', `deploy with ${GH}`, '--json'], small);
+    const id = JSON.parse(c.stdout).id.slice(4, 16);
+    const push = ctx(store, ['push', 'o'], { env });
+    expect([push.code, push.stderr.split('\n')[0]]).toEqual([1, `ctx: push blocked: 1 commit new to the remote hold secrets: ctx-${id} (github-token)`]);
+    expect(ctx(store, ['push', 'o', '--allow-secrets'], { env }).code).toBe(0);
+    git(store, ['config', 'ctx.secrets', 'warn']);
+    expect(ctx(store, ['annotate', 'b', '--summary', `key ${AWS}`], { env }).code).toBe(0);
+    const again = ctx(store, ['push', 'o'], { env });
+    expect([again.code, again.stderr.split('\n')[0]]).toEqual([1, `ctx: push blocked: 1 annotation new to the remote hold secrets: annotation of ctx-${id} (aws-access-key-id)`]);
+    expect(execFileSync('git', ['--git-dir', bare, 'for-each-ref', '--format=%(refname)'], { encoding: 'utf8' })).toBe('refs/heads/b\n');
+  });
+});
+
+describe('secrets written with JSON escapes', () => {
+  // the same secrets, as a JSON writer that escapes may write them
+  const ESCAPED = line(`a \\u0041${AWS.slice(1)} b ${GH.replace('_', '\\u005f')} c https:\\/\\/x:${rep('Zq8Wm3Kx', 16)}@db.internal\\/app`, 'u1');
+  const REDACTED_ESCAPED = line('a [REDACTED:aws-access-key-id] b [REDACTED:github-token] c https:\\/\\/x:[REDACTED:url-credentials]@db.internal\\/app', 'u1');
+
+  it('redacts them where they are written, keeping the line valid JSON; other lines stay byte for byte', () => {
+    const store = newStore();
+    const plain = line('nothing \\u00e9 here \\/ at all', 'u0');
+    const r = checkpoint(store, [], plain + ESCAPED);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    const stored = ctx(store, ['show', '--delta', 'b'], { env }).stdout;
+    expect(stored).toBe(plain + REDACTED_ESCAPED);
+    for (const l of stored.trimEnd().split('\n')) JSON.parse(l);
+    expect(JSON.parse(ctx(store, ['show', 'b', '--json'], { env }).stdout).meta.redactions).toEqual({ 'aws-access-key-id': 1, 'github-token': 1, 'url-credentials': 1 });
+    const md = ctx(store, ['materialize', 'b', '--format', 'markdown'], { env });
+    expect(md.code).toBe(0);
+    for (const s of [AWS, GH]) expect(md.stdout.includes(s)).toBe(false);
+  });
+
+  it('the push scan finds them', () => {
+    const store = newStore();
+    const bare = join(store, '..', 'remote.git');
+    execFileSync('git', ['init', '-q', '--bare', bare]);
+    expect(ctx(store, ['remote', 'add', 'o', bare], { env }).code).toBe(0);
+    const c = checkpoint(store, ['--secrets', 'warn', '--json'], ESCAPED);
+    expect(c.stderr.split('\n').filter(Boolean).length).toBe(3);
+    const id = JSON.parse(c.stdout).id.slice(4, 16);
+    const push = ctx(store, ['push', 'o'], { env });
+    expect([push.code, push.stderr.split('\n')[0]]).toEqual([1, `ctx: push blocked: 1 commit new to the remote hold secrets: ctx-${id} (aws-access-key-id, github-token, url-credentials)`]);
   });
 });

@@ -1,7 +1,7 @@
 // ctx remote / push / fetch / pull against a real git server: `git http-backend` behind a CGI bridge
 // on 127.0.0.1, local bare repos, and an ssh URL; with the git binary and without it (isomorphic-git).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, chmodSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -306,5 +306,94 @@ describe('without git on PATH', () => {
     const r = ok(ctx(store, ['push'], { env: { ...noGit, CTX_TOKEN: 'hunter2-secret' } }));
     expect(r.stdout + r.stderr).not.toContain('hunter2');
     expect(lsRemote(url.replace('http://', 'http://bob:hunter2-secret@')).get('refs/heads/main')).toBe(c);
+  });
+});
+
+/** Every file under a directory and its bytes, for "nothing written" checks. */
+function treeSnapshot(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else out.set(p, readFileSync(p).toString('base64'));
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+describe.each([
+  ['git binary', {}],
+  ['isomorphic-git (no git on PATH)', noGit],
+] as const)('a remote that advertises ref names git refuses, with the %s', (_, env) => {
+  it.each([
+    ['refs/heads/../../../../x', 'a branch that climbs out of the store'],
+    ['refs/heads/../../../config', "a branch onto the store's config"],
+    ['refs/tags/../../config', "a tag onto the store's config"],
+    ['refs/tags/../../../x', 'a tag that climbs out of the store'],
+    ['refs/heads/a..b', 'a name with ".."'],
+  ])('fetch, pull and push refuse %s (%s) before writing anything', (bad) => {
+    const source = newStore();
+    const { url, dir } = served();
+    commit(source, 'main', 'served');
+    ok(ctx(source, ['remote', 'add', 'origin', url]));
+    ok(ctx(source, ['push']));
+    writeFileSync(join(dir, 'crafted-refs'), `${bad} refs/heads/main\n`);
+
+    const store = newStore();
+    const home = join(store, '..');
+    writeFileSync(join(home, 'x'), 'keep\n');
+    ok(ctx(store, ['remote', 'add', 'origin', url], { env }));
+    const before = treeSnapshot(home);
+    for (const cmd of ['fetch', 'pull', 'push']) {
+      const r = ctx(store, [cmd], { env });
+      expect([cmd, r.code, r.stdout, r.stderr]).toEqual([cmd, 1, '', `ctx: remote origin (${url}) advertises a bad ref name '${bad}'; nothing written\n`]);
+      expect(treeSnapshot(home)).toEqual(before);
+    }
+  });
+});
+
+describe('remote URLs and names refused up front', () => {
+  it("refuses git's fd:: and ext:: transports on add and, when native git configured them, on push, fetch and pull", () => {
+    const store = newStore();
+    commit(store, 'main', 'x');
+    const fd = "ctx: unsupported remote URL fd::3: git's fd:: transport is not supported (git would wait forever on file descriptors ctx never passes)\n";
+    const ext = "ctx: unsupported remote URL ext::sh -c true: git's ext:: transport is not supported (it runs a command named in the URL)\n";
+    const config = readFileSync(join(store, 'config'), 'utf8');
+    for (const [url, message] of [['fd::3', fd], ['ext::sh -c true', ext]]) {
+      const r = ctx(store, ['remote', 'add', 'o', url]);
+      expect([r.code, r.stdout, r.stderr]).toEqual([2, '', message]);
+      expect(readFileSync(join(store, 'config'), 'utf8')).toBe(config);
+    }
+    git(store, ['config', 'remote.q.url', 'fd::3']);
+    git(store, ['config', 'remote.q.fetch', '+refs/heads/*:refs/remotes/q/*']);
+    const refsBefore = refSnapshot(store);
+    for (const env of [{}, noGit])
+      for (const cmd of ['push', 'fetch', 'pull']) {
+        const r = ctx(store, [cmd, 'q'], { env });
+        expect([cmd, r.code, r.stdout, r.stderr]).toEqual([cmd, 2, '', fd]);
+      }
+    expect(refSnapshot(store)).toBe(refsBefore);
+  });
+
+  it('refuses a remote name over 255 bytes, given or configured, naming the limit', () => {
+    const store = newStore();
+    const { url } = served();
+    commit(store, 'main', 'x');
+    const name = 'r'.repeat(256);
+    const message = `ctx: bad remote name '${'r'.repeat(40)}…': longer than 255 bytes (256)\n`;
+    const add = ctx(store, ['remote', 'add', name, url]);
+    expect([add.code, add.stdout, add.stderr]).toEqual([2, '', message]);
+    git(store, ['config', `remote.${name}.url`, url]);
+    const refsBefore = refSnapshot(store);
+    for (const cmd of ['push', 'fetch', 'pull']) {
+      const r = ctx(store, [cmd, name]);
+      expect([cmd, r.code, r.stdout, r.stderr]).toEqual([cmd, 2, '', message]);
+    }
+    expect(refSnapshot(store)).toBe(refsBefore);
+    // 255 bytes is a name git and ctx both take
+    ok(ctx(store, ['remote', 'add', 'r'.repeat(255), url]));
+    ok(ctx(store, ['push', 'r'.repeat(255)]));
   });
 });

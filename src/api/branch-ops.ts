@@ -4,6 +4,7 @@ import { canonicalJson } from '../core/canonical-json.js';
 import { appendNote } from '../store/notes.js';
 import { checkBranchName, refs } from '../store/refs.js';
 import type { RepoContext } from './repo-context.js';
+import { screenFields, secretPolicy, type SecretPolicy } from './secrets.js';
 
 export async function fork(ctx: RepoContext, spec: string, name?: string): Promise<{ branch: string; oid: string }> {
   const oid = await ctx.resolve(spec);
@@ -23,6 +24,8 @@ export function deleteBranch(ctx: RepoContext, name: string): { branch: string; 
 }
 
 export interface AnnotateInput {
+  /** secret policy for this note; default: git config ctx.secrets, else redact */
+  secrets?: SecretPolicy;
   summary?: string;
   labels?: string[];
   /** true: compaction keeps the commit's entries (recorded here, honoured by compaction) */
@@ -30,16 +33,29 @@ export interface AnnotateInput {
   principal?: string;
 }
 
-/** Appends one JSON-lines record to the commit's note; returns the record. */
-export async function annotate(ctx: RepoContext, spec: string, input: AnnotateInput): Promise<{ oid: string; record: Record<string, unknown> }> {
+/**
+ * Appends one JSON-lines record to the commit's note; returns the record. The summary and labels
+ * go through the secret policy as a checkpoint's metadata does (`redactions` in the record).
+ */
+export async function annotate(
+  ctx: RepoContext,
+  spec: string,
+  input: AnnotateInput,
+): Promise<{ oid: string; record: Record<string, unknown>; warnings?: string[] }> {
   const oid = await ctx.resolve(spec);
+  const labels = input.labels ?? [];
+  const text = screenFields(
+    { summary: input.summary, principal: input.principal ?? ctx.defaults.principal, ...Object.fromEntries(labels.map((l, i) => [`label ${i + 1}`, l])) },
+    secretPolicy(ctx.gitdir, input.secrets),
+    (field) => `the ${field.replace(/^label /, 'label #')}`,
+  );
   const fields: Record<string, unknown> = {};
-  if (input.summary !== undefined) fields.summary = input.summary;
-  if (input.labels?.length) fields.labels = input.labels;
+  if (input.summary !== undefined) fields.summary = text.fields.summary;
+  if (labels.length) fields.labels = labels.map((_, i) => text.fields[`label ${i + 1}`]);
   if (input.pinned !== undefined) fields.pinned = input.pinned;
   if (Object.keys(fields).length === 0) throw new UsageError('nothing to annotate: give --summary, --label, --pin or --unpin');
-  const principal = input.principal ?? ctx.defaults.principal;
-  const record = { v: 1, at: ctx.now().toISOString(), by: principal, ...fields };
+  const principal = text.fields.principal!;
+  const record = { v: 1, at: ctx.now().toISOString(), by: principal, ...fields, ...(text.redactions ? { redactions: text.redactions } : {}) };
   await appendNote(ctx.engine, ctx.refs, oid, `${canonicalJson(record)}\n`, ctx.signature(principal));
-  return { oid, record };
+  return { oid, record, ...(text.warnings.length ? { warnings: text.warnings } : {}) };
 }

@@ -52,3 +52,44 @@ export function screenArtifact(fmt: StorageFormat, artifact: Uint8Array, policy:
     throw new SecretFoundError(`secret found but not redactable in ${fmt.name}: ${where(findings[0])}`, { hint: 'use --secrets warn to store it as is' });
   return { artifact: redacted, redactions: countByRule(all), warnings: [] };
 }
+
+/** Free-text metadata a write stores (meta.json, the commit message and author, a note): name → value. */
+export type TextFields = Record<string, string | undefined>;
+
+export interface ScreenedFields {
+  fields: TextFields;
+  redactions?: Record<string, number>;
+  warnings: string[];
+}
+
+/**
+ * The secret policy applied to metadata, as to artifacts: everything ctx writes is screened, not
+ * only artifacts. `what` names the fields for people (`--summary`, `summary`).
+ */
+export function screenFields(fields: TextFields, policy: SecretPolicy, what: (field: string) => string = (f) => f): ScreenedFields {
+  const out: TextFields = { ...fields };
+  const all: Finding[] = [];
+  const warnings: string[] = [];
+  for (const [field, value] of Object.entries(fields)) {
+    if (value === undefined) continue;
+    const findings = findSecrets(value);
+    if (findings.length === 0) continue;
+    if (policy === 'block') {
+      throw new SecretFoundError(`secret found: ${findings[0].rule} in ${what(field)}; nothing written`, { hint: 'remove it, or use --secrets redact|warn (git config ctx.secrets)' });
+    }
+    if (policy === 'warn') warnings.push(...findings.map((f) => `warning: secret stored as is (ctx.secrets=warn): ${f.rule} in ${what(field)}`));
+    else {
+      out[field] = redactText(value, findings);
+      all.push(...findings);
+    }
+  }
+  return { fields: out, ...(all.length ? { redactions: countByRule(all) } : {}), warnings };
+}
+
+/** Two per-rule counts added up, in rule-id order. */
+export function addCounts(a: Record<string, number> | undefined, b: Record<string, number> | undefined): Record<string, number> | undefined {
+  if (!a || !b) return a ?? b;
+  const sum: Record<string, number> = { ...a };
+  for (const [rule, n] of Object.entries(b)) sum[rule] = (sum[rule] ?? 0) + n;
+  return Object.fromEntries(Object.keys(sum).sort().map((k) => [k, sum[k]]));
+}

@@ -130,8 +130,9 @@ function remoteRefOf(remote: string, local: string): string {
 export async function fetch(ctx: RepoContext, name: string | undefined, opts: SyncOptions = {}): Promise<SyncReport> {
   const { remote, t } = await open(ctx, name, opts);
   const before = fetchedRefs(ctx, remote.name);
-  // the git binary fetches with refspecs; isomorphic-git needs the list to fetch ref by ref
-  const rejected = await t.fetch(t.name === 'isogit' ? await t.list() : new Map());
+  // listed first on every transport: every advertised name is checked before anything is written
+  // (isomorphic-git also fetches ref by ref from the list; the git binary fetches with refspecs)
+  const rejected = await t.fetch(await t.list());
   const after = fetchedRefs(ctx, remote.name);
   const out: RefReport[] = [];
   for (const [local, oid] of after) {

@@ -6,7 +6,7 @@ import { storageFormat } from '../formats/registry.js';
 import { commitSpec } from '../store/context-commits.js';
 import { checkBranchName, refs } from '../store/refs.js';
 import type { RepoContext } from './repo-context.js';
-import { screenArtifact, secretPolicy, type SecretPolicy } from './secrets.js';
+import { addCounts, screenArtifact, screenFields, secretPolicy, type SecretPolicy } from './secrets.js';
 
 export interface CommitFields {
   type?: CommitType;
@@ -63,9 +63,17 @@ export async function prepareCommit(
   const name = source?.file ?? source?.path;
   const origin = { path: typeof name === 'string' ? name : undefined, offset: typeof source?.offset === 'number' ? source.offset : undefined };
   const screened = screenArtifact(storageFormat(format), artifact, policy, origin);
-  const meta = await buildMeta(ctx, format, screened.artifact, f);
-  if (screened.redactions) meta.redactions = screened.redactions;
-  return { meta, artifact: screened.artifact, warnings: screened.warnings };
+  // then the metadata: it lands in meta.json, the commit message and its author
+  const d = ctx.defaults;
+  const text = screenFields(
+    { summary: f.summary, ticket: f.ticket, thread: f.thread, session: f.session ?? d.session, template: f.template ?? d.template, principal: f.principal ?? d.principal, machine: f.machine ?? d.machine },
+    policy,
+    (field) => `the ${field}`,
+  );
+  const meta = await buildMeta(ctx, format, screened.artifact, { ...f, ...text.fields });
+  const redactions = addCounts(screened.redactions, text.redactions);
+  if (redactions) meta.redactions = redactions;
+  return { meta, artifact: screened.artifact, warnings: [...screened.warnings, ...text.warnings] };
 }
 
 /** Metadata for one artifact as stored (see prepareCommit for the secret policy); checks the bytes parse as the format. */

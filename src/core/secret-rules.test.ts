@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { SECRET_RULES, countByRule, findSecrets, redactBytes, scanSecrets, shannonEntropy } from './secret-rules.js';
+import { SECRET_RULES, countByRule, decodeEscapes, findSecrets, redactBytes, scanSecrets, shannonEntropy } from './secret-rules.js';
 
 const CORPUS = fileURLToPath(new URL('../../../shared/corpus', import.meta.url));
 // the corpus is ../shared beside the clone: without it the corpus suite is skipped, saying why; with CI set it fails
@@ -113,6 +113,35 @@ describe('secret rules', () => {
     const redacted = Buffer.from(redactBytes(Buffer.from(doc), findings)).toString();
     expect(JSON.parse(redacted)).toEqual({ key: '[REDACTED:private-key]', gh: '[REDACTED:github-token]', jwt: '[REDACTED:jwt]' });
     expect(countByRule(findings)).toEqual({ 'github-token': 1, jwt: 1, 'private-key': 1 });
+  });
+
+  // JSON escapes decode to the same text: the scan sees the decoded text, the span covers the escapes as written
+  it.each([
+    ['aws-access-key-id', (k: string) => `\\u0041${k.slice(1)}`, `AKIA${fake('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 16)}`],
+    ['github-token', (k: string) => k.replace('_', '\\u005f'), `ghp_${fake(ALNUM, 36)}`],
+    ['github-token', (k: string) => k.replace('_', '\\u005F'), `ghp_${fake(ALNUM, 36)}`],
+    ['stripe-secret-key', (k: string) => k.replace(/_/g, '\\u005f'), `sk_live_${fake(ALNUM, 24)}`],
+    ['slack-webhook', (k: string) => k.replace(/\//g, '\\/'), `https://hooks.slack.com/services/T${fake('ABCDEFGHJKLMNPQRSTUVWXYZ23456789', 8)}/B${fake('ABCDEFGHJKLMNPQRSTUVWXYZ23456789', 10)}/${fake(ALNUM, 24)}`],
+    ['github-token', (k: string) => `line one\\n${k}`, `ghp_${fake(ALNUM, 36)}`],
+    // JSON in a JSON string: escaped twice
+    ['github-token', (k: string) => k.replace('_', '\\\\u005f'), `ghp_${fake(ALNUM, 36)}`],
+  ])('%s written with JSON escapes is found; redacting it keeps the JSON valid', (rule, escape, secret) => {
+    const written = escape(secret);
+    const doc = `{"a":"x\\u00e9","t":"see ${written} there"}\n{"b":1}\n`;
+    const findings = scanSecrets(Buffer.from(doc));
+    const start = doc.indexOf(written) + (written.startsWith('line one') ? 'line one\\n'.length : 0);
+    expect(findings).toEqual([{ rule, offset: start, length: doc.indexOf(' there') - start }]);
+    const redacted = Buffer.from(redactBytes(Buffer.from(doc), findings)).toString();
+    const lines = redacted.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    expect(lines[0].t).toMatch(new RegExp(`^see (line one\\n)?\\[REDACTED:${rule}\\] there$`));
+    expect(lines[1]).toEqual({ b: 1 });
+  });
+
+  it('decodes only lines with a \\u or \\/ escape, mapping every decoded char to where it was written', () => {
+    expect(decodeEscapes('plain\n"a\\nb"\n')).toBe(null);
+    const d = decodeEscapes('skip\n"\\u0041\\/b"\nx\\"y\\/\n')!;
+    expect(d.text).toBe('"A/b"\nx"y/');
+    expect([...d.at]).toEqual([5, 6, 12, 14, 15, 16, 17, 18, 20, 21, 23]);
   });
 
   it('reports a span two rules match once, under the earlier (more specific) rule', () => {

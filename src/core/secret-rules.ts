@@ -57,7 +57,8 @@ function jwtHeaderHasAlg(token: string): boolean {
 const ASSIGN = String.raw`\\*["']?\s*(?::=|=>|[:=])\s*\\*["']?`;
 // A value stops at quotes, backslashes (JSON escapes), whitespace and code punctuation.
 const VALUE = String.raw`[^\s"'\\\x60,;<>(){}\[\]]`;
-const L = String.raw`(?<![A-Za-z0-9_-])`;
+// A token starts after a non-token char, or after an escape (`\nghp_…`: a newline in a JSON string).
+const L = String.raw`(?<!(?<!\\)[A-Za-z0-9_-])`;
 const R = String.raw`(?![A-Za-z0-9_-])`;
 
 /** In order of precedence: where two findings overlap, the one that starts first (then the earlier rule) wins. */
@@ -174,9 +175,11 @@ export const SECRET_RULES: readonly SecretRule[] = [
   },
 ];
 
-/** Every secret in `text`, by position; overlapping findings keep the first. */
-export function findSecrets(text: string, rules: readonly SecretRule[] = SECRET_RULES): Finding[] {
-  const found: (Finding & { order: number })[] = [];
+type Ordered = Finding & { order: number };
+
+/** Every match of every rule in `text` as it stands, overlaps included. */
+function matchRules(text: string, rules: readonly SecretRule[]): Ordered[] {
+  const found: Ordered[] = [];
   rules.forEach((rule, order) => {
     rule.pattern.lastIndex = 0;
     for (const m of text.matchAll(rule.pattern)) {
@@ -189,6 +192,97 @@ export function findSecrets(text: string, rules: readonly SecretRule[] = SECRET_
       found.push({ rule: rule.id, offset: span[0], length: span[1] - span[0], order });
     }
   });
+  return found;
+}
+
+const SIMPLE_ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+// Only these escapes hide a secret from the scan of the text as written (escaped newlines and tabs
+// are token boundaries there, quotes are allowed around assignments): lines without them are not decoded.
+const UNICODE_OR_SLASH = /\\[u/]/g;
+/** Escapes are decoded this many times over: JSON inside a JSON string, and once more. */
+const MAX_ESCAPE_DEPTH = 3;
+
+/**
+ * The lines of `text` that hold a `\u` or `\/` escape, with their JSON escapes decoded (`\u0041` → `A`,
+ * `\/` → `/`, `\n` → newline), joined by newlines; `at[i]` is the offset in `text` where the
+ * decoded char i starts (`at[length]`: where the last one ends), so a span of the decoded text is
+ * a span of whole escapes in `text`. Null when no line holds an escape.
+ */
+export function decodeEscapes(text: string): { text: string; at: Int32Array } | null {
+  const parts: string[] = [];
+  let at = new Int32Array(1024);
+  let n = 0; // decoded chars so far
+  const put = (s: string, from: number, step: number) => {
+    if (n + s.length + 1 > at.length) {
+      const grown = new Int32Array(Math.max(at.length * 2, n + s.length + 1));
+      grown.set(at.subarray(0, n));
+      at = grown;
+    }
+    parts.push(s);
+    for (let k = 0; k < s.length; k++) at[n++] = from + k * step;
+  };
+  let decoded = false;
+  let prevEnd = -1; // where the last decoded line ends in `text`
+  let escape = -2;
+  for (let start = 0; start < text.length; ) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    // the next such escape, searched for again only once the lines pass it
+    if (escape !== -1 && escape < start) {
+      UNICODE_OR_SLASH.lastIndex = start;
+      escape = UNICODE_OR_SLASH.exec(text)?.index ?? -1;
+    }
+    if (escape === -1) break;
+    let slash = text.indexOf('\\', start);
+    if (escape < end) {
+      if (prevEnd >= 0) put('\n', prevEnd, 0);
+      let i = start;
+      while (slash >= 0 && slash < end) {
+        if (slash > i) put(text.slice(i, slash), i, 1);
+        const next = text[slash + 1];
+        const hex = next === 'u' ? text.slice(slash + 2, slash + 6) : '';
+        if (hex.length === 4 && /^[0-9a-fA-F]{4}$/.test(hex)) {
+          put(String.fromCharCode(parseInt(hex, 16)), slash, 0);
+          i = slash + 6;
+          decoded = true;
+        } else if (slash + 1 < end && SIMPLE_ESCAPES[next] !== undefined) {
+          put(SIMPLE_ESCAPES[next], slash, 0);
+          i = slash + 2;
+          decoded = true;
+        } else {
+          put('\\', slash, 0);
+          i = slash + 1;
+        }
+        slash = text.indexOf('\\', i);
+      }
+      if (end > i) put(text.slice(i, end), i, 1);
+      prevEnd = end;
+    }
+    start = end + 1;
+  }
+  if (!decoded) return null;
+  const out = at.subarray(0, n + 1);
+  out[n] = prevEnd;
+  return { text: parts.join(''), at: out };
+}
+
+/** Findings in the escape-decoded text, with spans in `text` (whole escapes), down to MAX_ESCAPE_DEPTH levels. */
+function escapedFindings(text: string, rules: readonly SecretRule[], depth: number): Ordered[] {
+  const d = decodeEscapes(text);
+  if (!d) return [];
+  const found = matchRules(d.text, rules);
+  if (depth + 1 < MAX_ESCAPE_DEPTH && d.text.includes('\\')) found.push(...escapedFindings(d.text, rules, depth + 1));
+  return found.map((f) => ({ ...f, offset: d.at[f.offset], length: d.at[f.offset + f.length] - d.at[f.offset] }));
+}
+
+/**
+ * Every secret in `text`, by position; overlapping findings keep the first. Lines with backslashes
+ * are also scanned with their JSON escapes decoded (`ghp\u005f…`, `https:\/\/…`, `\nAKIA…`), and
+ * such a finding spans the escapes as written, so replacing it keeps a JSON string a JSON string.
+ */
+export function findSecrets(text: string, rules: readonly SecretRule[] = SECRET_RULES): Finding[] {
+  const found = matchRules(text, rules);
+  if (text.includes('\\')) found.push(...escapedFindings(text, rules, 0));
   found.sort((a, b) => a.offset - b.offset || a.order - b.order);
   const out: Finding[] = [];
   let end = -1;

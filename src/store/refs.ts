@@ -52,6 +52,26 @@ export function checkBranchName(name: string, what = 'branch name'): string {
   return name;
 }
 
+/**
+ * What is wrong with a full ref name (`refs/heads/x`, `HEAD`) by git's check-ref-format rules, or
+ * null when git would accept it: for names a remote supplies, which become paths under the store.
+ */
+export function refNameProblem(ref: string): string | null {
+  if (ref === '' || ref === '@') return 'empty or "@"';
+  if (!ref.includes('/') && !/^[A-Z_]+$/.test(ref)) return 'one level, and not a name such as HEAD';
+  if (ref.startsWith('/') || ref.endsWith('/') || ref.includes('//')) return 'empty path component';
+  if (ref.includes('..')) return 'contains ".."';
+  if (ref.includes('@{')) return 'contains "@{"';
+  if (ref.endsWith('.')) return 'ends with "."';
+  if (/[\x00-\x20\x7f~^:?*[\\]/.test(ref)) return 'contains a space, control character or one of ~^:?*[\\';
+  for (const part of ref.split('/')) {
+    if (part.startsWith('.')) return 'a component starts with "."';
+    if (part.endsWith('.lock')) return 'a component ends with ".lock"';
+    if (Buffer.byteLength(part) > 255) return 'a component is longer than 255 bytes';
+  }
+  return null;
+}
+
 interface PackedRefs {
   map: Map<string, string>;
   mtimeMs: number;

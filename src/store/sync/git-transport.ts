@@ -46,6 +46,7 @@ export function createGitTransport(gitdir: string, remote: Remote, opts: Transpo
       const r = await git(['ls-remote', remote.name], false);
       if (r.code !== 0) throw failure('listing', r);
       return syncedRefs(
+        remote,
         r.stdout
           .split('\n')
           .filter((l) => l.includes('\t'))

@@ -8,14 +8,14 @@ import type { Engine } from '../engine.js';
 import { refs, type RefStore } from '../refs.js';
 import { hasObject } from '../commit-graph.js';
 import { redact, type Remote } from './remotes.js';
-import { syncedRefs, type FetchRejection, type PushResult, type Transport, type TransportOptions } from './transport-interface.js';
+import { checkAdvertisedRef, syncedRefs, type FetchRejection, type PushResult, type Transport, type TransportOptions } from './transport-interface.js';
 
 type IsoGit = typeof import('isomorphic-git').default;
 type AuthCallback = (url: string) => { username?: string; password?: string; cancel?: boolean } | void;
 
 export async function createIsogitTransport(gitdir: string, remote: Remote, engine: Engine, refStore: RefStore, opts: TransportOptions): Promise<Transport> {
   const git: IsoGit = (await import('isomorphic-git')).default;
-  const http = withHeadAdvertised((await import('isomorphic-git/http/node')).default);
+  const http = checkedAdvertisement((await import('isomorphic-git/http/node')).default, remote);
   const url = remote.url;
   const token = opts.env.CTX_TOKEN || opts.env.GIT_TOKEN;
   const userInUrl = /^[a-z]+:\/\/([^/@:]+)(?::[^/@]*)?@/i.exec(url)?.[1];
@@ -27,7 +27,8 @@ export async function createIsogitTransport(gitdir: string, remote: Remote, engi
   const common = { http, url, onAuth, onAuthFailure };
   const show = (text: string) => opts.onProgress?.(text);
   const onProgress = (p: { phase: string; loaded: number; total?: number }) => show(`${p.phase} ${p.loaded}${p.total ? `/${p.total}` : ''}`);
-  const fail = (what: string, e: unknown) => new RemoteError(`${what} ${remote.name} (${redact(url)}) failed: ${redact(messageOf(e))}`);
+  // a RemoteError of our own (a bad advertised name) is already the message
+  const fail = (what: string, e: unknown) => (e instanceof RemoteError ? e : new RemoteError(`${what} ${remote.name} (${redact(url)}) failed: ${redact(messageOf(e))}`));
 
   return {
     name: 'isogit',
@@ -35,7 +36,7 @@ export async function createIsogitTransport(gitdir: string, remote: Remote, engi
     async list() {
       try {
         const all = await git.listServerRefs({ ...common, protocolVersion: 1 });
-        return syncedRefs(all.map((r) => [r.ref, r.oid] as [string, string]));
+        return syncedRefs(remote, all.map((r) => [r.ref, r.oid] as [string, string]));
       } catch (e) {
         throw fail('listing', e);
       }
@@ -131,39 +132,68 @@ function messageOf(e: unknown): string {
 type HttpClient = Awaited<typeof import('isomorphic-git/http/node')>['default'];
 
 /**
- * isomorphic-git's fetch fails with "Could not find HEAD" on a remote whose HEAD is unborn (a fresh
- * server repo whose default branch was never pushed), after writing the tracking ref and before
- * saving the pack. A HEAD line is added to such a ref advertisement, pointing at the first ref.
+ * Every ref advertisement isomorphic-git reads passes through here: each name (and symref target)
+ * is checked before isomorphic-git can write a ref from it, since the server advertises again on
+ * every call. And its fetch fails with "Could not find HEAD" on a remote whose HEAD is unborn (a
+ * fresh server repo whose default branch was never pushed), after writing the tracking ref and
+ * before saving the pack: a HEAD line is added to such an advertisement, pointing at the first ref.
  */
-function withHeadAdvertised(http: HttpClient): HttpClient {
+function checkedAdvertisement(http: HttpClient, remote: Remote): HttpClient {
   return {
     async request(req) {
       const res = await http.request(req);
-      if (req.method !== 'GET' || !/\/info\/refs\?service=git-upload-pack$/.test(req.url) || res.statusCode !== 200 || !res.body) return res;
+      const service = /\/info\/refs\?service=(git-upload-pack|git-receive-pack)$/.exec(req.url)?.[1];
+      if (req.method !== 'GET' || !service || res.statusCode !== 200 || !res.body) return res;
       const chunks: Uint8Array[] = [];
       for await (const c of res.body) chunks.push(c);
-      return { ...res, body: [addHead(Buffer.concat(chunks))][Symbol.iterator]() as never };
+      const lines = pktLines(Buffer.concat(chunks));
+      if (lines) checkRefLines(remote, lines);
+      const body = lines && service === 'git-upload-pack' ? addHead(lines) : Buffer.concat(chunks);
+      return { ...res, body: [body][Symbol.iterator]() as never };
     },
   };
 }
 
-/** pkt-lines: `# service=…`, flush, `<oid> <ref>\0<caps>`, `<oid> <ref>`…, flush. */
-function addHead(buf: Buffer): Buffer {
+/** pkt-lines (null for a flush), or null when the body is not pkt-lines. */
+function pktLines(buf: Buffer): (Buffer | null)[] | null {
   const lines: (Buffer | null)[] = [];
   for (let i = 0; i + 4 <= buf.length; ) {
     const len = parseInt(buf.toString('latin1', i, i + 4), 16);
-    if (Number.isNaN(len)) return buf;
+    if (Number.isNaN(len) || (len > 0 && len < 4)) return null;
     lines.push(len === 0 ? null : buf.subarray(i + 4, i + len));
     i += len === 0 ? 4 : len;
   }
-  const refLine = (l: Buffer | null) => l !== null && /^[0-9a-f]{40} /.test(l.toString('latin1', 0, 41));
-  const first = lines.findIndex(refLine);
-  if (first < 0 || lines.some((l) => refLine(l) && l!.toString('latin1', 41).replace(/[\0\n].*$/s, '') === 'HEAD')) return buf;
+  return lines;
+}
+
+const isRefLine = (l: Buffer | null): l is Buffer => l !== null && /^[0-9a-f]{40} /.test(l.toString('latin1', 0, 41));
+const refOf = (l: Buffer) => l.toString('utf8', 41).replace(/[\0\n].*$/s, '');
+
+/** `<oid> <ref>[\0<caps>]`: each ref, and each `symref=<from>:<to>` of the capabilities. */
+function checkRefLines(remote: Remote, lines: readonly (Buffer | null)[]) {
+  for (const l of lines) {
+    if (!isRefLine(l)) continue;
+    checkAdvertisedRef(remote, refOf(l));
+    const text = l.toString('utf8', 41);
+    const nul = text.indexOf('\0');
+    if (nul < 0) continue;
+    for (const cap of text.slice(nul + 1).trim().split(' ')) {
+      const m = /^symref=([^:]*):(.*)$/.exec(cap);
+      if (m) for (const name of [m[1], m[2]]) checkAdvertisedRef(remote, name);
+    }
+  }
+}
+
+/** `# service=…`, flush, `<oid> <ref>\0<caps>`, `<oid> <ref>`…, flush: with a HEAD line when there is none. */
+function addHead(lines: (Buffer | null)[]): Buffer {
+  const first = lines.findIndex(isRefLine);
+  const encode = () => Buffer.concat(lines.map((l) => (l === null ? Buffer.from('0000') : Buffer.concat([Buffer.from((l.length + 4).toString(16).padStart(4, '0')), l]))));
+  if (first < 0 || lines.some((l) => isRefLine(l) && refOf(l) === 'HEAD')) return encode();
   const line = lines[first]!.toString('latin1');
   const [oid, rest] = [line.slice(0, 40), line.slice(41)];
-  if (/^0{40}$/.test(oid)) return buf; // no refs at all
+  if (/^0{40}$/.test(oid)) return encode(); // no refs at all
   const nul = rest.indexOf('\0');
   const caps = nul < 0 ? '\n' : rest.slice(nul);
   lines.splice(first, 1, Buffer.from(`${oid} HEAD${caps}`, 'latin1'), Buffer.from(`${oid} ${nul < 0 ? rest : `${rest.slice(0, nul)}\n`}`, 'latin1'));
-  return Buffer.concat(lines.map((l) => (l === null ? Buffer.from('0000') : Buffer.concat([Buffer.from((l.length + 4).toString(16).padStart(4, '0')), l]))));
+  return encode();
 }

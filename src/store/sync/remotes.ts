@@ -10,10 +10,12 @@ export interface Remote {
   url: string;
 }
 
-export type UrlKind = 'https' | 'http' | 'ssh' | 'scp-like' | 'git' | 'file' | 'local path';
+export type UrlKind = 'https' | 'http' | 'ssh' | 'scp-like' | 'git' | 'file' | 'local path' | 'remote helper';
 
 /** What kind of URL git would see: decides the transport without git. */
 export function urlKind(url: string): UrlKind {
+  // git's `<transport>::<address>`: the program git-remote-<transport> (fd::, ext::, codecommit::…)
+  if (/^[A-Za-z0-9+.-]+::/.test(url)) return 'remote helper';
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1].toLowerCase();
   if (scheme === 'https' || scheme === 'http' || scheme === 'ssh' || scheme === 'git' || scheme === 'file') return scheme;
   if (scheme?.includes('ssh')) return 'ssh';
@@ -27,10 +29,35 @@ export function redact(text: string): string {
   return text.replace(/([a-z][a-z0-9+.-]*:\/\/)([^/@\s:]*):([^/@\s]*)@/gi, '$1$2:***@').replace(/([a-z][a-z0-9+.-]*:\/\/)([^/@\s:]{16,})@/gi, '$1***@');
 }
 
+/** A remote name is one path component under refs/remotes/ and refs/notes/remotes/: git's rules, no "/", at most 255 bytes. */
 export function checkRemoteName(name: string): string {
+  if (Buffer.byteLength(name) > 255) throw new UsageError(`bad remote name '${name.slice(0, 40)}…': longer than 255 bytes (${Buffer.byteLength(name)})`, { hint: 'choose a shorter name' });
   checkBranchName(name, 'remote name');
   if (name.includes('/')) throw new UsageError(`bad remote name '${name}': contains "/"`);
   return name;
+}
+
+// git's transports that cannot work for ctx: fd:: talks over file descriptors ctx never passes (git
+// waits on them forever); ext:: runs a command named in the URL (git itself refuses it by default).
+const REFUSED_HELPERS: Record<string, string> = {
+  fd: 'git would wait forever on file descriptors ctx never passes',
+  ext: 'it runs a command named in the URL',
+};
+
+/** Refuses a URL kind no transport can serve, before anything runs: one line naming why. */
+export function checkRemoteUrl(url: string): string {
+  if (url.trim() === '' || /[\n\0]/.test(url)) throw new UsageError('bad remote URL: empty, or holds a newline or NUL');
+  const helper = /^([A-Za-z0-9+.-]+)::/.exec(url)?.[1].toLowerCase();
+  if (helper !== undefined && REFUSED_HELPERS[helper])
+    throw new UsageError(`unsupported remote URL ${redact(url)}: git's ${helper}:: transport is not supported (${REFUSED_HELPERS[helper]})`, { hint: 'use an https://, ssh:// or local path URL' });
+  return url;
+}
+
+/** A remote read from the config, checked before a transport opens it (native git may have written it). */
+export function checkRemote(remote: Remote): Remote {
+  checkRemoteName(remote.name);
+  checkRemoteUrl(remote.url);
+  return remote;
 }
 
 export function listRemotes(gitdir: string): Remote[] {
@@ -60,7 +87,7 @@ export function getRemote(gitdir: string, name: string | undefined): Remote {
 
 export function addRemote(gitdir: string, name: string, url: string): Remote {
   checkRemoteName(name);
-  if (url.trim() === '' || /[\n\0]/.test(url)) throw new UsageError('bad remote URL');
+  checkRemoteUrl(url);
   if (listRemotes(gitdir).some((r) => r.name === name)) throw new AlreadyExistsError(`remote ${name} already exists`);
   // a relative path would mean something else from every other working directory
   if (urlKind(url) === 'local path') url = resolve(url);

@@ -4,12 +4,13 @@ import { RemoteError } from '../../errors/index.js';
 import { gitOnPath } from '../engine-select.js';
 import type { Engine } from '../engine.js';
 import type { RefStore } from '../refs.js';
-import { redact, urlKind, type Remote } from './remotes.js';
+import { checkRemote, redact, urlKind, type Remote } from './remotes.js';
 import type { Transport, TransportOptions } from './transport-interface.js';
 
 export type { FetchRejection, PushResult, PushUpdate, Transport, TransportOptions } from './transport-interface.js';
 
 export async function openTransport(gitdir: string, remote: Remote, engine: Engine, refStore: RefStore, opts: TransportOptions): Promise<Transport> {
+  checkRemote(remote);
   if (gitOnPath(opts.env)) {
     const { createGitTransport } = await import('./git-transport.js');
     return createGitTransport(gitdir, remote, opts);
