@@ -157,6 +157,11 @@ describe('secrets in metadata and annotations', () => {
     const blocked = ctx(store, ['annotate', 'b', '--summary', `key ${GH}`], { env });
     expect([blocked.code, blocked.stderr.split('\n')[0]]).toEqual([1, 'ctx: secret found: github-token in the summary; nothing written']);
     expect(refSnapshot(store)).toBe(notesBefore);
+    // --secrets overrides the config for this note: warn stores it as written and says so on stderr
+    const warned = ctx(store, ['annotate', 'b', '--summary', `key ${GH}`, '--secrets', 'warn'], { env });
+    expect(warned.code).toBe(0);
+    expect(warned.stderr).toContain('github-token');
+    expect(JSON.parse(git(store, ['notes', '--ref', 'ctx', 'show', 'b']).split('\n').filter(Boolean).pop()!).summary).toBe(`key ${GH}`);
   });
 
   it('the push scan reads meta.json, commit messages and annotations, not only artifacts', () => {

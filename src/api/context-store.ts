@@ -91,9 +91,9 @@ export class ContextStore {
   budget(id: string, opts: BudgetOptions): Promise<BudgetReport> {
     return budget(this.ctx, id, opts);
   }
-  async annotate(id: string, input: AnnotateInput): Promise<{ id: string; record: Record<string, unknown> }> {
-    const { oid, record } = await annotate(this.ctx, id, input);
-    return { id: fullId(oid), record };
+  async annotate(id: string, input: AnnotateInput): Promise<{ id: string; record: Record<string, unknown>; warnings?: string[] }> {
+    const { oid, record, warnings } = await annotate(this.ctx, id, input);
+    return { id: fullId(oid), record, ...(warnings ? { warnings } : {}) };
   }
   /** A compaction commit on `branch`: its context through the compaction policy. */
   async compact(branch: string, opts: CompactOptions): Promise<Compacted> {

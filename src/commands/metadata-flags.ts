@@ -14,6 +14,8 @@ export interface MetadataFlags {
   secrets?: string;
 }
 
+export const SECRETS_OPTION: OptionDecl = { flags: '--secrets <policy>', description: 'found secrets: redact, block or warn (default: git config ctx.secrets, else redact)', choices: ['redact', 'block', 'warn'] };
+
 export const METADATA_OPTIONS: readonly OptionDecl[] = [
   { flags: '--template <name>', description: "what kind of agent (default: $CTX_TEMPLATE, else agent; the runtime's name on import)" },
   { flags: '--principal <name>', description: 'who ran it (default: $CTX_PRINCIPAL or the OS user)' },
@@ -27,7 +29,7 @@ export const METADATA_OPTIONS: readonly OptionDecl[] = [
   { flags: '--ticket <id>', description: 'associated ticket' },
   { flags: '--thread <id>', description: 'associated thread' },
   { flags: '--summary <text>', description: 'summary of the commit' },
-  { flags: '--secrets <policy>', description: 'found secrets: redact, block or warn (default: git config ctx.secrets, else redact)', choices: ['redact', 'block', 'warn'] },
+  SECRETS_OPTION,
 ];
 
 /** Who annotates: annotate and summarize. */
