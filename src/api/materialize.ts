@@ -134,14 +134,15 @@ async function appendChain(ctx: RepoContext, walked: readonly Walked[], format: 
   const entries = cache.entries();
   let k = 0;
   while (k < entries.length && k < walked.length && entries[k].oid === walked[k].oid) k++;
-  let head = cache.prefix(k);
+  // the index starts at the walk's base (its key) and its segments match their hashes, or it is rebuilt
+  let head = entries.length && k === 0 ? null : cache.prefix(k);
   if (head === null) {
     // the cached bytes are not what the index says: read it all again, and cache it anew
     cache.reset();
     [k, head] = [0, new Uint8Array(0)];
   }
   const fresh = await readParts(ctx, walked.slice(k));
-  if (k === entries.length || (k === 0 && head.length === 0)) cache.append(k === 0 ? null : walked[k - 1].oid, fresh.map((p) => ({ oid: p.oid, bytes: p.artifact })));
+  if (k === 0 || k === entries.length) cache.append(k === 0 ? null : walked[k - 1].oid, fresh.map((p) => ({ oid: p.oid, bytes: p.artifact })));
   const bytes = storageFormat(format).concat([head, ...fresh.map((p) => p.artifact)]);
   const commits = walked.map((p) => fullId(p.oid));
   return { bytes, format, tier: 'native', from: [format], commits, stop, view, masked: 0, cached: fresh.length === 0, binary: isBinary(format) };

@@ -4,7 +4,7 @@
 // artifacts, and the cache grows with the chain, not with the number of tips materialized. Derived
 // data: a segment whose bytes do not match its hash ends the usable prefix; never trusted over the repo.
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { derivedDir } from './derived.js';
 import { breakDeadLock, holding, ownerRecord, released } from './lock-owner.js';
@@ -97,6 +97,7 @@ export class ChainCache {
           writeSync(dataFd, s.bytes, 0, s.bytes.length, end);
           end += s.bytes.length;
         }
+        ftruncateSync(dataFd, end);
       } finally {
         closeSync(dataFd);
       }
@@ -111,6 +112,7 @@ export class ChainCache {
       const idxFd = openSync(this.index, entries.length ? 'r+' : 'w');
       try {
         writeSync(idxFd, records, 0, records.length, entries.length * RECORD);
+        ftruncateSync(idxFd, (entries.length + segments.length) * RECORD);
       } finally {
         closeSync(idxFd);
       }
