@@ -15,8 +15,9 @@ import { benchSync } from './sync.mjs';
 import { benchHook } from './hook.mjs';
 import { benchTokens } from './tokens.mjs';
 import { benchTranslate } from './translate.mjs';
+import { benchResume } from './resume.mjs';
 
-const ALL = ['chain', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens', 'translate'];
+const ALL = ['chain', 'resume', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens', 'translate'];
 const wanted = process.argv.slice(2);
 for (const w of wanted) if (!ALL.includes(w)) throw new Error(`unknown benchmark '${w}' (${ALL.join(', ')})`);
 const picked = wanted.length ? ALL.filter((b) => wanted.includes(b)) : ALL;
@@ -47,6 +48,11 @@ try {
         targets.push(`- materialize ${s.size.toLocaleString('en-US')} commits, ${s.label}: ctx (git engine) / native = ${fmtRatio(s.ratio)} ` +
           `(target ≤ 1.5x: ${s.ratio <= 1.5 ? '**met**' : '**missed**'}); / native reading the artifacts = ${fmtRatio(s.ratioFull)}`);
       }
+    } else if (b === 'resume') {
+      const r = await benchResume({ sizes: (process.env.BENCH_RESUME_SIZES ?? '1000,10000,100000').split(',').map(Number) });
+      sections.push(r.markdown);
+      for (const s of r.summary)
+        targets.push(`- resume ${s.size.toLocaleString('en-US')} commits: cold CPU / native = ${fmtRatio(s.cold)} (target ≤ 1.3x: ${s.cold <= 1.3 ? '**met**' : '**missed**'}); peak RSS / native = ${fmtRatio(s.rssRatio)} (target ≤ 1.5x: ${s.rssRatio <= 1.5 ? '**met**' : '**missed**'}); after one more checkpoint ${s.next.toFixed(0)} ms CPU, cached ${s.cached.toFixed(0)} ms`);
     } else if (b === 'import') {
       sections.push((await benchImport()).markdown);
     } else if (b === 'checkpoint') {

@@ -4,13 +4,13 @@
 import { closeSync, constants, fstatSync, openSync, readSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { BadInputError, ConflictError, CtxError, IntegrityError, NotFoundError } from '../errors/index.js';
-import { artifactName, isSyntheticCompaction, type Meta, type Trigger } from '../core/meta.js';
+import { artifactName, derivedFrom, type Meta, type Trigger } from '../core/meta.js';
 import { storageFormat } from '../formats/registry.js';
 import { TAIL_BYTES, readState, statePath, tailHash, writeState, type StreamState } from '../store/capture-state.js';
 import { lockHolderAlive } from '../store/lock-owner.js';
 import { parseMeta, readArtifactsAt } from '../store/context-commits.js';
 import { refs } from '../store/refs.js';
-import { chainWithArtifacts } from './context-reader.js';
+import { chainWithArtifacts, readTipMeta } from './context-reader.js';
 import type { RepoContext } from './repo-context.js';
 import type { ChainItem, WrittenCommit } from './write.js';
 
@@ -146,18 +146,12 @@ async function position(ctx: RepoContext, s: Stream): Promise<Position> {
   return { branch, tip, offset: (src.offset as number) + (src.length as number), tail: { len, bytes: artifact.subarray(artifact.length - len) }, valid: false };
 }
 
-export async function readTipMeta(ctx: RepoContext, tip: string): Promise<Meta> {
-  const [blob] = await ctx.engine.readObjects([`${tip}:meta.json`]);
-  if (!blob) throw new IntegrityError(`ctx-${tip.slice(0, 12)}: meta.json is missing`);
-  return parseMeta(tip, blob.data);
-}
-
-/** The newest commit at or before `tip` that holds transcript bytes: compactions `ctx compact` wrote are passed over. */
+/** The newest commit at or before `tip` that holds transcript bytes: compactions `ctx compact` wrote and snapshots are passed over. */
 async function readSourceMeta(ctx: RepoContext, tip: string): Promise<{ oid: string; meta: Meta }> {
   let oid = tip;
   let meta = await readTipMeta(ctx, oid);
-  while (isSyntheticCompaction(meta) && typeof meta.source?.of === 'string') {
-    oid = meta.source.of.replace(/^ctx-/, '');
+  for (let from = derivedFrom(meta); from !== null; from = derivedFrom(meta)) {
+    oid = from;
     meta = await readTipMeta(ctx, oid);
   }
   return { oid, meta };
@@ -214,7 +208,9 @@ async function append(ctx: RepoContext, s: Stream, branch: string, items: ChainI
   // a lock whose holder is gone is taken over by the write itself
   if (age <= LOCK_STALE_MS && lockHolderAlive(lock) !== false) throw new ConflictError(`${branch} is locked by another writer (${lock})`);
   const { writeChain } = await import('./write.js');
-  return writeChain(ctx, branch, s.transcript.format, items, undefined, onto);
+  const written = await writeChain(ctx, branch, s.transcript.format, items, undefined, onto);
+  const snap = await (await import('./snapshot.js')).autoSnapshot(ctx, branch);
+  return snap ? [...written, snap] : written;
 }
 
 /** New bytes → commits: whole lines only; a compaction waits until its summary line is there. */
@@ -284,8 +280,8 @@ async function matchingPrefix(ctx: RepoContext, s: Stream, tip: string, bytes: U
   let offset = 0;
   for (const c of chain) {
     const src = c.meta.source as { file?: unknown; offset?: unknown; length?: unknown } | undefined;
-    // a compaction `ctx compact` wrote holds no transcript bytes: the file still matches after it
-    if (isSyntheticCompaction(c.meta)) {
+    // a compaction `ctx compact` wrote, or a snapshot, holds no transcript bytes: the file still matches after it
+    if (derivedFrom(c.meta) !== null) {
       matching = c.oid;
       continue;
     }

@@ -9,9 +9,8 @@ import { BadInputError, CtxError, NotFoundError } from '../errors/index.js';
 import { compactionFormatFor, storageFormat } from '../formats/registry.js';
 import { readEntries } from '../store/context-commits.js';
 import { checkBranchName, refs } from '../store/refs.js';
-import { readTipMeta } from './capture.js';
 import { catchUp, moveState, type CatchUp } from './catch-up.js';
-import { neutralMessages, parseRun, pinnedMessages, readContext, runsOf, type ContextPart } from './context-reader.js';
+import { neutralMessages, parseRun, pinnedMessages, readContext, readTipMeta, runsOf, type ContextPart } from './context-reader.js';
 import type { RepoContext } from './repo-context.js';
 import { checkpoint, type CommitFields, type WrittenCommit } from './write.js';
 

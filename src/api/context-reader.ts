@@ -112,6 +112,13 @@ export async function pinnedMessages(ctx: RepoContext, parts: readonly ContextPa
   return pinned;
 }
 
+/** One commit's meta.json. */
+export async function readTipMeta(ctx: RepoContext, tip: string): Promise<Meta> {
+  const [blob] = await ctx.engine.readObjects([`${tip}:meta.json`]);
+  if (!blob) throw new IntegrityError(`ctx-${tip.slice(0, 12)}: meta.json is missing`);
+  return parseMeta(tip, blob.data);
+}
+
 /** The first-parent chain from `tip` with metadata and artifacts, oldest first (live capture's forks and spawn points). */
 export async function chainWithArtifacts(ctx: RepoContext, tip: string): Promise<{ oid: string; meta: Meta; artifact: Uint8Array }[]> {
   const links = await ctx.engine.chain(tip);

@@ -11,6 +11,7 @@ import { RepoContext, type RepoOptions } from './repo-context.js';
 import { verify, type VerifyReport } from './verify.js';
 import type { ExportOptions, ImportOptions } from './runtime.js';
 import { exportSession, importSession, type ExportResult } from './sessions.js';
+import { autoSnapshot, snapshot, type SnapshotStop } from './snapshot.js';
 import { checkpoint, type CheckpointInput, type WrittenCommit } from './write.js';
 import { initRepo, isContextRepo } from '../store/repo.js';
 
@@ -62,7 +63,13 @@ export class ContextStore {
     return this.ctx.gitdir;
   }
   async checkpoint(input: CheckpointInput): Promise<Written> {
-    return written(await checkpoint(this.ctx, input));
+    const c = await checkpoint(this.ctx, input);
+    await autoSnapshot(this.ctx, input.branch);
+    return written(c);
+  }
+  /** A snapshot commit of the branch's whole context on top of it (materialize then reads it and what follows). */
+  async snapshot(branch: string, stop?: SnapshotStop): Promise<Written> {
+    return written(await snapshot(this.ctx, branch, stop));
   }
   show(id: string): Promise<CommitRecord> {
     return show(this.ctx, id);

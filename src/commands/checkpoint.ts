@@ -1,4 +1,5 @@
 import { readTranscript } from '../api/catch-up.js';
+import { autoSnapshot } from '../api/snapshot.js';
 import { checkpoint } from '../api/write.js';
 import { shortId } from '../core/ids.js';
 import { writtenJson } from '../output/records.js';
@@ -39,9 +40,11 @@ export default defineCommand({
   ],
   async run(io, [file]: [string | undefined], flags: CheckpointFlags) {
     const artifact = file === undefined || file === '-' ? await readStdin() : readTranscript(file);
-    const written = await io.withRepo(true, (repo) =>
-      checkpoint(repo, { ...metadataFields(flags), type: flags.type as never, branch: flags.branch, format: flags.format, artifact, parent: flags.parent, retry: flags.retry }),
-    );
+    const written = await io.withRepo(true, async (repo) => {
+      const c = await checkpoint(repo, { ...metadataFields(flags), type: flags.type as never, branch: flags.branch, format: flags.format, artifact, parent: flags.parent, retry: flags.retry });
+      await autoSnapshot(repo, flags.branch);
+      return c;
+    });
     for (const w of written.warnings ?? []) io.note(w);
     return written;
   },

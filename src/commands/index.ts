@@ -19,6 +19,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'branch', usage: '[action] [name]', summary: 'list chains and their tips, or delete one', load: () => import('./branch.js') },
   { name: 'fork', usage: '<id> [name]', summary: 'a new branch at any commit', load: () => import('./fork.js') },
   { name: 'materialize', usage: '[options] <id>', summary: 'the whole context at a commit', load: () => import('./materialize.js') },
+  { name: 'snapshot', usage: '[options] <branch>', summary: "store a branch's whole context as a snapshot commit on top of it", load: () => import('./snapshot.js') },
   {
     name: 'budget',
     usage: '[options] <id>',

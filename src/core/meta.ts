@@ -112,6 +112,13 @@ export function isSyntheticCompaction(meta: Pick<Meta, 'type' | 'source'>): bool
   return meta.type === 'compaction' && meta.source?.kind === 'ctx-compact';
 }
 
+/** The commit a ctx-made commit stands on when it holds no bytes of its own source: a compaction `ctx compact` wrote, or a snapshot. */
+export function derivedFrom(meta: Pick<Meta, 'type' | 'source' | 'snapshot_of'>): string | null {
+  if (isSyntheticCompaction(meta) && typeof meta.source?.of === 'string') return meta.source.of.replace(/^ctx-/, '');
+  if (meta.type === 'snapshot' && typeof meta.snapshot_of?.commit === 'string') return meta.snapshot_of.commit.replace(/^ctx-/, '');
+  return null;
+}
+
 /** The `Ctx-*` trailers of a commit message. */
 export function parseTrailers(message: string): Record<string, string> {
   const out: Record<string, string> = {};
