@@ -26,7 +26,7 @@ describe('the append-only chain cache', () => {
     for (let i = 0; i < 20; i++) add(store, 'b', i);
     expect(materialize(store, 'b')).toBe(expected(0, 20));
     const after20 = chainFiles(store);
-    expect(after20).toEqual([
+    expect(after20.slice(0, 2)).toEqual([
       ['KEY.data', Buffer.byteLength(expected(0, 20))],
       ['KEY.idx', 20 * 44],
     ]);
@@ -39,7 +39,7 @@ describe('the append-only chain cache', () => {
       rmSync(join(store, 'objects', blob.slice(0, 2), blob.slice(2)));
     }
     expect(materialize(store, 'b')).toBe(expected(0, 25));
-    expect(chainFiles(store)).toEqual([
+    expect(chainFiles(store).slice(0, 2)).toEqual([
       ['KEY.data', Buffer.byteLength(expected(0, 25))],
       ['KEY.idx', 25 * 44],
     ]);
@@ -54,12 +54,27 @@ describe('the append-only chain cache', () => {
     expect(chainFiles(store)[1][1]).toBe(25 * 44);
   });
 
+  it('a tip a few deltas past one materialized before is resumed without walking the whole chain', () => {
+    const store = newStore();
+    for (let i = 0; i < 20; i++) add(store, 'b', i);
+    expect(materialize(store, 'b')).toBe(expected(0, 20));
+    add(store, 'b', 20);
+    add(store, 'b', 21);
+    // the chain from b~5 down is gone from the object store: a walk of the whole chain would fail
+    // (git reads a commit one past what it lists, so the few looked at stay)
+    for (const c of git(store, ['rev-list', 'b~5']).trim().split('\n')) rmSync(join(store, 'objects', c.slice(0, 2), c.slice(2)));
+    expect(materialize(store, 'b')).toBe(expected(0, 22));
+    expect(materialize(store, 'b~1')).toBe(expected(0, 21));
+    expect(chainFiles(store).map(([name]) => name)).toEqual(['KEY.data', 'KEY.idx', 'heads']);
+  });
+
   it('a damaged cache is rebuilt from the repo, never served', () => {
     const store = newStore();
     for (let i = 0; i < 5; i++) add(store, 'b', i);
     expect(materialize(store, 'b')).toBe(expected(0, 5));
     const dir = join(store, 'ctx', 'cache', 'chains');
     const data = readdirSync(dir).find((f) => f.endsWith('.data'))!;
+    rmSync(join(dir, 'heads'));
     const bytes = readFileSync(join(dir, data));
     bytes[3] ^= 0x20;
     writeFileSync(join(dir, data), bytes);

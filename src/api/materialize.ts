@@ -3,12 +3,13 @@
 import { BadInputError, UsageError } from '../errors/index.js';
 import { fullId, shortId } from '../core/ids.js';
 import { stopLabel, translationTier, type Tier } from '../core/materialize.js';
+import { parseTrailers } from '../core/meta.js';
 import { VIEWS, conversationView, maskToolOutputs, type View } from '../core/views.js';
 import { checkOutputFormat, knownFormat, outputFormat, rawOutput, storageFormat, viewCarriers, viewFormatFor } from '../formats/registry.js';
 import { MaterializeCache } from '../store/cache.js';
 import { readEntries } from '../store/context-commits.js';
 import { refs } from '../store/refs.js';
-import { ChainCache } from '../store/chain-cache.js';
+import { ChainCache, ChainHeads } from '../store/chain-cache.js';
 import { neutralMessages, parseRun, parseStop, pinnedMessages, readParts, runsOf, walkContext, type ContextPart, type Walked } from './context-reader.js';
 import type { RepoContext } from './repo-context.js';
 
@@ -70,13 +71,17 @@ export async function materialize(ctx: RepoContext, spec: string, opts: Material
       return { bytes, format, tier: tier as Tier, from: from.split(','), ...(unknown ? { unknown } : {}), commits, stop: stopLabel(stop), view, masked, cached: true, binary: isBinary(format) };
     }
   }
+  if (!shaped && !opts.verify) {
+    const known = await fromHeads(ctx, tip, stopLabel(stop), opts.format, view);
+    if (known) return known;
+  }
   const walk = await walkContext(ctx, tip, stop, spec);
   const stored = walk.tipFormat;
   // without --format, a view of a format that cannot carry one is written in one that can
   const format = opts.format ?? (shaped ? viewFormatFor(stored) : stored);
   // resume's path: a byte-append chain in its own format is read through the chain's append-only cache
   if (!shaped && !opts.verify && walk.parts.length && walk.parts.every((p) => p.format === format) && knownFormat(format)?.concatRule === 'append')
-    return appendChain(ctx, walk.parts, format, stopLabel(stop), view);
+    return appendChain(ctx, tip, walk.parts, format, stopLabel(stop), view);
   const parts = await readParts(ctx, walk.parts, { verify: opts.verify });
   const artifacts = parts.map((p) => p.artifact);
   if (shaped) checkViewCarrier(format, view, mask);
@@ -129,7 +134,7 @@ const isBinary = (format: string) => knownFormat(format)?.binary === true;
  * (every tip of the chain is a prefix of it), then only the artifacts past it, read from the repo
  * and appended to the cache when they extend it.
  */
-async function appendChain(ctx: RepoContext, walked: readonly Walked[], format: string, stop: string, view: View): Promise<Materialized> {
+async function appendChain(ctx: RepoContext, tip: string, walked: readonly Walked[], format: string, stop: string, view: View): Promise<Materialized> {
   const cache = new ChainCache(ctx.gitdir, walked[0].oid, format);
   const entries = cache.entries();
   let k = 0;
@@ -144,8 +149,56 @@ async function appendChain(ctx: RepoContext, walked: readonly Walked[], format: 
   const fresh = await readParts(ctx, walked.slice(k));
   if (k === 0 || k === entries.length) cache.append(k === 0 ? null : walked[k - 1].oid, fresh.map((p) => ({ oid: p.oid, bytes: p.artifact })));
   const bytes = storageFormat(format).concat([head, ...fresh.map((p) => p.artifact)]);
+  if (k === 0 || k === entries.length) new ChainHeads(ctx.gitdir).record({ tip, stop, format, base: walked[0].oid, n: walked.length });
   const commits = walked.map((p) => fullId(p.oid));
   return { bytes, format, tier: 'native', from: [format], commits, stop, view, masked: 0, cached: fresh.length === 0, binary: isBinary(format) };
+}
+
+/** How far back a tip is looked for among the recorded heads before the whole chain is walked. */
+const NEAR = 16;
+
+/**
+ * A tip the chain heads know (materialized before), or one a few deltas past a known one: the
+ * cached prefix, plus those deltas read from the repo, without walking the whole chain.
+ */
+async function fromHeads(ctx: RepoContext, tip: string, stop: string, requested: string | undefined, view: View): Promise<Materialized | null> {
+  const heads = new ChainHeads(ctx.gitdir);
+  const known = heads.all().filter((h) => h.stop === stop && (requested === undefined || h.format === requested));
+  if (known.length === 0) return null;
+  const byTip = new Map(known.map((h) => [h.tip, h]));
+  let head = byTip.get(tip);
+  let past: Walked[] = [];
+  if (!head) {
+    // a few commits at a time: the usual case is one checkpoint past the last resume
+    let links: Awaited<ReturnType<typeof ctx.engine.chain>> = [];
+    let at = -1;
+    for (let n = 2; at < 0 && n <= NEAR; n *= 2) {
+      links = await ctx.engine.chain(tip, n);
+      at = links.findIndex((l) => byTip.has(l.oid));
+      if (links.length < n) break;
+    }
+    if (at <= 0) return null;
+    head = byTip.get(links[at].oid)!;
+    // only deltas of the chain's own format: anything else may end the walk or need translation
+    for (const l of links.slice(0, at)) {
+      const t = parseTrailers(l.message);
+      if (t['Ctx-Type'] !== 'delta' || t['Ctx-Format'] !== head.format) return null;
+    }
+    past = links.slice(0, at).reverse().map((l) => ({ ...l, type: 'delta' as const, format: head!.format }));
+  }
+  const cache = new ChainCache(ctx.gitdir, head.base, head.format);
+  const entries = cache.entries();
+  if (entries.length < head.n || entries[head.n - 1].oid !== head.tip) return null;
+  const prefix = cache.prefix(head.n);
+  if (prefix === null) return null;
+  const fresh = await readParts(ctx, past);
+  if (fresh.length && entries.length === head.n) {
+    cache.append(head.tip, fresh.map((p) => ({ oid: p.oid, bytes: p.artifact })));
+    heads.record({ ...head, tip, n: head.n + fresh.length });
+  }
+  const bytes = storageFormat(head.format).concat([prefix, ...fresh.map((p) => p.artifact)]);
+  const commits = [...entries.slice(0, head.n).map((e) => fullId(e.oid)), ...fresh.map((p) => fullId(p.oid))];
+  return { bytes, format: head.format, tier: 'native', from: [head.format], commits, stop, view, masked: 0, cached: fresh.length === 0, binary: isBinary(head.format) };
 }
 
 function checkViewCarrier(format: string, view: View, mask: number | undefined) {

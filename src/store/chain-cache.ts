@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, ftruncateSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { derivedDir } from './derived.js';
+import { derivedDir, writeDerived } from './derived.js';
 import { breakDeadLock, holding, ownerRecord, released } from './lock-owner.js';
 
 const RECORD = 20 + 8 + 16;
@@ -171,5 +171,61 @@ function readWhole(path: string, limit = Infinity): Buffer {
     return buf.subarray(0, got);
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * Which chain cache holds the context of a recent tip: `<tip> <stop> <format> <base> <n>` lines, so
+ * a tip materialized before (or one a few deltas past it) needs no walk of the whole chain. A
+ * commit's history never changes, so what a line says stays true; it is still checked against the
+ * chain's index before use. At most HEADS_KEPT lines are kept.
+ */
+const HEADS_KEPT = 256;
+
+export interface ChainHead {
+  tip: string;
+  stop: string;
+  format: string;
+  base: string;
+  /** commits in the context: the first n of the base's index */
+  n: number;
+}
+
+export class ChainHeads {
+  private readonly file: string;
+
+  constructor(private readonly gitdir: string) {
+    this.file = join(gitdir, 'ctx', 'cache', 'chains', 'heads');
+  }
+
+  all(): ChainHead[] {
+    let text: string;
+    try {
+      text = readWhole(this.file).toString('utf8');
+    } catch {
+      return [];
+    }
+    const out: ChainHead[] = [];
+    for (const line of text.split('\n')) {
+      const [tip, stop, format, base, n] = line.split(' ');
+      if (/^[0-9a-f]{40}$/.test(tip ?? '') && /^[0-9a-f]{40}$/.test(base ?? '') && /^\d+$/.test(n ?? '') && stop && format) out.push({ tip, stop, format, base, n: Number(n) });
+    }
+    return out;
+  }
+
+  record(head: ChainHead): void {
+    try {
+      derivedDir(this.gitdir, 'cache', 'chains');
+      const all = this.all();
+      // a head already recorded as it is: nothing to write
+      if (all.some((h) => h.tip === head.tip && h.stop === head.stop && h.format === head.format && h.base === head.base && h.n === head.n)) return;
+      const kept = all.filter((h) => !(h.tip === head.tip && h.stop === head.stop && h.format === head.format));
+      // one order whatever the order of the calls (the file is derived data: equal input, equal bytes);
+      // past HEADS_KEPT lines, the first ones go (an evicted head costs a walk, nothing else)
+      const lines = [...kept, head].map((h) => `${h.tip} ${h.stop} ${h.format} ${h.base} ${h.n}\n`).sort();
+      writeDerived(this.file, lines.slice(-HEADS_KEPT).join(''));
+    } catch {
+      // derived data: a heads file that cannot be written costs a walk next time
+    }
   }
 }
