@@ -1,6 +1,6 @@
 // ctx gc: delete branches past their retention (`--prune-expired`), then `git gc` (pack, prune
 // unreachable objects past git's grace period), then drop derived data of commits that are gone.
-import { CtxError } from '../errors/index.js';
+import { ConflictError, CtxError } from '../errors/index.js';
 import { retentionRules, ruleFor } from '../core/retention.js';
 import { readStoredCommits } from '../store/context-commits.js';
 import { gitOnPath } from '../store/engine-select.js';
@@ -50,7 +50,14 @@ export async function gc(ctx: RepoContext, opts: GcOptions = {}): Promise<GcRepo
   const before = objectStats(ctx.gitdir);
   const branches = opts.pruneExpired ? await pruneExpired(ctx, dryRun) : [];
   if (dryRun) return { dry_run: true, branches, before, after: null, derived_removed: 0 };
-  await nativeGc(ctx.gitdir, opts.prune);
+  try {
+    await nativeGc(ctx.gitdir, opts.prune);
+  } catch (e) {
+    const msg = (e as Error).message.replace(/^fatal: /, '');
+    // another gc (a writer's auto-pack, another ctx gc) holds git's gc.pid: it is packing this store now
+    if (/gc is already running/.test(msg)) throw new ConflictError(`a git gc is already running on the store: ${msg.replace(/ \(use --force if not\)$/, '')}`, { hint: 'try again when it is done' });
+    throw new CtxError(`git gc failed: ${msg}`);
+  }
   const stale = await staleDerived(ctx.gitdir, async (ids) => (await ctx.engine.readObjects(ids)).map((o) => o !== null));
   return { dry_run: false, branches, before, after: objectStats(ctx.gitdir), derived_removed: removeDerived(stale) };
 }
