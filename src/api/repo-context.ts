@@ -9,6 +9,7 @@ import { findByPrefix } from '../store/object-ids.js';
 import { parseConfigSize, readConfig } from '../store/repo.js';
 import { refs, RefStore } from '../store/refs.js';
 import { DEFAULT_MAX_BLOB } from '../store/context-commits.js';
+import { DEFAULT_AUTO_PACK } from '../store/gc.js';
 import { checkTokenCounter, tokenCounter, type TokenCounter, type TokenCounterName } from '../core/tokens.js';
 
 export interface Defaults {
@@ -35,6 +36,8 @@ export class RepoContext {
   readonly now: () => Date;
   /** the estimator of meta.json's token_count */
   readonly tokenCount: TokenCounterName;
+  /** loose objects after a write above which they are packed (`ctx.autoPack`; 0: never) */
+  readonly autoPack: number;
 
   constructor(readonly gitdir: string, opts: RepoOptions = {}) {
     const env = opts.env ?? process.env;
@@ -47,6 +50,8 @@ export class RepoContext {
     // a chunk under 1 KiB makes a tree of millions of blobs; git hosts refuse blobs near 100 MB
     this.maxBlobSize = max ? parseConfigSize('ctx.maxBlobSize', max, 1024, 1024 ** 3) : DEFAULT_MAX_BLOB;
     this.now = opts.now ?? clockFromEnv(env);
+    const autoPack = config.get('ctx.autopack');
+    this.autoPack = autoPack ? parseConfigSize('ctx.autoPack', autoPack, 0, 1e9) : DEFAULT_AUTO_PACK;
     this.tokenCount = opts.tokenCount ?? checkTokenCounter(config.get('ctx.tokencount') || 'cl100k_base');
     this.defaults = {
       principal: env.CTX_PRINCIPAL || safeUser(),

@@ -5,6 +5,7 @@ import { COMMIT_TYPES, TRIGGERS, isoMs, type CommitType, type Meta, type Trigger
 import { storageFormat } from '../formats/registry.js';
 import { commitSpec } from '../store/context-commits.js';
 import { checkBranchName, refs } from '../store/refs.js';
+import { packIfLoose } from './auto-pack.js';
 import type { RepoContext } from './repo-context.js';
 import { addCounts, screenArtifact, screenFields, secretPolicy, type SecretPolicy } from './secrets.js';
 
@@ -124,11 +125,13 @@ export async function checkpoint(ctx: RepoContext, input: CheckpointInput): Prom
     const [oid] = await ctx.engine.writeCommits([commitSpec(meta, artifact, ext, parent, ctx.maxBlobSize)]);
     try {
       ctx.refs.update(ref, oid, tip);
-      return { oid, parent, meta, ...(warnings.length ? { warnings } : {}) };
     } catch (e) {
       if (!(e instanceof ConflictError) || !input.retry || attempt >= MAX_RETRIES) throw e;
       wanted = undefined;
+      continue;
     }
+    await packIfLoose(ctx);
+    return { oid, parent, meta, ...(warnings.length ? { warnings } : {}) };
   }
 }
 
@@ -165,5 +168,6 @@ export async function writeChain(
   const specs = prepared.map((p, i) => commitSpec(p.meta, p.artifact, ext, i === 0 ? onto : { index: i - 1 }, ctx.maxBlobSize));
   const oids = await ctx.engine.writeCommits(specs);
   ctx.refs.update(ref, oids[oids.length - 1], onto);
+  await packIfLoose(ctx);
   return oids.map((oid, i) => ({ oid, parent: i === 0 ? onto : oids[i - 1], meta: prepared[i].meta, ...(prepared[i].warnings.length ? { warnings: prepared[i].warnings } : {}) }));
 }

@@ -39,6 +39,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: 'run a command over commits and annotate each with its output as summary',
     load: () => import('./summarize.js'),
   },
+  { name: 'gc', usage: '[options]', summary: 'pack objects, prune unreachable ones, and with --prune-expired delete branches past their retention', load: () => import('./gc.js') },
   { name: 'verify', usage: '[options] [id]', summary: "check every artifact's BLAKE3, the meta schema and chain sanity", load: () => import('./verify.js') },
   {
     name: 'import',

@@ -7,6 +7,7 @@ import type { Materialized } from '../api/materialize.js';
 import type { CompactResult } from '../api/compact.js';
 import type { SummaryOutcome } from '../api/summarize.js';
 import type { VerifyReport } from '../api/verify.js';
+import type { ExpiredBranch, GcReport } from '../api/gc.js';
 import type { RefReport, SyncReport } from '../api/sync.js';
 import type { HooksReport, ImportResult } from '../api/runtime.js';
 import { fullId } from '../core/ids.js';
@@ -116,6 +117,15 @@ export function summaryJson(o: SummaryOutcome) {
 
 export function verifyJson(r: VerifyReport) {
   return { v: 1, ok: r.problems.length === 0, commits: r.commits, problems: r.problems };
+}
+
+/** One record per expired branch, then the summary. */
+export function gcBranchJson(e: ExpiredBranch) {
+  return { v: 1, branch: e.branch, id: fullId(e.oid), created_at: e.created_at, pattern: e.pattern, retention: e.keep, action: e.action };
+}
+
+export function gcJson(r: GcReport) {
+  return { v: 1, dry_run: r.dry_run, deleted: r.branches.filter((b) => b.action === 'deleted').length, before: r.before, after: r.after, derived_removed: r.derived_removed };
 }
 
 export function importJson(r: ImportResult, tip: string) {

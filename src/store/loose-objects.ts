@@ -2,7 +2,7 @@
 // their SHA-1. A checkpoint or a hook call writes a handful of objects; starting `git fast-import`
 // for them costs more than the write (two processes: fast-import unpacks small packs itself).
 import { createHash } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import type { CommitSpec } from './engine.js';
@@ -62,17 +62,42 @@ function writeObject(gitdir: string, type: string, data: Uint8Array): string {
   const oid = createHash('sha1').update(body).digest('hex');
   const dir = join(gitdir, 'objects', oid.slice(0, 2));
   const path = join(dir, oid.slice(2));
-  if (existsSync(path)) return oid;
+  // an object already here is freshened, as git does: a concurrent prune then sees it as new, not as old garbage
+  if (freshen(path)) return oid;
+  const deflated = deflateSync(body);
+  // a concurrent `git gc` removes empty object directories (and old tmp files): make it again and retry
+  for (let attempt = 0; ; attempt++) {
+    try {
+      writeLoose(dir, path, oid, deflated);
+      return oid;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 20) throw e;
+    }
+  }
+}
+
+function freshen(path: string): boolean {
+  try {
+    const now = new Date();
+    utimesSync(path, now, now);
+    return true;
+  } catch {
+    return false; // not here (or packed meanwhile): written anew
+  }
+}
+
+function writeLoose(dir: string, path: string, oid: string, deflated: Buffer): void {
   mkdirSync(dir, { recursive: true });
   // written whole under a temporary name, then linked into place, as git does: never half an object
   const tmp = join(dir, `tmp_obj_${process.pid}_${oid.slice(2, 10)}`);
-  writeFileSync(tmp, deflateSync(body), { mode: 0o444 });
+  writeFileSync(tmp, deflated, { mode: 0o444 });
   try {
     linkSync(tmp, path);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
   } finally {
-    unlinkSync(tmp);
+    try {
+      unlinkSync(tmp);
+    } catch {}
   }
-  return oid;
 }

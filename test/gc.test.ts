@@ -1,0 +1,240 @@
+// ctx gc: packing, retention (--prune-expired) with what it must keep, auto-pack after writes,
+// and a gc racing concurrent writers. Checked with native git.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CTX, FIXED_ENV, ROOT, ctx, fsck, git, newStore, objectCount, refSnapshot, tempDir } from './helpers.js';
+
+const env = FIXED_ENV;
+const line = (text: string) => `{"type":"user","message":{"role":"user","content":${JSON.stringify(text)}}}\n`;
+const KIB = '\\d+ KiB';
+
+function checkpoint(store: string, branch: string, text: string, at: string, extra: string[] = []): string {
+  const r = ctx(store, ['checkpoint', '-b', branch, '--format', 'claude-code-v1', ...extra, '-'], { env: { ...env, CTX_NOW: at }, input: line(text) });
+  expect(r).toMatchObject({ code: 0, stderr: '' });
+  return r.stdout.trim();
+}
+
+const exists = (store: string, id: string) => {
+  try {
+    git(store, ['cat-file', '-e', `${id.replace(/^ctx-/, '')}^{commit}`]);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** A transcript of `turns` user/assistant pairs: import splits it into one commit per turn. */
+function transcript(dir: string, turns: number): string {
+  let s = '';
+  for (let i = 0; i < turns; i++) {
+    s += JSON.stringify({ type: 'user', message: { role: 'user', content: `question ${i}` }, uuid: `u${i}`, sessionId: 's1' }) + '\n';
+    s += JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: `answer ${i}` }] }, uuid: `a${i}`, parentUuid: `u${i}`, sessionId: 's1' }) + '\n';
+  }
+  const file = join(dir, 'session.jsonl');
+  writeFileSync(file, s);
+  return file;
+}
+
+describe('ctx gc', () => {
+  it('packs loose objects; refs, fsck and verify unchanged', () => {
+    const store = newStore();
+    for (let i = 0; i < 3; i++) checkpoint(store, 'main', `turn ${i}`, `2026-01-0${i + 1}T00:00:00.000Z`);
+    const refs = refSnapshot(store);
+    expect(objectCount(store)).toBe('count: 12 in-pack: 0');
+    const r = ctx(store, ['gc'], { env });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^objects: 12 loose, 0 packs, ${KIB} -> 0 loose, 1 pack, ${KIB}\n$`));
+    expect(objectCount(store)).toBe('count: 0 in-pack: 12');
+    expect(refSnapshot(store)).toBe(refs);
+    expect(fsck(store)).toEqual({ code: 0, output: '' });
+    expect(ctx(store, ['verify', '--all'], { env })).toMatchObject({ code: 0, stdout: 'ok 3 commits\n' });
+  });
+
+  it('--prune-expired deletes expired branches, keeps pinned ones, and removes no object a kept ref reaches', () => {
+    const store = newStore();
+    const old = '2026-01-01T00:00:00.000Z';
+    const base = checkpoint(store, 'main', 'base', old);
+    const fork = checkpoint(store, 'ephemeral/fork', 'on main', old, ['--parent', 'main']); // main's root is its fork point
+    const lone = checkpoint(store, 'ephemeral/lone', 'alone', old);
+    const pinned = checkpoint(store, 'ephemeral/pinned', 'pin me', old);
+    const tagged = checkpoint(store, 'ephemeral/tagged', 'tag me', old);
+    git(store, ['tag', 'saved', tagged.slice(4)]);
+    const fresh = checkpoint(store, 'ephemeral/fresh', 'fresh', '2026-01-01T23:00:00.000Z');
+    checkpoint(store, 'ephemeral/keep-me', 'kept by never', old);
+    checkpoint(store, 'other', 'no rule', old);
+    expect(ctx(store, ['annotate', pinned, '--pin'], { env }).code).toBe(0);
+    git(store, ['config', 'ctx.ephemeral/keep-*.retention', 'never']);
+    git(store, ['config', 'ctx.ephemeral/*.retention', '1d']);
+    const now = { ...env, CTX_NOW: '2026-01-02T12:00:00.000Z' };
+    const id = (c: string) => c.slice(0, 16);
+    const expected = (action: string) =>
+      [
+        `${action}\tephemeral/fork\t${id(fork)}\t${old}\tephemeral/*=1d`,
+        `${action}\tephemeral/lone\t${id(lone)}\t${old}\tephemeral/*=1d`,
+        `kept-pinned\tephemeral/pinned\t${id(pinned)}\t${old}\tephemeral/*=1d`,
+        `${action}\tephemeral/tagged\t${id(tagged)}\t${old}\tephemeral/*=1d`,
+      ].join('\n') + '\n';
+
+    const refs = refSnapshot(store);
+    const dry = ctx(store, ['gc', '--prune-expired', '--dry-run'], { env: now });
+    expect(dry.stdout).toBe(expected('would-delete'));
+    expect(dry.stderr).toMatch(new RegExp(`^ctx: dry run: nothing changed \\(objects: \\d+ loose, 0 packs, ${KIB}\\)\n$`));
+    expect(dry.code).toBe(0);
+    expect(refSnapshot(store)).toBe(refs);
+
+    const r = ctx(store, ['gc', '--prune-expired', '--prune', 'now'], { env: now });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^${expected('deleted').replace(/[*.()]/g, '\\$&')}objects: \\d+ loose, 0 packs, ${KIB} -> 0 loose, 1 pack, ${KIB}\n$`));
+    expect(git(store, ['for-each-ref', '--format=%(refname)']).trim().split('\n')).toEqual([
+      'refs/heads/ephemeral/fresh',
+      'refs/heads/ephemeral/keep-me',
+      'refs/heads/ephemeral/pinned',
+      'refs/heads/main',
+      'refs/heads/other',
+      'refs/notes/ctx',
+      'refs/tags/saved',
+    ]);
+    // only what no kept ref reaches is gone: the fork point and the tagged commit stay
+    expect([base, fork, lone, pinned, tagged, fresh].map((c) => exists(store, c))).toEqual([true, false, false, true, true, true]);
+    expect(fsck(store)).toEqual({ code: 0, output: '' });
+    // verify walks branches: the tagged commit is on no branch now
+    expect(ctx(store, ['verify', '--all'], { env })).toMatchObject({ code: 0, stdout: 'ok 5 commits\n' });
+  });
+
+  it('--json: one record per expired branch, then the summary', () => {
+    const store = newStore();
+    const tip = checkpoint(store, 'ephemeral/a', 'a', '2026-01-01T00:00:00.000Z');
+    git(store, ['config', 'ctx.ephemeral/*.retention', '12h']);
+    const r = ctx(store, ['gc', '--prune-expired', '--json'], { env });
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    const [branch, summary] = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(branch).toEqual({ v: 1, branch: 'ephemeral/a', id: expect.stringMatching(new RegExp(`^${tip}[0-9a-f]{28}$`)), created_at: '2026-01-01T00:00:00.000Z', pattern: 'ephemeral/*', retention: '12h', action: 'deleted' });
+    expect(Object.keys(summary)).toEqual(['v', 'dry_run', 'deleted', 'before', 'after', 'derived_removed']);
+    expect(Object.keys(summary.before)).toEqual(['loose_objects', 'packs', 'disk_bytes']);
+    expect(summary).toMatchObject({ v: 1, dry_run: false, deleted: 1, before: { loose_objects: 4, packs: 0 }, after: { loose_objects: 4, packs: 0 }, derived_removed: 0 });
+    // no ref reaches them, but they are younger than git's grace period: a writer may be about to use them
+  });
+
+  it('removes derived data of commits that are gone', () => {
+    const store = newStore();
+    checkpoint(store, 'ephemeral/a', 'a', '2026-01-01T00:00:00.000Z');
+    expect(ctx(store, ['materialize', 'ephemeral/a'], { env }).code).toBe(0);
+    git(store, ['config', 'ctx.ephemeral/*.retention', '1d']);
+    const r = ctx(store, ['gc', '--prune-expired', '--prune', 'now'], { env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/; [1-9]\d* derived files? removed\n$/);
+    expect(git(store, ['count-objects', '-v'])).toMatch(/^count: 0$/m);
+    const again = ctx(store, ['gc'], { env });
+    expect(again.stdout).toMatch(new RegExp(`^objects: 0 loose, 0 packs, 0 KiB -> 0 loose, 0 packs, 0 KiB\n$`));
+  });
+
+  it('refuses a retention or ctx.autoPack value it cannot read, before writing anything', () => {
+    const store = newStore();
+    checkpoint(store, 'ephemeral/a', 'a', '2026-01-01T00:00:00.000Z');
+    git(store, ['config', 'ctx.ephemeral/*.retention', '7x']);
+    const refs = refSnapshot(store);
+    const objects = objectCount(store);
+    expect(ctx(store, ['gc', '--prune-expired'], { env })).toMatchObject({ code: 2, stdout: '', stderr: 'ctx: config ctx.ephemeral/*.retention: not a duration: 7x (e.g. 7d, 12h, 2w, never)\n' });
+    git(store, ['config', '--unset', 'ctx.ephemeral/*.retention']);
+    git(store, ['config', 'ctx.autoPack', 'lots']);
+    const cp = ctx(store, ['checkpoint', '-b', 'main', '--format', 'claude-code-v1', '-'], { env, input: line('x') });
+    expect(cp).toMatchObject({ code: 2, stdout: '', stderr: 'ctx: config ctx.autoPack: not a size: lots\n' });
+    expect(refSnapshot(store)).toBe(refs);
+    expect(objectCount(store)).toBe(objects);
+  });
+
+  it('without git on PATH: exit 1, nothing changed', () => {
+    const store = newStore();
+    checkpoint(store, 'main', 'a', '2026-01-01T00:00:00.000Z');
+    const refs = refSnapshot(store);
+    const r = ctx(store, ['gc'], { env: { ...env, PATH: join(tempDir(), 'empty') } });
+    expect(r).toMatchObject({ code: 1, stdout: '' });
+    expect(r.stderr).toBe('ctx: ctx gc needs git on PATH: isomorphic-git can neither pack nor prune; nothing was changed\n');
+    expect(refSnapshot(store)).toBe(refs);
+    expect(objectCount(store)).toBe('count: 4 in-pack: 0');
+  });
+});
+
+describe('auto-pack', () => {
+  it('a write that leaves more than ctx.autoPack loose objects packs them (git gc --auto)', () => {
+    const dir = tempDir();
+    const file = transcript(dir, 500);
+    const counts: string[] = [];
+    for (const autoPack of ['0', '256']) {
+      const store = newStore();
+      git(store, ['config', 'ctx.autoPack', autoPack]);
+      git(store, ['config', 'gc.autoDetach', 'false']); // git packs in the foreground: the test sees the result
+      const r = ctx(store, ['--engine', 'isogit', 'import', 'claude-code', file, '-b', 'imported'], { env });
+      expect(r).toMatchObject({ code: 0, stderr: '' });
+      counts.push(objectCount(store));
+      expect(fsck(store)).toEqual({ code: 0, output: '' });
+      expect(ctx(store, ['verify', '--all'], { env }).stdout).toBe('ok 500 commits\n');
+    }
+    expect(counts).toEqual(['count: 2000 in-pack: 0', 'count: 0 in-pack: 2000']);
+  }, 60_000);
+});
+
+/** `bash -c` running `n` checkpoints with --retry on one branch, each with its own summary. */
+function writer(store: string, k: number, n: number): Promise<{ code: number; stdout: string; stderr: string }> {
+  const script = `for i in $(seq 0 ${n - 1}); do printf '{"type":"user"}\\n' | "$NODE" "$CTX_BIN" checkpoint -b race --format claude-code-v1 --retry --summary "w${k}-$i" - || exit 1; done`;
+  return shell(store, script);
+}
+
+function shell(store: string, script: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const childEnv: NodeJS.ProcessEnv = {};
+  for (const [key, v] of Object.entries(process.env)) if (!key.startsWith('CTX_')) childEnv[key] = v;
+  Object.assign(childEnv, env, { CTX_STORE: store, NODE: process.execPath, CTX_BIN: CTX });
+  return new Promise((done) => {
+    const p = spawn('bash', ['-c', script], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (b) => (stdout += b));
+    p.stderr.on('data', (b) => (stderr += b));
+    p.on('close', (code) => done({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+// CTX_GC_WRITERS / CTX_GC_COMMITS make a longer run: CTX_GC_WRITERS=8 CTX_GC_COMMITS=200 npx vitest run test/gc.test.ts
+const WRITERS = Number(process.env.CTX_GC_WRITERS ?? 8);
+const COMMITS = Number(process.env.CTX_GC_COMMITS ?? 20);
+
+describe('gc while agents write', () => {
+  it(`${WRITERS} writers × ${COMMITS} checkpoints with --retry and ctx gc in a loop: every commit once, reachable, fsck and verify clean`, async () => {
+    const store = newStore();
+    // auto-pack fires often too, in the foreground: writers' git gc --auto races the explicit ones
+    git(store, ['config', 'ctx.autoPack', '64']);
+    git(store, ['config', 'gc.autoDetach', 'false']);
+    const done = join(dirname(store), 'writers-done');
+    // a gc that finds another running (git's gc.pid) exits 3; any other failure ends the loop
+    const gcLoop = shell(
+      store,
+      `n=0; while [ ! -e "${done}" ] || [ $n -eq 0 ]; do "$NODE" "$CTX_BIN" gc >/dev/null 2>&1; rc=$?; [ $rc -eq 0 ] && n=$((n+1)); [ $rc -eq 0 ] || [ $rc -eq 3 ] || exit $rc; done; echo $n`,
+    );
+    const writers = await Promise.all(Array.from({ length: WRITERS }, (_, k) => writer(store, k, COMMITS)));
+    mkdirSync(done);
+    const gcs = await gcLoop;
+    for (const w of writers) expect(w).toMatchObject({ code: 0, stderr: '' });
+    expect(gcs).toMatchObject({ code: 0, stderr: '' });
+    expect(Number(gcs.stdout)).toBeGreaterThan(0);
+
+    const total = WRITERS * COMMITS;
+    expect(git(store, ['rev-list', '--first-parent', '--count', 'race'])).toBe(`${total}\n`);
+    const summaries = git(store, ['log', '--format=%s', 'race']).trim().split('\n');
+    expect(new Set(summaries).size).toBe(total);
+    for (let k = 0; k < WRITERS; k++) for (let i = 0; i < COMMITS; i++) expect(summaries).toContain(`w${k}-${i}`);
+    const chain = new Set(git(store, ['rev-list', 'race']).trim().split('\n').map((o) => `ctx-${o.slice(0, 12)}`));
+    const printed = writers.flatMap((w) => w.stdout.trim().split('\n'));
+    expect(printed).toHaveLength(total);
+    for (const id of printed) expect(chain.has(id)).toBe(true);
+
+    expect(ctx(store, ['gc'], { env }).code).toBe(0);
+    expect(fsck(store)).toMatchObject({ code: 0 });
+    expect(fsck(store).output).not.toMatch(/error|missing|broken/);
+    expect(ctx(store, ['verify', '--all'], { env })).toMatchObject({ code: 0, stdout: `ok ${total} commits\n` });
+    expect(existsSync(join(store, 'gc.pid'))).toBe(false);
+  }, 600_000);
+});
