@@ -9,6 +9,8 @@ export type { AnnotateInput } from './api/branch-ops.js';
 export type { ImportOptions, ExportOptions, Exported } from './api/runtime.js';
 export type { ExportResult } from './api/sessions.js';
 export type { CompactOptions } from './api/compact.js';
+export type { GcOptions, GcReport } from './api/gc.js';
+export type { SnapshotStop } from './api/snapshot.js';
 export { runtimeNames } from './runtimes/registry.js';
 export { formatNames } from './formats/registry.js';
 export type { Meta, CommitType, Trigger } from './core/meta.js';

@@ -27,7 +27,8 @@ describe('branch names git cannot store are refused before anything is written',
   const long = 'a'.repeat(251);
   it.each([
     ['HEAD', 2, "ctx: bad branch name 'HEAD': HEAD names the current branch\n"],
-    [long, 2, `ctx: bad branch name '${long}': a component is longer than 250 bytes\n`],
+    [long, 2, `ctx: bad branch name '${long}': its last component is longer than 250 bytes (255 with .lock)\n`],
+    [`${'d'.repeat(256)}/x`, 2, `ctx: bad branch name '${'d'.repeat(256)}/x': a component is longer than 255 bytes\n`],
     ['claude', 1, 'ctx: cannot create claude: claude/x exists\n'],
     ['claude/x/y', 1, 'ctx: cannot create claude/x/y: claude/x exists\n'],
   ])('%#: checkpoint -b %s', (branch, code, stderr) => {

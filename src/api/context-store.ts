@@ -3,6 +3,7 @@
 import { fullId } from '../core/ids.js';
 import type { Meta } from '../core/meta.js';
 import { compact, type CompactOptions, type CompactResult } from './compact.js';
+import { gc, type GcOptions, type GcReport } from './gc.js';
 import { materialize, type Materialized, type MaterializeOptions } from './materialize.js';
 import { annotate, deleteBranch, fork, type AnnotateInput } from './branch-ops.js';
 import { budget, type BudgetOptions, type BudgetReport } from './budget.js';
@@ -124,6 +125,10 @@ export class ContextStore {
   /** The context at `id` as a new session of the runtime, written where it looks (`write: false`: only returned). */
   export(runtime: string, id: string, opts: ExportOptions & { write?: boolean } = {}): Promise<ExportResult> {
     return exportSession(this.ctx, runtime, id, opts);
+  }
+  /** Packs the store and prunes what nothing reaches; `pruneExpired` deletes branches past their retention (`ctx gc`). */
+  gc(opts?: GcOptions): Promise<GcReport> {
+    return gc(this.ctx, opts);
   }
   /** Ends the engine's git processes; call when done. */
   close(): Promise<void> {

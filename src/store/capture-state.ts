@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { derivedDir, writeDerived } from './derived.js';
-import { breakDeadLock, holding, lockHolderAlive, ownerRecord, released } from './lock-owner.js';
+import { breakDeadLock, guardLocks, holding, lockHolderAlive, ownerRecord, released } from './lock-owner.js';
 
 /** How many bytes before the offset are checked on every call: a rewritten transcript shows there. */
 export const TAIL_BYTES = 4096;
@@ -89,6 +89,7 @@ export function lockSession(gitdir: string, session: string): (() => void) | nul
   const file = join(derivedDir(gitdir, 'hooks'), `${session.replace(/[^A-Za-z0-9._-]/g, '_')}.lock`);
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
+      guardLocks();
       const fd = openSync(file, 'wx');
       holding(file);
       try {

@@ -84,6 +84,13 @@ let handlers = false;
 /** Remember a lock this process holds, so a signal to stop removes it. */
 export function holding(path: string): void {
   held.add(path);
+}
+
+/**
+ * Before a lock is made: a signal to stop then removes this process's locks and exits with the
+ * signal's code. (Installed first, so no signal lands between making a lock and guarding it.)
+ */
+export function guardLocks(): void {
   if (handlers) return;
   handlers = true;
   for (const [signal, code] of [

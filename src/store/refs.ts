@@ -3,7 +3,7 @@
 import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { AlreadyExistsError, ConflictError, CtxError, UsageError } from '../errors/index.js';
-import { breakDeadLock, holding, ownerRecord, released } from './lock-owner.js';
+import { breakDeadLock, guardLocks, holding, ownerRecord, released } from './lock-owner.js';
 
 /** Every ref name ctx uses is built here. */
 export const refs = {
@@ -43,12 +43,14 @@ export function checkBranchName(name: string, what = 'branch name'): string {
   if (name.includes('//') || name.startsWith('/') || name.endsWith('/')) throw bad('empty path component');
   if (name.endsWith('.')) throw bad('ends with "."');
   if (/[\x00-\x20\x7f~^:?*[\\]/.test(name)) throw bad('contains a space, control character or one of ~^:?*[\\');
-  for (const part of name.split('/')) {
+  const parts = name.split('/');
+  parts.forEach((part, i) => {
     if (part.startsWith('.')) throw bad('a component starts with "."');
     if (part.endsWith('.lock')) throw bad('a component ends with ".lock"');
-    // each component is a file or directory name: no file system takes more
-    if (Buffer.byteLength(part) > 250) throw bad('a component is longer than 250 bytes');
-  }
+    // each component is a directory or file name (the last one also gets `.lock` while it moves): no file system takes more
+    if (Buffer.byteLength(part) > 255) throw bad('a component is longer than 255 bytes');
+    if (i === parts.length - 1 && Buffer.byteLength(part) > 250) throw bad('its last component is longer than 250 bytes (255 with .lock)');
+  });
   return name;
 }
 
@@ -228,6 +230,7 @@ export class RefStore {
     }
     for (let attempt = 0; ; attempt++) {
       try {
+        guardLocks();
         const fd = openSync(lock, 'wx');
         holding(lock);
         writeSync(fd, ownerRecord());
