@@ -6,7 +6,7 @@ import { person } from '../core/meta.js';
 import type { Engine, EngineName, GitObject, Signature } from '../store/engine.js';
 import { StoreDamage, UnreadableObject } from '../store/damage.js';
 import { createEngine } from '../store/engine-select.js';
-import { findByPrefix } from '../store/object-ids.js';
+import { findByPrefix, looseType } from '../store/object-ids.js';
 import { parseConfigSize, readConfig } from '../store/repo.js';
 import { refs, RefStore } from '../store/refs.js';
 import { DEFAULT_MAX_BLOB } from '../store/context-commits.js';
@@ -94,6 +94,8 @@ export class RepoContext {
    * a missing object, a blob or a tree is damage of that ref (StoreDamage, exit 5).
    */
   async commitAt(ref: string, oid: string): Promise<string> {
+    // most tips are loose (a checkpoint writes them so): their header says "commit" without an engine
+    if (looseType(this.gitdir, oid) === 'commit') return oid;
     for (let depth = 0; ; depth++) {
       let o: GitObject | null;
       try {
