@@ -4,6 +4,8 @@ import type { Meta } from '../core/meta.js';
 import { readStoredCommits, readArtifacts } from '../store/context-commits.js';
 import { readNotes } from '../store/notes.js';
 import { idOf, type RepoContext } from './repo-context.js';
+import { IntegrityError } from '../errors/index.js';
+import { refs } from '../store/refs.js';
 
 export type Annotations = Record<string, unknown>;
 
@@ -42,7 +44,8 @@ export async function commitRecords(ctx: RepoContext, oids: readonly string[]): 
   const stored = await readStoredCommits(ctx.engine, oids);
   const notes = await readNotes(ctx.engine, ctx.refs, oids);
   const tips = new Map<string, string[]>();
-  for (const [name, oid] of ctx.allTips()) tips.set(oid, [...(tips.get(oid) ?? []), name]);
+  // a damaged ref names no commit here: it is reported by what reads it, not by every record
+  for (const [name, oid] of ctx.allTips(true)) tips.set(oid, [...(tips.get(oid) ?? []), name]);
   return stored.map((s) => {
     const annotations = foldAnnotations(notes.get(s.oid));
     return {
@@ -85,7 +88,8 @@ export async function log(ctx: RepoContext, spec: string | undefined, opts: LogO
     return commitRecords(ctx, oids);
   }
   const seen = new Set<string>();
-  for (const tip of new Set(ctx.allTips().values())) for (const oid of await ctx.firstParents(tip)) seen.add(oid);
+  const tips = new Map([...ctx.refs.list(refs.heads), ...ctx.refs.list(refs.remotes)].map((r) => [r.oid, r.ref]));
+  for (const [tip, ref] of tips) for (const oid of await ctx.firstParents(await ctx.commitAt(ref, tip))) seen.add(oid);
   return topoOrder(await commitRecords(ctx, [...seen])).slice(0, limit);
 }
 
@@ -136,8 +140,42 @@ export interface BranchInfo {
   meta: Meta;
 }
 
+/** Every branch with its tip's metadata; the first damaged one is thrown (StoreDamage, exit 5). */
 export async function branches(ctx: RepoContext): Promise<BranchInfo[]> {
-  const tips = [...ctx.branchTips()];
-  const stored = await readStoredCommits(ctx.engine, tips.map(([, oid]) => oid));
-  return tips.map(([name, oid], i) => ({ name, id: fullId(oid), meta: stored[i].meta }));
+  const { branches: list, damaged } = await branchList(ctx);
+  if (damaged.length) throw damaged[0];
+  return list;
+}
+
+/**
+ * The branches that read, and one integrity error per damaged branch (a garbage ref file, a tip that
+ * is no commit or cannot be read) or damaged packed-refs: `ctx branch` lists the first and reports the rest.
+ */
+export async function branchList(ctx: RepoContext): Promise<{ branches: BranchInfo[]; damaged: IntegrityError[] }> {
+  const scanned = ctx.refs.scan(refs.heads);
+  const heads = scanned.refs;
+  const damaged: IntegrityError[] = [...scanned.damaged];
+  const info = async (ref: string, oid: string): Promise<BranchInfo> => {
+    const [stored] = await readStoredCommits(ctx.engine, [await ctx.commitAt(ref, oid)]);
+    return { name: ref.slice(refs.heads.length), id: fullId(oid), meta: stored.meta };
+  };
+  try {
+    // every tip in one pipelined pass; only when one fails is each read alone, to name it
+    const objs = await ctx.engine.readObjects(heads.map((h) => h.oid));
+    if (objs.some((o) => o?.type !== 'commit')) throw new IntegrityError('a tip is not a commit');
+    const stored = await readStoredCommits(ctx.engine, heads.map((h) => h.oid));
+    return { branches: heads.map((h, i) => ({ name: h.ref.slice(refs.heads.length), id: fullId(h.oid), meta: stored[i].meta })), damaged };
+  } catch (e) {
+    if (!(e instanceof IntegrityError)) throw e;
+  }
+  const list: BranchInfo[] = [];
+  for (const h of heads) {
+    try {
+      list.push(await info(h.ref, h.oid));
+    } catch (e) {
+      if (!(e instanceof IntegrityError)) throw e;
+      damaged.push(e);
+    }
+  }
+  return { branches: list, damaged };
 }

@@ -3,9 +3,10 @@ import { hostname, userInfo } from 'node:os';
 import { AmbiguousIdError, NotFoundError, UsageError } from '../errors/index.js';
 import { fullId, isHexPrefix, parseSpec, shortId } from '../core/ids.js';
 import { person } from '../core/meta.js';
-import type { Engine, EngineName, Signature } from '../store/engine.js';
+import type { Engine, EngineName, GitObject, Signature } from '../store/engine.js';
+import { StoreDamage, UnreadableObject } from '../store/damage.js';
 import { createEngine } from '../store/engine-select.js';
-import { findByPrefix } from '../store/object-ids.js';
+import { findByPrefix, looseType } from '../store/object-ids.js';
 import { parseConfigSize, readConfig } from '../store/repo.js';
 import { refs, RefStore } from '../store/refs.js';
 import { DEFAULT_MAX_BLOB } from '../store/context-commits.js';
@@ -77,9 +78,10 @@ export class RepoContext {
     if (!explicitId) {
       for (const ref of [...(base === 'HEAD' ? ['HEAD'] : []), refs.branch(base), refs.tag(base), `${refs.remotes}${base}`, ...(base.startsWith('refs/') ? [base] : [])]) {
         oid = this.refs.read(ref);
-        // only a tag can point at a tag object; branches point at commits
-        if (oid && !ref.startsWith(refs.heads) && ref !== 'HEAD') oid = await this.peel(oid);
-        if (oid) break;
+        if (oid) {
+          oid = await this.commitAt(ref === 'HEAD' ? (this.refs.symbolicTarget() ?? ref) : ref, oid);
+          break;
+        }
       }
     }
     if (!oid) {
@@ -90,6 +92,31 @@ export class RepoContext {
     const chain = await this.firstParents(oid, ancestor + 1);
     if (chain.length <= ancestor) throw new NotFoundError(`${spec}: the chain has only ${chain.length} commits`);
     return chain[ancestor];
+  }
+
+  /**
+   * The commit a ref's value names: a tag object is peeled (only a tag can point at one). A ref at
+   * a missing object, a blob or a tree is damage of that ref (StoreDamage, exit 5).
+   */
+  async commitAt(ref: string, oid: string): Promise<string> {
+    // most tips are loose (a checkpoint writes them so): their header says "commit" without an engine
+    if (looseType(this.gitdir, oid) === 'commit') return oid;
+    for (let depth = 0; ; depth++) {
+      let o: GitObject | null;
+      try {
+        o = await this.engine.readObject(oid);
+      } catch (e) {
+        if (e instanceof UnreadableObject) throw new StoreDamage(ref, `points at ${oid.slice(0, 12)}, which cannot be read, the object store is damaged`, { cause: e });
+        throw e;
+      }
+      if (o?.type === 'commit') return oid;
+      const target = o?.type === 'tag' && depth < 5 && !ref.startsWith(refs.heads) ? /^object ([0-9a-f]{40})$/m.exec(Buffer.from(o.data).toString('utf8'))?.[1] : undefined;
+      if (target) {
+        oid = target;
+        continue;
+      }
+      throw new StoreDamage(ref, `points at ${oid.slice(0, 12)}, which ${o ? `is a ${o.type}, not a commit` : 'is missing'}`);
+    }
   }
 
   private async commitByPrefix(prefix: string, spec: string): Promise<string> {
@@ -116,15 +143,19 @@ export class RepoContext {
     return (await this.engine.chain(tip, max)).map((l) => l.oid);
   }
 
-  /** Tips of every branch, name → oid. */
-  branchTips(): Map<string, string> {
-    return new Map(this.refs.list(refs.heads).map((r) => [r.ref.slice(refs.heads.length), r.oid]));
+  /** Tips of every branch, name → oid; a damaged branch ref is thrown (StoreDamage), or skipped with `skipDamaged`. */
+  branchTips(skipDamaged = false): Map<string, string> {
+    return new Map(this.listRefs(refs.heads, skipDamaged).map((r) => [r.ref.slice(refs.heads.length), r.oid]));
   }
 
   /** Tips of every local and remote-tracking branch (`origin/x`), name → oid, as `git log --all` sees them. */
-  allTips(): Map<string, string> {
-    const remote = this.refs.list(refs.remotes).map((r) => [r.ref.slice(refs.remotes.length), r.oid] as [string, string]);
-    return new Map([...this.branchTips(), ...remote]);
+  allTips(skipDamaged = false): Map<string, string> {
+    const remote = this.listRefs(refs.remotes, skipDamaged).map((r) => [r.ref.slice(refs.remotes.length), r.oid] as [string, string]);
+    return new Map([...this.branchTips(skipDamaged), ...remote]);
+  }
+
+  private listRefs(prefix: string, skipDamaged: boolean) {
+    return skipDamaged ? this.refs.scan(prefix).refs : this.refs.list(prefix);
   }
 
   close(): Promise<void> {

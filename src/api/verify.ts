@@ -1,14 +1,18 @@
 // ctx verify: every artifact's BLAKE3 and size, meta schema, chain sanity.
 import { artifactHash } from '../core/blake3.js';
-import { fullId, shortId } from '../core/ids.js';
+import { fullId } from '../core/ids.js';
 import { artifactName, metaProblems, parseTrailers } from '../core/meta.js';
 import { knownFormat } from '../formats/registry.js';
 import { readArtifacts, readStoredCommits, type StoredCommit } from '../store/context-commits.js';
 import { personTime } from '../store/objects.js';
+import { StoreDamage, damageLabel } from '../store/damage.js';
+import { readNotes } from '../store/notes.js';
+import { refs } from '../store/refs.js';
 import { CtxError } from '../errors/index.js';
 import type { RepoContext } from './repo-context.js';
 
 export interface VerifyProblem {
+  /** the commit (`ctx-…`), or what else is damaged: a ref (`refs/heads/x`), `packed-refs`, `object <id>` */
   id: string;
   problem: string;
 }
@@ -20,23 +24,49 @@ export interface VerifyReport {
 
 const BATCH = 256;
 
-/** Checks the chain from `spec` to its root, or every branch's chains. */
+/**
+ * Checks the chain from `spec` to its root, or every branch's chains; then the annotations on the
+ * commits checked. Damaged branch refs, packed-refs and refs/notes/ctx are problems too.
+ */
 export async function verify(ctx: RepoContext, spec?: string): Promise<VerifyReport> {
-  const tips = spec === undefined ? [...new Set(ctx.branchTips().values())] : [await ctx.resolve(spec)];
   const seen = new Set<string>();
   const problems: VerifyProblem[] = [];
+  const damage = (e: unknown) => e instanceof StoreDamage && problems.push(problemOf(e)) > 0;
+  let tips: string[] = [];
+  if (spec === undefined) {
+    const heads = ctx.refs.scan(refs.heads);
+    heads.damaged.forEach(damage);
+    for (const h of heads.refs) {
+      try {
+        tips.push(await ctx.commitAt(h.ref, h.oid));
+      } catch (e) {
+        if (!damage(e)) throw e;
+      }
+    }
+    tips = [...new Set(tips)];
+  } else tips = [await ctx.resolve(spec)];
   for (const tip of tips) {
     let oids: string[];
     try {
       oids = (await ctx.firstParents(tip)).filter((o) => !seen.has(o));
     } catch (e) {
-      problems.push({ id: fullId(tip), problem: `chain is not readable: ${(e as Error).message.split('\n')[0]}` });
+      if (!damage(e)) problems.push({ id: fullId(tip), problem: `chain is not readable: ${(e as Error).message.split('\n')[0]}` });
       continue;
     }
     oids.forEach((o) => seen.add(o));
     for (let i = 0; i < oids.length; i += BATCH) problems.push(...(await verifyBatch(ctx, oids.slice(i, i + BATCH))));
   }
+  try {
+    await readNotes(ctx.engine, ctx.refs, [...seen]);
+  } catch (e) {
+    if (!damage(e)) throw e;
+  }
   return { commits: seen.size, problems };
+}
+
+/** A commit's damage by its `ctx-` id; a ref's (or packed-refs', or an object's) by its name. */
+function problemOf(e: StoreDamage): VerifyProblem {
+  return { id: /^[0-9a-f]{40}$/.test(e.subject) ? fullId(e.subject) : e.subject, problem: e.problem };
 }
 
 async function verifyBatch(ctx: RepoContext, oids: string[]): Promise<VerifyProblem[]> {
@@ -47,7 +77,7 @@ async function verifyBatch(ctx: RepoContext, oids: string[]): Promise<VerifyProb
     if (!(e instanceof CtxError)) throw e;
     // one unreadable commit: check them one by one to name it
     if (oids.length > 1) return (await Promise.all(oids.map((o) => verifyBatch(ctx, [o])))).flat();
-    return [{ id: fullId(oids[0]), problem: e.message.replace(/^ctx-[0-9a-f]+: /, '') }];
+    return [e instanceof StoreDamage ? problemOf(e) : { id: fullId(oids[0]), problem: e.message.replace(/^ctx-[0-9a-f]+: /, '') }];
   }
   const out: VerifyProblem[] = [];
   const present = stored.filter((s) => s.artifact !== null);
@@ -93,5 +123,5 @@ async function checkArtifact(s: StoredCommit, bytes: Uint8Array): Promise<Verify
 }
 
 export function describeProblem(p: VerifyProblem): string {
-  return `${shortId(p.id.slice(4))}: ${p.problem}`;
+  return `${damageLabel(p.id)}: ${p.problem}`;
 }

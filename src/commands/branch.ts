@@ -1,12 +1,13 @@
 import { deleteBranch } from '../api/branch-ops.js';
-import { branches, type BranchInfo } from '../api/read.js';
+import { branchList, type BranchInfo } from '../api/read.js';
+import type { IntegrityError } from '../errors/index.js';
 import { UsageError } from '../errors/index.js';
 import { shortId } from '../core/ids.js';
 import { branchDeletedJson, branchJson } from '../output/records.js';
 import { oneLine, plainWidth, shortTime, table } from '../output/style.js';
 import { defineCommand } from './command.js';
 
-type Result = { deleted: { branch: string; oid: string } } | { list: BranchInfo[] };
+type Result = { deleted: { branch: string; oid: string } } | { list: BranchInfo[]; damaged: IntegrityError[] };
 
 export default defineCommand({
   name: 'branch',
@@ -23,7 +24,9 @@ export default defineCommand({
       return { deleted: await io.withRepo(false, async (repo) => deleteBranch(repo, name)) };
     }
     if (action !== undefined && action !== 'list') throw new UsageError(`unknown branch action '${action}' (list, delete)`);
-    return { list: await io.withRepo(false, (repo) => branches(repo)) };
+    // a damaged branch does not hide the others: they are listed, it is reported (exit 5)
+    const { branches: list, damaged } = await io.withRepo(false, (repo) => branchList(repo));
+    return { list, damaged };
   },
   print(io, r) {
     if ('deleted' in r) {
@@ -31,10 +34,12 @@ export default defineCommand({
       if (io.flags.json) return io.json(branchDeletedJson(gone.branch, gone.oid));
       return io.out(`Deleted branch ${gone.branch} (was ${shortId(gone.oid)})\n`);
     }
+    for (const d of r.damaged.slice(1)) io.note(`ctx: ${d.message}`);
     if (io.flags.json) return r.list.forEach((b) => io.json(branchJson(b)));
     const c = io.chalk;
     if (!io.tty || r.list.length === 0) return io.out(r.list.map((b) => `${c.green(b.name)}\t${c.yellow(shortId(b.id.slice(4)))}\n`).join(''));
     const rows = r.list.map((b) => [c.green(b.name), c.yellow(shortId(b.id.slice(4))), shortTime(b.meta.created_at), oneLine(b.meta.summary, 60)]);
     io.out(table([['BRANCH', 'TIP', 'TIME', 'SUMMARY'].map((h) => c.bold(h)), ...rows], plainWidth));
   },
+  failure: (r) => ('damaged' in r ? r.damaged[0] : undefined),
 });

@@ -1,10 +1,11 @@
 // A context commit on disk: meta.json plus one artifact (a blob, or a subtree of chunks).
 // Reads go to objects by id (commit → tree → blobs), never by path, so git does no lookups twice.
-import { CtxError, IntegrityError } from '../errors/index.js';
+import { IntegrityError } from '../errors/index.js';
 import { META_VERSION, artifactName, commitMessage, commitPerson, encodeMeta, type Meta } from '../core/meta.js';
 import { shortId } from '../core/ids.js';
-import type { ChainLink, CommitSpec, Engine, TreeFile } from './engine.js';
+import type { ChainLink, CommitSpec, Engine, GitObject, TreeFile } from './engine.js';
 import { parseCommit, parseTree, type ParsedCommit, type TreeEntry } from './objects.js';
+import { StoreDamage, UnreadableObject } from './damage.js';
 
 export const DEFAULT_MAX_BLOB = 32 * 1024 * 1024;
 const ARTIFACT = /^(delta|summary|snapshot)\.[^/]+$/;
@@ -35,6 +36,17 @@ export function commitSpec(meta: Meta, artifact: Uint8Array, ext: string, parent
 
 type TreeLink = Pick<ChainLink, 'oid' | 'tree'>;
 
+/** Objects of context commits, in order; one an engine cannot read is named by its commit: `ctx-…: <part> is damaged`. */
+async function readParts(engine: Engine, specs: readonly string[], commits: readonly string[], part: string): Promise<(GitObject | null)[]> {
+  try {
+    return await engine.readObjects(specs);
+  } catch (e) {
+    if (!(e instanceof UnreadableObject)) throw e;
+    const i = specs.indexOf(e.spec);
+    throw i < 0 ? e : new StoreDamage(commits[i], `${part} is damaged`, { cause: e });
+  }
+}
+
 /** The artifact entry (`delta.*`, `summary.*`, `snapshot.*`) of a commit's tree entries, if any. */
 export function artifactEntry(entries: readonly TreeEntry[]): ContextEntry['artifact'] {
   const art = entries.find((e) => ARTIFACT.test(e.name));
@@ -44,7 +56,7 @@ type Layout = { oid: string; meta: string; artifact: ContextEntry['artifact'] };
 
 /** Where meta.json and the artifact are in each commit's tree: one pipelined pass over the trees. */
 export async function readLayouts(engine: Engine, links: readonly TreeLink[]): Promise<Layout[]> {
-  const trees = await engine.readObjects(links.map((l) => l.tree));
+  const trees = await readParts(engine, links.map((l) => l.tree), links.map((l) => l.oid), 'its tree');
   return links.map(({ oid }, i) => {
     const t = trees[i];
     if (!t || t.type !== 'tree') throw new IntegrityError(`${shortId(oid)}: its tree is missing`);
@@ -58,7 +70,7 @@ export async function readLayouts(engine: Engine, links: readonly TreeLink[]): P
 /** Metadata and artifact location of chain links: trees, then meta blobs, each in one pipelined pass. */
 export async function readEntries(engine: Engine, links: readonly TreeLink[]): Promise<ContextEntry[]> {
   const layout = await readLayouts(engine, links);
-  const metas = await engine.readObjects(layout.map((l) => l.meta));
+  const metas = await readParts(engine, layout.map((l) => l.meta), layout.map((l) => l.oid), 'meta.json');
   return layout.map(({ oid, artifact }, i) => {
     const blob = metas[i];
     if (!blob) throw new IntegrityError(`${shortId(oid)}: meta.json is missing`);
@@ -68,9 +80,10 @@ export async function readEntries(engine: Engine, links: readonly TreeLink[]): P
 
 /** Whole commits (message, parents) with their entries. */
 export async function readStoredCommits(engine: Engine, oids: readonly string[]): Promise<StoredCommit[]> {
-  const objs = await engine.readObjects(oids);
+  const objs = await readParts(engine, oids, oids, 'the commit');
   const commits = objs.map((o, i) => {
-    if (!o || o.type !== 'commit') throw new CtxError(`${shortId(oids[i])} is not a commit`);
+    if (!o) throw new StoreDamage(oids[i], 'the commit is missing');
+    if (o.type !== 'commit') throw new StoreDamage(`object ${oids[i]}`, `is a ${o.type}, not a commit`);
     return parseCommit(o.data);
   });
   const entries = await readEntries(engine, oids.map((oid, i) => ({ oid, tree: commits[i].tree })));
@@ -99,7 +112,7 @@ export function readArtifacts(engine: Engine, entries: readonly Pick<ContextEntr
 
 /** Artifact bytes by object spec (a blob or chunk-tree id, or `<tree>:<name>`), in order. */
 export async function readArtifactsAt(engine: Engine, items: readonly { oid: string; spec: string }[]): Promise<Uint8Array[]> {
-  const objs = await engine.readObjects(items.map((i) => i.spec));
+  const objs = await readParts(engine, items.map((i) => i.spec), items.map((i) => i.oid), 'artifact');
   const out: Uint8Array[] = [];
   for (let i = 0; i < items.length; i++) {
     const o = objs[i];
@@ -109,7 +122,7 @@ export async function readArtifactsAt(engine: Engine, items: readonly { oid: str
       continue;
     }
     const chunks = parseTree(o.data).sort((a, b) => Number(a.name) - Number(b.name));
-    const blobs = await engine.readObjects(chunks.map((c) => c.oid));
+    const blobs = await readParts(engine, chunks.map((c) => c.oid), chunks.map(() => items[i].oid), 'an artifact chunk');
     if (blobs.some((b) => !b)) throw new IntegrityError(`${shortId(items[i].oid)}: an artifact chunk is missing`);
     out.push(Buffer.concat(blobs.map((b) => b!.data)));
   }

@@ -7,6 +7,8 @@ import { fastImport } from './fast-import.js';
 import { drained, gitEnv, gitError, run } from './git-process.js';
 import { fitsLoose, writeLooseCommits } from './loose-objects.js';
 import { findByPrefix } from './object-ids.js';
+import { UnreadableObject } from './damage.js';
+import { walkFirstParents } from './objects.js';
 
 const TYPES = new Set(['blob', 'tree', 'commit', 'tag']);
 const SPECS_PER_WRITE = 1024;
@@ -14,6 +16,8 @@ const SPECS_PER_WRITE = 1024;
 const BULK_SPECS = 1000;
 
 type Deliver = (obj: GitObject | null, err?: Error) => void;
+/** cat-file failures that are damage of the object being read (the first one waiting for an answer). */
+const damaged = new WeakSet<Error>();
 
 /** A `git cat-file --batch` process and the parser of its answers; `buffered` ones answer only once stdin ends. */
 class CatFile {
@@ -38,7 +42,10 @@ class CatFile {
         ok();
       });
       this.proc.on('close', (code) => {
-        this.fail(gitError('cat-file', code, this.stderr));
+        const e = gitError('cat-file', code, this.stderr);
+        // git read an object and died on its bytes; not a start-up failure (no repo) nor a signal
+        if (code !== null && code !== 0 && this.stderr !== '' && !/not a git repository/.test(this.stderr)) damaged.add(e);
+        this.fail(e);
         ok();
       });
     });
@@ -169,7 +176,7 @@ export function createGitEngine(gitdir: string): Engine {
     let left = sendable.length;
     return new Promise((ok, fail) => {
       const deliver = (j: number, obj: GitObject | null, err?: Error) => {
-        if (err) return fail(err);
+        if (err) return fail(damaged.has(err) ? new UnreadableObject(specs[sendable[j]], err) : err);
         out[sendable[j]] = obj;
         if (--left === 0) ok(out);
       };
@@ -188,8 +195,16 @@ export function createGitEngine(gitdir: string): Engine {
       if (max !== undefined && max <= 0) return [];
       const limit = max === undefined || !Number.isFinite(max) ? [] : [`--max-count=${Math.floor(max)}`];
       // one process gives every commit, its tree and message: later reads go to objects by id
-      const { stdout } = await run(dir, ['rev-list', '--first-parent', '--format=%x00%T%x00%B%x00', ...limit, tip], []);
-      return parseChain(stdout);
+      let links: ChainLink[];
+      try {
+        links = parseChain((await run(dir, ['rev-list', '--first-parent', '--format=%x00%T%x00%B%x00', ...limit, tip], [])).stdout);
+      } catch {
+        // rev-list fails on more than the chain (a damaged packed-refs, say) and names no commit we can
+        // trust: walking object by object names where the chain breaks, or reads it whole
+        return walkFirstParents(readObjects, tip, max);
+      }
+      // rev-list prints nothing for a blob or a tree
+      return links.length ? links : walkFirstParents(readObjects, tip, max);
     },
 
     // a checkpoint's few objects are written in-process; bulk writes (imports, notes) go to fast-import

@@ -1,9 +1,10 @@
 // The in-process engine: isomorphic-git over node:fs. Always available; slow in bulk.
 import fs from 'node:fs';
 import { resolve } from 'node:path';
-import type { ChainLink, CommitSpec, Engine, GitObject, ObjectType, TreeFile } from './engine.js';
+import type { CommitSpec, Engine, GitObject, ObjectType, TreeFile } from './engine.js';
 import { groupTreeFiles, serializeCommit } from './tree-layout.js';
-import { parseCommit } from './objects.js';
+import { walkFirstParents } from './objects.js';
+import { UnreadableObject } from './damage.js';
 
 // isomorphic-git is loaded on first use, so the git engine and `ctx --version` never pay for it.
 type IsoGit = typeof import('isomorphic-git').default;
@@ -30,7 +31,9 @@ export function createIsogitEngine(gitdir: string): Engine {
       return { type: r.type as ObjectType, data: r.object as Uint8Array };
     } catch (e) {
       if (isMissing(e)) return null;
-      throw e;
+      // a file system failure is not damage; anything else (a pack whose checksum fails, bad zlib data) is
+      if ((e as NodeJS.ErrnoException).syscall !== undefined) throw e;
+      throw new UnreadableObject(filepath === undefined ? oid : `${oid}:${filepath}`, e);
     }
   }
 
@@ -78,18 +81,7 @@ export function createIsogitEngine(gitdir: string): Engine {
       return out;
     },
 
-    async chain(tip, max = Infinity) {
-      const links: ChainLink[] = [];
-      let oid: string | null = tip;
-      while (oid !== null && links.length < max) {
-        const obj = await read(oid);
-        if (!obj || obj.type !== 'commit') throw new Error(`commit ${oid} not found`);
-        const c = parseCommit(obj.data);
-        links.push({ oid, tree: c.tree, message: c.message });
-        oid = c.parents[0] ?? null;
-      }
-      return links;
-    },
+    chain: (tip, max) => walkFirstParents((specs) => Promise.all(specs.map((o) => read(o))), tip, max),
 
     async writeCommits(specs: readonly CommitSpec[]) {
       git ??= await loadIsogit();

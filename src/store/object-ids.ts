@@ -1,5 +1,6 @@
 // Finding objects by hex prefix: loose object directories and pack .idx files (version 2).
-import { readFileSync, readdirSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, readdirSync } from 'node:fs';
+import { constants, inflateSync } from 'node:zlib';
 import { join } from 'node:path';
 
 export function findByPrefix(gitdir: string, prefix: string): string[] {
@@ -33,4 +34,29 @@ function searchIdx(buf: Buffer, prefix: string): string[] {
     if (oid.startsWith(prefix)) out.push(oid);
   }
   return out;
+}
+
+/**
+ * The type of a loose object from its header (`commit 123\0…`), read in-process; null when it is not
+ * loose or its first bytes do not inflate (an engine read then says which). Spares a reader that
+ * only checks a ref's target starting a git process or loading isomorphic-git.
+ */
+export function looseType(gitdir: string, oid: string): string | null {
+  let fd: number;
+  try {
+    fd = openSync(join(gitdir, 'objects', oid.slice(0, 2), oid.slice(2)), 'r');
+  } catch {
+    return null;
+  }
+  try {
+    const head = Buffer.alloc(64);
+    const n = readSync(fd, head, 0, 64, 0);
+    const text = inflateSync(head.subarray(0, n), { finishFlush: constants.Z_SYNC_FLUSH }).toString('latin1');
+    const m = /^(blob|tree|commit|tag) \d+\0/.exec(text);
+    return m ? m[1] : null;
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
 }

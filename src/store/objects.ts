@@ -1,4 +1,7 @@
 // Parsing git commit and tree objects (the bytes an engine returns).
+import type { ChainLink, GitObject } from './engine.js';
+import { StoreDamage, UnreadableObject } from './damage.js';
+
 const dec = new TextDecoder();
 
 export interface ParsedCommit {
@@ -49,4 +52,31 @@ export function parseTree(data: Uint8Array): TreeEntry[] {
 export function personTime(person: string): number {
   const m = / (\d+) [+-]\d{4}$/.exec(person);
   return m ? Number(m[1]) : NaN;
+}
+
+/**
+ * First parents from `tip` (inclusive), read object by object, at most `max`: isomorphic-git's walk,
+ * and the git engine's when rev-list fails, to name where the chain breaks.
+ */
+export async function walkFirstParents(read: (specs: string[]) => Promise<(GitObject | null)[]>, tip: string, max = Infinity): Promise<ChainLink[]> {
+  const links: ChainLink[] = [];
+  let child: string | null = null;
+  for (let oid: string | undefined = tip; oid !== undefined && links.length < max; ) {
+    let obj: GitObject | null;
+    try {
+      [obj] = await read([oid]);
+    } catch (e) {
+      if (e instanceof UnreadableObject) throw new StoreDamage(child === null ? `object ${oid}` : child, child === null ? e.problem : `its parent ${oid.slice(0, 12)} cannot be read, the object store is damaged`, { cause: e });
+      throw e;
+    }
+    if (obj?.type !== 'commit') {
+      const what = obj ? `is a ${obj.type}, not a commit` : 'is missing';
+      throw child === null ? new StoreDamage(`object ${oid}`, what) : new StoreDamage(child, `its parent ${oid.slice(0, 12)} ${what}`);
+    }
+    const c = parseCommit(obj.data);
+    links.push({ oid, tree: c.tree, message: c.message });
+    child = oid;
+    oid = c.parents[0];
+  }
+  return links;
 }

@@ -3,6 +3,7 @@
 import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { AlreadyExistsError, ConflictError, CtxError, UsageError } from '../errors/index.js';
+import { StoreDamage, quoted } from './damage.js';
 import { breakDeadLock, guardLocks, holding, ownerRecord, released } from './lock-owner.js';
 
 /** Every ref name ctx uses is built here. */
@@ -76,6 +77,8 @@ export function refNameProblem(ref: string): string | null {
 
 interface PackedRefs {
   map: Map<string, string>;
+  /** the first line that names no ref */
+  bad: StoreDamage | null;
   mtimeMs: number;
 }
 
@@ -83,15 +86,30 @@ export class RefStore {
   private packed: PackedRefs | null = null;
   constructor(readonly gitdir: string) {}
 
-  /** The oid a ref points to (symbolic refs followed), or null. */
+  /** The oid a ref points to (symbolic refs followed), or null; a ref file that holds neither is damage (StoreDamage). */
   read(ref: string): string | null {
     for (let depth = 0; depth < 5; depth++) {
       const loose = this.readLoose(ref);
-      if (loose === null) return this.readPacked().get(ref) ?? null;
-      if (!loose.startsWith('ref: ')) return loose;
+      if (loose === null) return this.readPackedRef(ref);
+      if (!loose.startsWith('ref: ')) {
+        if (!HEX40.test(loose)) throw garbage(ref, loose);
+        return loose;
+      }
       ref = loose.slice(5);
     }
     throw new CtxError(`symbolic ref loop at ${ref}`);
+  }
+
+  /** A ref's packed value; while packed-refs has a line naming no ref, no absent ref can be told apart from a lost one. */
+  private readPackedRef(ref: string): string | null {
+    const packed = this.readPacked();
+    const oid = packed.map.get(ref);
+    if (oid !== undefined) {
+      if (!HEX40.test(oid)) throw packedGarbage(ref, oid);
+      return oid;
+    }
+    if (packed.bad) throw packed.bad;
+    return null;
   }
 
   /** Where HEAD points (`refs/heads/main`), or null when HEAD is detached or missing. */
@@ -100,10 +118,24 @@ export class RefStore {
     return v?.startsWith('ref: ') ? v.slice(5) : null;
   }
 
-  /** All refs under a prefix (e.g. `refs/heads/`), loose over packed, sorted by name. */
+  /** All refs under a prefix (e.g. `refs/heads/`), loose over packed, sorted by name; the first damaged one is thrown. */
   list(prefix: string): { ref: string; oid: string }[] {
+    const { refs: found, damaged } = this.scan(prefix);
+    if (damaged.length) throw damaged[0];
+    return found;
+  }
+
+  /** The refs under a prefix that read as object ids, and the damaged ones (a garbage file, a bad packed-refs line), each sorted by name. */
+  scan(prefix: string): { refs: { ref: string; oid: string }[]; damaged: StoreDamage[] } {
     const out = new Map<string, string>();
-    for (const [ref, oid] of this.readPacked()) if (ref.startsWith(prefix)) out.set(ref, oid);
+    const damaged = new Map<string, StoreDamage>();
+    const packed = this.readPacked();
+    if (packed.bad) damaged.set('packed-refs', packed.bad);
+    for (const [ref, oid] of packed.map) {
+      if (!ref.startsWith(prefix)) continue;
+      if (HEX40.test(oid)) out.set(ref, oid);
+      else damaged.set(ref, packedGarbage(ref, oid));
+    }
     const walk = (rel: string) => {
       const abs = join(this.gitdir, rel);
       let names: string[];
@@ -118,12 +150,21 @@ export class RefStore {
         if (statSync(join(this.gitdir, child)).isDirectory()) walk(child);
         else {
           const v = this.readLoose(child);
-          if (v && HEX40.test(v)) out.set(child, v);
+          // a symbolic ref (a remote's HEAD) is a name for another, listed under its own
+          if (v === null || v.startsWith('ref: ')) continue;
+          if (HEX40.test(v)) {
+            out.set(child, v);
+            damaged.delete(child);
+          } else {
+            out.delete(child);
+            damaged.set(child, garbage(child, v));
+          }
         }
       }
     };
     walk(prefix.replace(/\/$/, ''));
-    return [...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([ref, oid]) => ({ ref, oid }));
+    const byName = <T>(m: Map<string, T>) => [...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return { refs: byName(out).map(([ref, oid]) => ({ ref, oid })), damaged: byName(damaged).map(([, d]) => d) };
   }
 
   /**
@@ -172,7 +213,7 @@ export class RefStore {
   delete(ref: string, expected: string): void {
     this.underLock(ref, () => {
       this.compare(ref, expected);
-      if (this.readPacked().has(ref)) this.rewritePacked((m) => m.delete(ref));
+      if (this.readPacked().map.has(ref)) this.rewritePacked((m) => m.delete(ref));
       return null;
     });
     this.pruneEmptyDirs(dirname(ref));
@@ -262,23 +303,29 @@ export class RefStore {
     }
   }
 
-  private readPacked(): Map<string, string> {
+  private readPacked(): PackedRefs {
     const file = join(this.gitdir, 'packed-refs');
     let mtimeMs = -1;
     try {
       mtimeMs = statSync(file).mtimeMs;
     } catch {}
-    if (this.packed && this.packed.mtimeMs === mtimeMs) return this.packed.map;
+    if (this.packed && this.packed.mtimeMs === mtimeMs) return this.packed;
+    // values are kept as written: one that is no object id is damage of that ref, reported when it is read
     const map = new Map<string, string>();
+    let bad: StoreDamage | null = null;
     if (mtimeMs >= 0) {
-      for (const line of readFileSync(file, 'utf8').split('\n')) {
-        if (line === '' || line.startsWith('#') || line.startsWith('^')) continue;
-        const sp = line.indexOf(' ');
-        map.set(line.slice(sp + 1), line.slice(0, sp));
-      }
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          if (line === '' || line.startsWith('#') || (line.startsWith('^') && HEX40.test(line.slice(1)))) return;
+          const sp = line.indexOf(' ');
+          const ref = line.slice(sp + 1);
+          if (sp > 0 && ref.startsWith('refs/') && !ref.includes(' ')) map.set(ref, line.slice(0, sp));
+          else bad ??= new StoreDamage('packed-refs', `line ${i + 1} is not "<object id> <ref>" (${quoted(line)})`);
+        });
     }
-    this.packed = { map, mtimeMs };
-    return map;
+    this.packed = { map, bad, mtimeMs };
+    return this.packed;
   }
 
   private rewritePacked(edit: (m: Map<string, string>) => void) {
@@ -286,7 +333,7 @@ export class RefStore {
     const fd = this.createLock(`${file}.lock`, 'packed-refs');
     try {
       const lines = readFileSync(file, 'utf8').split('\n');
-      const keep = new Map(this.readPacked());
+      const keep = new Map(this.readPacked().map);
       edit(keep);
       const out: string[] = [];
       let skipPeel = false;
@@ -327,6 +374,15 @@ export class RefStore {
       rel = dirname(rel);
     }
   }
+}
+
+/** A ref file that holds neither an object id nor `ref: …` (git would refuse it too). */
+function garbage(ref: string, content: string): StoreDamage {
+  return new StoreDamage(ref, `holds ${quoted(content)}, not an object id or "ref: <name>"`);
+}
+
+function packedGarbage(ref: string, value: string): StoreDamage {
+  return new StoreDamage(ref, `packed-refs holds ${quoted(value)} for it, not an object id`);
 }
 
 function rmStale(lock: string) {
