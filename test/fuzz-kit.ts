@@ -198,10 +198,9 @@ export function mutateArtifact(rng: Rng, seed: { kind: 'jsonl' | 'json' | 'cbor'
 
 /** A mutated short string (ids, names, config values, URLs). */
 export function mutateString(rng: Rng, s: string): string {
-  if (rng.chance(0.15)) return rng.pick(WEIRD_STRINGS);
-  const b = mutateBytes(rng, Buffer.from(s));
+  const out = rng.chance(0.15) ? rng.pick(WEIRD_STRINGS) : mutateBytes(rng, Buffer.from(s)).toString('utf8').slice(0, rng.chance(0.9) ? 300 : 100_000);
   // argv cannot carry NUL; keep strings an exec can pass
-  return b.toString('utf8').replace(/\0/g, '').slice(0, rng.chance(0.9) ? 300 : 100_000);
+  return out.replace(/\0/g, '');
 }
 
 // ---- properties ---------------------------------------------------------------------------------
