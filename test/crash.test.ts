@@ -150,7 +150,7 @@ describe('SIGKILL at a random moment: the store stays whole and the command runs
       if (problems.length) failures.push(`${replay('crash', i, `ctx ${args.join(' ')} killed: ${killed.signal ?? `exit ${killed.code}`} after ${killed.ms} ms`)}\n  ${problems.join('\n  ')}`);
     }
     expect(failures).toEqual([]);
-  }, 600_000);
+  }, 120_000 + CRASHES * 15_000);
 });
 
 /** `bash -c` running N checkpoints with --retry on `branch`, each with its payload `k-i` in the summary. */
@@ -187,5 +187,5 @@ describe('many writers', () => {
     expect(new Set(printed).size).toBe(8 * PER + 8 * OWN);
     expect(locks(store)).toEqual([]);
     expect(wholeStore(store)).toEqual([]);
-  }, 900_000);
+  }, 300_000 + PER * 16 * 1_000);
 });
