@@ -48,9 +48,14 @@ function hookArgs(argv: string[]): { runtime?: string; flags: { store?: string; 
   return seen ? { runtime, flags } : null;
 }
 
+/** A message quoting input (a branch name with a newline, an escape sequence) stays one line, inert on a terminal. */
+function oneLine(message: string): string {
+  return message.replace(/[\x00-\x08\x0a-\x1f\x7f]/g, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
+}
+
 function report(e: unknown, json: boolean): number {
   if (e instanceof CtxError) {
-    process.stderr.write(json ? `${JSON.stringify(e.toJSON())}\n` : `ctx: ${e.message}\n`);
+    process.stderr.write(json ? `${JSON.stringify(e.toJSON())}\n` : `ctx: ${oneLine(e.message)}\n`);
     if (!json && e.hint && process.stderr.isTTY) process.stderr.write(`hint: ${e.hint}\n`);
     if (process.env.CTX_DEBUG === '1') process.stderr.write(`${e.stack}\n`);
     return e.exit;

@@ -28,6 +28,10 @@ function parse(bytes: Uint8Array): ChatMessage[] {
   value.forEach((m, i) => {
     if (!isRecord(m) || !ROLES.includes(m.role as string)) throw new BadInputError(`message ${i} has no role of ${ROLES.join(', ')}`);
     if (m.role === 'tool' && typeof m.tool_call_id !== 'string') throw new BadInputError(`message ${i}: a tool message without a string tool_call_id`);
+    const c = m.content;
+    if (!(c === undefined || c === null || typeof c === 'string' || (Array.isArray(c) && c.every((p) => isRecord(p) && (p.type !== 'text' || typeof p.text === 'string')))))
+      throw new BadInputError(`message ${i}: content must be a string, null or an array of parts (a text part with a string text)`);
+    if (m.name !== undefined && typeof m.name !== 'string') throw new BadInputError(`message ${i}: name is not a string`);
     if (m.tool_calls !== undefined) {
       if (m.role !== 'assistant' || !Array.isArray(m.tool_calls)) throw new BadInputError(`message ${i}: tool_calls must be an array on an assistant message`);
       m.tool_calls.forEach((c, j) => {

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, ftruncateSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { derivedDir, writeDerived } from './derived.js';
-import { breakDeadLock, guardLocks, holding, ownerRecord, released } from './lock-owner.js';
+import { breakDeadLock, makeLock, released } from './lock-owner.js';
 
 const RECORD = 20 + 8 + 16;
 const segmentHash = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest().subarray(0, 16);
@@ -143,11 +143,7 @@ export class ChainCache {
   private tryLock(lock: string): boolean {
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
-        guardLocks();
-        const fd = openSync(lock, 'wx');
-        holding(lock);
-        writeSync(fd, ownerRecord());
-        closeSync(fd);
+        makeLock(lock, derivedDir(this.gitdir, 'cache', 'chains'));
         return true;
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || !breakDeadLock(lock)) return false;

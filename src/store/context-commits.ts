@@ -1,7 +1,7 @@
 // A context commit on disk: meta.json plus one artifact (a blob, or a subtree of chunks).
 // Reads go to objects by id (commit → tree → blobs), never by path, so git does no lookups twice.
 import { IntegrityError } from '../errors/index.js';
-import { META_VERSION, artifactName, commitMessage, commitPerson, encodeMeta, type Meta } from '../core/meta.js';
+import { META_VERSION, artifactName, metaProblems, commitMessage, commitPerson, encodeMeta, type Meta } from '../core/meta.js';
 import { shortId } from '../core/ids.js';
 import type { ChainLink, CommitSpec, Engine, GitObject, TreeFile } from './engine.js';
 import { parseCommit, parseTree, type ParsedCommit, type TreeEntry } from './objects.js';
@@ -90,7 +90,7 @@ export async function readStoredCommits(engine: Engine, oids: readonly string[])
   return entries.map((e, i) => ({ ...e, commit: commits[i] }));
 }
 
-/** meta.json bytes → Meta; a version this build does not know is an integrity failure. */
+/** meta.json bytes → Meta; a version this build does not know, or a field of the wrong type, is an integrity failure. */
 export function parseMeta(oid: string, data: Uint8Array): Meta {
   let meta: Meta;
   try {
@@ -100,6 +100,9 @@ export function parseMeta(oid: string, data: Uint8Array): Meta {
   }
   if (meta === null || typeof meta !== 'object' || meta.v !== META_VERSION)
     throw new IntegrityError(`${shortId(oid)}: unknown meta.json version ${JSON.stringify((meta as Meta | null)?.v)}`);
+  // fields of the wrong type are refused here, not met as a crash in whoever reads them
+  const [problem] = metaProblems(meta);
+  if (problem) throw new IntegrityError(`${shortId(oid)}: ${problem}`);
   return meta;
 }
 

@@ -1,7 +1,8 @@
 // Who holds a lock file ctx made: its pid, the boot it runs in and its start time, so a lock whose
 // holder died is taken over at once instead of after a timeout; and locks a process holds are
 // removed when it is told to stop (SIGTERM, SIGINT, SIGHUP).
-import { readFileSync, unlinkSync } from 'node:fs';
+import { linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 
 const MARK = 'ctx-lock';
 
@@ -80,6 +81,25 @@ export function lockHolderAlive(path: string): boolean | null {
 
 const held = new Set<string>();
 let handlers = false;
+
+/**
+ * Makes the lock file at `path` with this process's record already in it: the record is written
+ * in `scratch` (a directory on the same file system that no reader lists) and linked in whole, so
+ * a holder killed at any moment leaves no lock without one. Throws EEXIST when the lock is held.
+ */
+export function makeLock(path: string, scratch: string): void {
+  guardLocks();
+  const record = join(scratch, `${basename(path)}.${process.pid}.rec`);
+  writeFileSync(record, ownerRecord());
+  try {
+    linkSync(record, path);
+    holding(path);
+  } finally {
+    try {
+      unlinkSync(record);
+    } catch {}
+  }
+}
 
 /** Remember a lock this process holds, so a signal to stop removes it. */
 export function holding(path: string): void {

@@ -4,7 +4,7 @@ import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readFileSync
 import { dirname, join } from 'node:path';
 import { AlreadyExistsError, ConflictError, CtxError, UsageError } from '../errors/index.js';
 import { StoreDamage, quoted } from './damage.js';
-import { breakDeadLock, guardLocks, holding, ownerRecord, released } from './lock-owner.js';
+import { breakDeadLock, makeLock, released } from './lock-owner.js';
 
 /** Every ref name ctx uses is built here. */
 export const refs = {
@@ -33,7 +33,7 @@ const STALE_LOCK_MS = 10_000;
 const HEX40 = /^[0-9a-f]{40}$/;
 
 /** git check-ref-format rules for a branch (or tag) name, plus ctx's: no `refs/` prefix. */
-export function checkBranchName(name: string, what = 'branch name'): string {
+export function checkBranchName(name: string, what = 'branch name', opts: { directory?: boolean } = {}): string {
   const bad = (why: string) => new UsageError(`bad ${what} '${name}': ${why}`);
   if (name === '' || name === '@') throw bad('empty or "@"');
   if (name === 'HEAD') throw bad('HEAD names the current branch');
@@ -50,7 +50,7 @@ export function checkBranchName(name: string, what = 'branch name'): string {
     if (part.endsWith('.lock')) throw bad('a component ends with ".lock"');
     // each component is a directory or file name (the last one also gets `.lock` while it moves): no file system takes more
     if (Buffer.byteLength(part) > 255) throw bad('a component is longer than 255 bytes');
-    if (i === parts.length - 1 && Buffer.byteLength(part) > 250) throw bad('its last component is longer than 250 bytes (255 with .lock)');
+    if (i === parts.length - 1 && !opts.directory && Buffer.byteLength(part) > 250) throw bad('its last component is longer than 250 bytes (255 with .lock)');
   });
   return name;
 }
@@ -271,11 +271,9 @@ export class RefStore {
     }
     for (let attempt = 0; ; attempt++) {
       try {
-        guardLocks();
-        const fd = openSync(lock, 'wx');
-        holding(lock);
-        writeSync(fd, ownerRecord());
-        return fd;
+        // the record is written beside config, where no reader of refs looks
+        makeLock(lock, this.gitdir);
+        return openSync(lock, 'r+');
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
         // ctx's own lock names its holder: a dead one's is taken over at once. Another's (native
