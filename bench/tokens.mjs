@@ -171,6 +171,21 @@ export async function benchTokens({ rounds = 7 } = {}) {
     speed.push([name, fmtInt(count), fmtMs(ms), ms < 1 ? '> 1,000 (one pass over the lengths)' : (mb / (ms / 1000)).toFixed(1)]);
   }
 
+  // one character repeated: byte-pair encoding is quadratic in a piece's length, ctx counts long runs in chunks
+  progress('tokens: 1 MB of one repeated character');
+  const runs = [];
+  for (const ch of ['A', '=', ' ']) {
+    const text = ch.repeat(1_000_000);
+    const times = [];
+    let count = 0;
+    for (let i = 0; i <= 3; i++) {
+      const s = performance.now();
+      count = tokenizer.count([text]);
+      if (i > 0) times.push(performance.now() - s);
+    }
+    runs.push([`1,000,000 × ${JSON.stringify(ch)}`, fmtInt(count), fmtMs(median(times))]);
+  }
+
   progress('tokens: error against recorded usage');
   const all = assistantMessages();
   const final = all.filter((g) => g.final && g.out > 0);
@@ -199,6 +214,9 @@ export async function benchTokens({ rounds = 7 } = {}) {
       `(ranks inside the package; loading it takes ${fmtMs(loadMs)} ms, median of 5 fresh processes after a warm-up) against characters/4. ` +
       `Throughput: the ${mb.toFixed(1)} MB corpus transcript as one string, median of ${rounds} after a warm-up.\n`,
     table(['estimator', 'tokens', 'ms', 'MB/s'], speed),
+    '',
+    `One character repeated a million times, ${tokenizer.name} (before this release: 100,000 × \`A\` took 13 s, a megabyte over ten minutes), median of 3 after a warm-up:\n`,
+    table(['text', 'tokens', 'ms'], runs),
     '',
     'Error against recorded usage, three ways. (1) Each final assistant message of the Claude Code corpus (text, thinking and tool_use ' +
       `name + JSON input, as ctx counts them) against its \`output_tokens\`: ${fmtInt(all.length)} messages, only the ${fmtInt(final.length)} ` +

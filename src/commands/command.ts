@@ -50,3 +50,12 @@ export function defineCommand<A extends unknown[], O, D>(decl: CommandDecl<A, O,
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyCommand = CommandDecl<any, any, any>;
+
+/** A line of the command table (commands/index.ts). */
+export interface CommandEntry {
+  name: string;
+  /** after the name in `ctx --help` (`[options]` when it has any, then its arguments) */
+  usage: string;
+  summary: string;
+  load: () => Promise<{ default: AnyCommand }>;
+}

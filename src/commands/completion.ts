@@ -1,14 +1,13 @@
 import { UsageError } from '../errors/index.js';
-import { defineCommand, type AnyCommand, type OptionDecl, type ValueSource } from './command.js';
+import { defineCommand, type AnyCommand, type CommandEntry, type OptionDecl, type ValueSource } from './command.js';
 import { GLOBAL_OPTIONS } from './global-options.js';
-import type { CommandEntry } from './index.js';
 import { runtimesWith } from './runtime-names.js';
 import { SCRIPTS, type CompletionModel, type Values, type WordSpec } from './completion-scripts.js';
 
 const shells = Object.keys(SCRIPTS);
 
-/** The `completion` command over the command table (`loadAll` loads every declaration). */
-export const completion = (table: readonly CommandEntry[], loadAll: () => Promise<AnyCommand[]>) =>
+/** The `completion` command over the command table (`loadDecls` loads every declaration). */
+export const completion = (table: readonly CommandEntry[], loadDecls: () => Promise<AnyCommand[]>) =>
   defineCommand({
   name: 'completion',
   summary: 'print a shell completion script: bash, zsh or fish',
@@ -19,7 +18,7 @@ export const completion = (table: readonly CommandEntry[], loadAll: () => Promis
   examples: ['source <(ctx completion bash)', 'ctx completion zsh > "${fpath[1]}/_ctx"', 'ctx completion fish > ~/.config/fish/completions/ctx.fish'],
   async run(_io, [shell]: [string]) {
     if (!Object.hasOwn(SCRIPTS, shell)) throw new UsageError(`unknown shell '${shell}' (${shells.join(', ')})`);
-    return SCRIPTS[shell](await completionModel(table, loadAll));
+    return SCRIPTS[shell](await completionModel(table, loadDecls));
   },
   print(io, script) {
     io.out(script);
@@ -27,7 +26,7 @@ export const completion = (table: readonly CommandEntry[], loadAll: () => Promis
   });
 
 /** Every command's words, with value lists resolved (formats and runtimes from their registries). */
-export async function completionModel(table: readonly CommandEntry[], loadAll: () => Promise<AnyCommand[]>): Promise<CompletionModel> {
+export async function completionModel(table: readonly CommandEntry[], loadDecls: () => Promise<AnyCommand[]>): Promise<CompletionModel> {
   const { formatNames, storageNames } = await import('../formats/registry.js');
   const able = {
     'runtime:import': await runtimesWith('import'),
@@ -51,7 +50,7 @@ export async function completionModel(table: readonly CommandEntry[], loadAll: (
     takesValue: /[<[]/.test(o.flags),
     values: resolve(o.values, o.choices),
   });
-  const decls: AnyCommand[] = await loadAll();
+  const decls: AnyCommand[] = await loadDecls();
   return {
     globals: GLOBAL_OPTIONS.map(opt),
     commands: decls.map((d, i) => ({

@@ -1,15 +1,9 @@
 // The command table: name, usage and one-line summary of every command, and how to load it.
 // `ctx --help` lists commands from here without loading one; `ctx X` loads only X's module.
 // Adding a command: its file in this folder (a defineCommand default export), a line here, a man page.
-import type { AnyCommand } from './command.js';
+import type { AnyCommand, CommandEntry } from './command.js';
 
-export interface CommandEntry {
-  name: string;
-  /** after the name in `ctx --help` (`[options]` when it has any, then its arguments) */
-  usage: string;
-  summary: string;
-  load: () => Promise<{ default: AnyCommand }>;
-}
+export type { CommandEntry };
 
 export const COMMANDS: readonly CommandEntry[] = [
   { name: 'init', usage: '[path]', summary: 'create a context repo', load: () => import('./init.js') },
