@@ -58,9 +58,7 @@ export const RUN = 256;
 const LONG_RUN = new RegExp(`\\p{L}{${RUN + 1},}|[^\\s\\p{L}\\p{N}]{${RUN + 1},}|\\s{${RUN + 1},}`, 'gu');
 
 export function boundedCount(text: string, bpe: (t: string) => number): number {
-  LONG_RUN.lastIndex = 0;
-  if (!LONG_RUN.test(text)) return bpe(text);
-  // matchAll starts where test() left lastIndex
+  if (!hasLongRun(text)) return bpe(text);
   LONG_RUN.lastIndex = 0;
   let n = 0;
   let at = 0;
@@ -71,6 +69,42 @@ export function boundedCount(text: string, bpe: (t: string) => number): number {
     at = m.index! + m[0].length;
   }
   return at < text.length ? n + bpe(text.slice(at)) : n;
+}
+
+// character classes of the pre-tokenizer's pieces: letters, digits, white space, the rest
+const LETTER = 1;
+const DIGIT = 2;
+const SPACE = 3;
+const OTHER = 4;
+const ASCII = Uint8Array.from({ length: 128 }, (_, c) => {
+  const ch = String.fromCharCode(c);
+  return /\p{L}/u.test(ch) ? LETTER : /\p{N}/u.test(ch) ? DIGIT : /\s/.test(ch) ? SPACE : OTHER;
+});
+const wide = new Map<number, number>();
+function classOf(code: number): number {
+  if (code < 128) return ASCII[code];
+  let k = wide.get(code);
+  if (k === undefined) {
+    const ch = String.fromCodePoint(code);
+    k = /\p{L}/u.test(ch) ? LETTER : /\p{N}/u.test(ch) ? DIGIT : /\s/u.test(ch) ? SPACE : OTHER;
+    wide.set(code, k);
+  }
+  return k;
+}
+
+/** Whether some run of one class (digits aside: pieces hold at most three) is longer than RUN characters; one pass, no regex (a regex scan cost more than the tokenizer). */
+function hasLongRun(text: string): boolean {
+  let last = 0;
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    let code = text.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) code = text.codePointAt(i++)!;
+    const k = classOf(code);
+    run = k === last && k !== DIGIT ? run + 1 : 1;
+    last = k;
+    if (run > RUN) return true;
+  }
+  return false;
 }
 
 export function tokenCounter(name: TokenCounterName): Promise<TokenCounter> {
