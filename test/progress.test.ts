@@ -1,13 +1,23 @@
 // Progress on stderr: a bar with counts on a terminal, whatever width the terminal reports
 // (0 columns once made ora loop forever); nothing on a pipe or under CI.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CORPUS, CTX, FIXED_ENV, ctx, newStore, tempDir } from './helpers.js';
+import { CTX, FIXED_ENV, ctx, newStore, tempDir } from './helpers.js';
 import { progress } from '../src/output/progress.js';
 
-const BIG = join(CORPUS, 'claude-code', 'randlee__claude-history__simple-967e501d-session.jsonl');
+/** A 2 MB transcript of 14 turns, made here (no corpus needed): long enough for the bar to draw. */
+function bigTranscript(): string {
+  const file = join(tempDir(), 'big.jsonl');
+  const text = 'the quick brown fox jumps over the lazy dog while the build runs again '.repeat(2000);
+  const lines = Array.from({ length: 14 }, (_, i) => [
+    { type: 'user', message: { role: 'user', content: `turn ${i}: ${text}` }, uuid: `u-${i}`, sessionId: 's-big' },
+    { type: 'assistant', message: { id: `m-${i}`, role: 'assistant', content: [{ type: 'text', text: `done ${i}` }] }, uuid: `a-${i}`, sessionId: 's-big' },
+  ]).flat();
+  writeFileSync(file, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+  return file;
+}
 const IMPORTED = /^x\tctx-[0-9a-f]{12}\t14 commits\n$/;
 
 /** A shell command under a pseudo-terminal (util-linux `script`): exit code and what the terminal got. */
@@ -22,7 +32,7 @@ function onTerminal(command: string, env: Record<string, string> = {}): { code: 
   return { code: r.status, out: (r.stdout ?? '').replace(/\r\n/g, '\n') };
 }
 
-const importBig = (store: string) => `node ${CTX} --store ${store} import claude-code ${BIG} -b x`;
+const importBig = (store: string) => `node ${CTX} --store ${store} import claude-code ${bigTranscript()} -b x`;
 /** what is left on the screen: every line erased by `\r ESC[K` is gone */
 const screen = (out: string) => out.replace(/\r[^\r\n]*\x1b\[K/g, '').replace(/^[^\n]*\r\x1b\[K/gm, '');
 
@@ -38,7 +48,7 @@ describe('progress', () => {
     for (const cols of [100, 5000]) {
       const r = onTerminal(`stty cols ${cols}; ${importBig(newStore())}`);
       expect(r.code).toBe(0);
-      expect(r.out).toMatch(/\rimporting randlee__claude\S*\.jsonl {2}\[#{20}\] 100% {2}14\/14 commits {2}[\d.]+ commits\/s\x1b\[K/);
+      expect(r.out).toMatch(/\rimporting big\.jsonl {2}\[#{20}\] 100% {2}14\/14 commits {2}[\d.]+ commits\/s\x1b\[K/);
       expect(r.out).toContain('\r\x1b[K');
       expect(screen(r.out)).toMatch(IMPORTED);
     }
@@ -60,14 +70,14 @@ describe('progress', () => {
     expect(ci.code).toBe(0);
     expect(ci.out).toMatch(IMPORTED);
     const store = newStore();
-    const r = ctx(store, ['import', 'claude-code', BIG, '-b', 'x'], { env: FIXED_ENV });
+    const r = ctx(store, ['import', 'claude-code', bigTranscript(), '-b', 'x'], { env: FIXED_ENV });
     expect(r.stderr).toBe('');
     expect(r.stdout).toMatch(IMPORTED);
   });
 
   it('summarize counts commits', () => {
     const store = newStore();
-    expect(ctx(store, ['import', 'claude-code', BIG, '-b', 'x'], { env: FIXED_ENV }).code).toBe(0);
+    expect(ctx(store, ['import', 'claude-code', bigTranscript(), '-b', 'x'], { env: FIXED_ENV }).code).toBe(0);
     const r = onTerminal(`stty cols 100; node ${CTX} --store ${store} summarize x --command 'head -c 5' >/dev/null`);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/\rsummarizing {2}\[#{20}\] 100% {2}14\/14 commits/);
@@ -78,7 +88,7 @@ describe('progress', () => {
     const store = newStore();
     const remote = join(tempDir(), 'remote.git');
     execFileSync('git', ['init', '-q', '--bare', remote]);
-    expect(ctx(store, ['import', 'claude-code', BIG, '-b', 'x'], { env: FIXED_ENV }).code).toBe(0);
+    expect(ctx(store, ['import', 'claude-code', bigTranscript(), '-b', 'x'], { env: FIXED_ENV }).code).toBe(0);
     expect(ctx(store, ['remote', 'add', 'origin', remote]).code).toBe(0);
     const push = onTerminal(`stty cols 100; node ${CTX} --store ${store} push --color never`);
     expect(push.code).toBe(0);
