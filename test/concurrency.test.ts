@@ -1,9 +1,8 @@
 // Concurrent writers: compare-and-swap under git's lock-file protocol, with the default engine.
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CTX, FIXED_ENV, ROOT, ctx, fsck, git, newStore, objectCount, refSnapshot } from './helpers.js';
+import { FIXED_ENV, checkpointLoop, ctx, fsck, git, newStore, objectCount, refSnapshot } from './helpers.js';
 
 const env = FIXED_ENV;
 const line = (n: number) => `{"type":"user","n":${n}}\n`;
@@ -15,26 +14,10 @@ function locksUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.lock'));
 }
 
-/** `bash -c` running one checkpoint per iteration; resolves with its exit code and output. */
-function loop(store: string, k: number, n: number): Promise<{ code: number; stdout: string; stderr: string }> {
-  const script = `for i in $(seq 0 ${n - 1}); do printf '{"type":"user"}\\n' | "$NODE" "$CTX_BIN" checkpoint -b race --format claude-code-v1 --retry --summary "p${k}-$i" - || exit 1; done`;
-  const childEnv: NodeJS.ProcessEnv = {};
-  for (const [key, v] of Object.entries(process.env)) if (!key.startsWith('CTX_')) childEnv[key] = v;
-  Object.assign(childEnv, env, { CTX_STORE: store, NODE: process.execPath, CTX_BIN: CTX });
-  return new Promise((done) => {
-    const p = spawn('bash', ['-c', script], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (b) => (stdout += b));
-    p.stderr.on('data', (b) => (stderr += b));
-    p.on('close', (code) => done({ code: code ?? -1, stdout, stderr }));
-  });
-}
-
 describe('concurrent checkpoints', () => {
   it('two processes × 50 checkpoints with --retry make one chain of 100', async () => {
     const store = newStore();
-    const [p1, p2] = await Promise.all([loop(store, 1, 50), loop(store, 2, 50)]);
+    const [p1, p2] = await Promise.all([checkpointLoop(store, 'race', 'p1', 50, env), checkpointLoop(store, 'race', 'p2', 50, env)]);
     expect(p1).toMatchObject({ code: 0, stderr: '' });
     expect(p2).toMatchObject({ code: 0, stderr: '' });
 

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CTX, FIXED_ENV, FIXTURES, ROOT, ctx, fsck, git, newStore, tempDir } from './helpers.js';
+import { CTX, FIXED_ENV, FIXTURES, ROOT, checkpointLoop, ctx, fsck, git, newStore, tempDir } from './helpers.js';
 import { caseSeed, cases, prng, replay } from './fuzz-kit.js';
 
 const env = FIXED_ENV;
@@ -153,28 +153,12 @@ describe('SIGKILL at a random moment: the store stays whole and the command runs
   }, 120_000 + CRASHES * 15_000);
 });
 
-/** `bash -c` running N checkpoints with --retry on `branch`, each with its payload `k-i` in the summary. */
-function writer(store: string, branch: string, k: number, n: number): Promise<{ code: number; stdout: string; stderr: string }> {
-  const script = `for i in $(seq 0 ${n - 1}); do printf '{"type":"user"}\\n' | "$NODE" "$CTX_BIN" checkpoint -b "${branch}" --format claude-code-v1 --retry --summary "w${k}-$i" - || exit 1; done`;
-  const childEnv: NodeJS.ProcessEnv = {};
-  for (const [key, v] of Object.entries(process.env)) if (!key.startsWith('CTX_')) childEnv[key] = v;
-  Object.assign(childEnv, env, { CTX_STORE: store, NODE: process.execPath, CTX_BIN: CTX });
-  return new Promise((done) => {
-    const p = spawn('bash', ['-c', script], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (b) => (stdout += b));
-    p.stderr.on('data', (b) => (stderr += b));
-    p.on('close', (code) => done({ code: code ?? -1, stdout, stderr }));
-  });
-}
-
 describe('many writers', () => {
   const OWN = Math.max(1, Math.round(PER / 10));
   it(`8 writers × ${PER} on one branch, 8 × ${OWN} on their own: every commit exactly once`, async () => {
     const store = newStore();
-    const shared = Array.from({ length: 8 }, (_, k) => writer(store, 'race', k, PER));
-    const own = Array.from({ length: 8 }, (_, k) => writer(store, `own/${k}`, 100 + k, OWN));
+    const shared = Array.from({ length: 8 }, (_, k) => checkpointLoop(store, 'race', `w${k}`, PER, env));
+    const own = Array.from({ length: 8 }, (_, k) => checkpointLoop(store, `own/${k}`, `w${100 + k}`, OWN, env));
     const done = await Promise.all([...shared, ...own]);
     for (const d of done) expect(d).toMatchObject({ code: 0, stderr: '' });
     expect(git(store, ['rev-list', '--count', 'race']).trim()).toBe(String(8 * PER));

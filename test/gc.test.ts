@@ -1,10 +1,9 @@
 // ctx gc: packing, retention (--prune-expired) with what it must keep, auto-pack after writes,
 // and a gc racing concurrent writers. Checked with native git.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CTX, FIXED_ENV, ROOT, ctx, fsck, git, newStore, objectCount, refSnapshot, tempDir } from './helpers.js';
+import { FIXED_ENV, checkpointLoop, ctx, fsck, git, newStore, objectCount, refSnapshot, shellCtx, tempDir } from './helpers.js';
 
 const env = FIXED_ENV;
 const line = (text: string) => `{"type":"user","message":{"role":"user","content":${JSON.stringify(text)}}}\n`;
@@ -178,26 +177,6 @@ describe('auto-pack', () => {
   }, 60_000);
 });
 
-/** `bash -c` running `n` checkpoints with --retry on one branch, each with its own summary. */
-function writer(store: string, k: number, n: number): Promise<{ code: number; stdout: string; stderr: string }> {
-  const script = `for i in $(seq 0 ${n - 1}); do printf '{"type":"user"}\\n' | "$NODE" "$CTX_BIN" checkpoint -b race --format claude-code-v1 --retry --summary "w${k}-$i" - || exit 1; done`;
-  return shell(store, script);
-}
-
-function shell(store: string, script: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  const childEnv: NodeJS.ProcessEnv = {};
-  for (const [key, v] of Object.entries(process.env)) if (!key.startsWith('CTX_')) childEnv[key] = v;
-  Object.assign(childEnv, env, { CTX_STORE: store, NODE: process.execPath, CTX_BIN: CTX });
-  return new Promise((done) => {
-    const p = spawn('bash', ['-c', script], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (b) => (stdout += b));
-    p.stderr.on('data', (b) => (stderr += b));
-    p.on('close', (code) => done({ code: code ?? -1, stdout, stderr }));
-  });
-}
-
 // CTX_GC_WRITERS / CTX_GC_COMMITS make a longer run: CTX_GC_WRITERS=8 CTX_GC_COMMITS=200 npx vitest run test/gc.test.ts
 const WRITERS = Number(process.env.CTX_GC_WRITERS ?? 8);
 const COMMITS = Number(process.env.CTX_GC_COMMITS ?? 20);
@@ -210,11 +189,12 @@ describe('gc while agents write', () => {
     git(store, ['config', 'gc.autoDetach', 'false']);
     const done = join(dirname(store), 'writers-done');
     // a gc that finds another running (git's gc.pid) exits 3; any other failure ends the loop
-    const gcLoop = shell(
+    const gcLoop = shellCtx(
       store,
       `n=0; while [ ! -e "${done}" ] || [ $n -eq 0 ]; do "$NODE" "$CTX_BIN" gc >/dev/null 2>&1; rc=$?; [ $rc -eq 0 ] && n=$((n+1)); [ $rc -eq 0 ] || [ $rc -eq 3 ] || exit $rc; done; echo $n`,
+      env,
     );
-    const writers = await Promise.all(Array.from({ length: WRITERS }, (_, k) => writer(store, k, COMMITS)));
+    const writers = await Promise.all(Array.from({ length: WRITERS }, (_, k) => checkpointLoop(store, 'race', `w${k}`, COMMITS, env)));
     mkdirSync(done);
     const gcs = await gcLoop;
     for (const w of writers) expect(w).toMatchObject({ code: 0, stderr: '' });

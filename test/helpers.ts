@@ -148,3 +148,27 @@ export function newStore(): string {
   if (r.code !== 0) throw new Error(r.stderr);
   return store;
 }
+
+/**
+ * `bash -c SCRIPT` with ctx at hand as `"$NODE" "$CTX_BIN"`, the store in CTX_STORE and `env` as the
+ * only CTX_* settings: for writers racing each other, without waiting.
+ */
+export function shellCtx(store: string, script: string, env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  const childEnv: NodeJS.ProcessEnv = {};
+  for (const [key, v] of Object.entries(process.env)) if (!key.startsWith('CTX_')) childEnv[key] = v;
+  Object.assign(childEnv, env, { CTX_STORE: store, NODE: process.execPath, CTX_BIN: CTX });
+  return new Promise((done) => {
+    const p = spawn('bash', ['-c', script], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (b) => (stdout += b));
+    p.stderr.on('data', (b) => (stderr += b));
+    p.on('close', (code) => done({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+/** `n` checkpoints with --retry on `branch`, one process each, the i-th with summary `<tag>-<i>`. */
+export function checkpointLoop(store: string, branch: string, tag: string, n: number, env: Record<string, string> = {}) {
+  const script = `for i in $(seq 0 ${n - 1}); do printf '{"type":"user"}\\n' | "$NODE" "$CTX_BIN" checkpoint -b "${branch}" --format claude-code-v1 --retry --summary "${tag}-$i" - || exit 1; done`;
+  return shellCtx(store, script, env);
+}
