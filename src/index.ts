@@ -10,7 +10,7 @@ export type { ImportOptions, ExportOptions, Exported } from './api/runtime.js';
 export type { ExportResult } from './api/sessions.js';
 export type { CompactOptions } from './api/compact.js';
 export type { GcOptions, GcReport } from './api/gc.js';
-export type { SnapshotStop } from './api/snapshot.js';
+export type { SnapshotStop } from './api/write.js';
 export { runtimeNames } from './runtimes/registry.js';
 export { formatNames } from './formats/registry.js';
 export type { Meta, CommitType, Trigger } from './core/meta.js';

@@ -46,7 +46,7 @@ export async function annotate(
   const labels = input.labels ?? [];
   const text = screenFields(
     { summary: input.summary, principal: input.principal ?? ctx.defaults.principal, ...Object.fromEntries(labels.map((l, i) => [`label ${i + 1}`, l])) },
-    secretPolicy(ctx.gitdir, input.secrets),
+    secretPolicy(ctx.config, input.secrets),
     (field) => `the ${field.replace(/^label /, 'label #')}`,
   );
   const fields: Record<string, unknown> = {};

@@ -208,9 +208,7 @@ async function append(ctx: RepoContext, s: Stream, branch: string, items: ChainI
   // a lock whose holder is gone is taken over by the write itself
   if (age <= LOCK_STALE_MS && lockHolderAlive(lock) !== false) throw new ConflictError(`${branch} is locked by another writer (${lock})`);
   const { writeChain } = await import('./write.js');
-  const written = await writeChain(ctx, branch, s.transcript.format, items, undefined, onto);
-  const snap = await (await import('./snapshot.js')).autoSnapshot(ctx, branch);
-  return snap ? [...written, snap] : written;
+  return writeChain(ctx, branch, s.transcript.format, items, undefined, onto);
 }
 
 /** New bytes → commits: whole lines only; a compaction waits until its summary line is there. */

@@ -1,9 +1,9 @@
 // Before `ctx compact` on a chain a live transcript feeds: the transcript bytes the chain does not
 // hold yet are checkpointed first, by live capture's own code, so a compaction never drops what was pending.
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { BadInputError, ConflictError, NotFoundError } from '../errors/index.js';
+import { BadInputError, ConflictError } from '../errors/index.js';
 import { TAIL_BYTES, findState, lockSession, readState, statePath, writeState } from '../store/capture-state.js';
+import { readTranscript } from './files.js';
 import { captureStream, type Position, type TranscriptStream } from './capture.js';
 import { readTipMeta } from './context-reader.js';
 import { materialize } from './materialize.js';
@@ -17,17 +17,6 @@ export interface CatchUp {
   file?: string;
   /** the hook state that follows the branch: `ctx compact` moves it onto the compaction */
   state?: { key: string; session: string };
-}
-
-/** A transcript's bytes, with one-line errors. */
-export function readTranscript(file: string): Uint8Array {
-  try {
-    return readFileSync(file);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new NotFoundError(`no such file: ${file}`);
-    throw new BadInputError(`cannot read ${file}: ${code ?? (e as Error).message}`);
-  }
 }
 
 /**

@@ -10,7 +10,7 @@ import { compactionFormatFor, storageFormat } from '../formats/registry.js';
 import { readEntries } from '../store/context-commits.js';
 import { checkBranchName, refs } from '../store/refs.js';
 import { catchUp, moveState, type CatchUp } from './catch-up.js';
-import { neutralMessages, parseRun, pinnedMessages, readContext, readTipMeta, runsOf, type ContextPart } from './context-reader.js';
+import { neutralRuns, pinnedMessages, readContext, readTipMeta, type ContextPart } from './context-reader.js';
 import type { RepoContext } from './repo-context.js';
 import { checkpoint, type CommitFields, type WrittenCommit } from './write.js';
 
@@ -57,13 +57,15 @@ export async function compact(ctx: RepoContext, branch: string, opts: CompactOpt
   if (!before) throw new NotFoundError(`no branch ${branch}`);
   // nothing pending is lost: what the live transcript holds past the chain is checkpointed first
   const note = opts.note ?? (() => {});
-  const caught = await catchUpFirst(ctx, branch, before, opts.transcript, note);
+  const beforeMeta = await readTipMeta(ctx, before);
+  const caught = await catchUpFirst(ctx, branch, before, beforeMeta.format, opts.transcript, note);
   // said now: the catch-up stays even if the summarizer fails below
   for (const c of caught.commits) note(`caught up ${shortId(c.oid)} from ${caught.file}: ${c.meta.artifact_size} bytes, ${c.meta.message_count} messages`);
   const tip = caught.commits.length ? caught.commits[caught.commits.length - 1].oid : before;
   const { parts } = await readContext(ctx, tip, { kind: 'compaction' });
-  const tipMeta = await sessionMeta(ctx, tip, parts);
-  const messages = neutralMessages(parts);
+  const tipMeta = await sessionMeta(ctx, caught.commits.length ? caught.commits[caught.commits.length - 1].meta : beforeMeta, parts);
+  const runs = neutralRuns(parts);
+  const messages = runs.flatMap((r) => r.messages);
   const pinned = await pinnedMessages(ctx, parts, messages);
   const summarizer = opts.summaryText !== undefined ? () => Promise.resolve(opts.summaryText!) : opts.summarizer !== undefined ? runSummarizer(opts.summarizer) : undefined;
   const out = await compactMessages(messages, { stages: opts.stages, budget: opts.budget, keepTurns: opts.keepTurns, pinned, summarizer, counter: await ctx.tokenCounter() });
@@ -73,7 +75,7 @@ export async function compact(ctx: RepoContext, branch: string, opts: CompactOpt
   if (out.report.every((r) => r.skipped || r.changed === 0)) return { ...done, commit: null, tokensAfter: out.report[out.report.length - 1].tokens };
   const created = ctx.now().toISOString();
   const artifact = format.writeCompaction
-    ? format.writeCompaction({ ...sourceOf(parts, messages, format.name), out, timestamp: created, tip })
+    ? format.writeCompaction({ ...sourceOf(runs, format.name), input: messages, out, timestamp: created, tip })
     : format.fromNeutral!(out.messages);
   const commit = await checkpoint(ctx, {
     // the compaction belongs to the branch's session and kind of agent
@@ -94,8 +96,7 @@ export async function compact(ctx: RepoContext, branch: string, opts: CompactOpt
 }
 
 /** The catch-up of the runtime whose live transcript the branch holds; other chains have none. */
-async function catchUpFirst(ctx: RepoContext, branch: string, tip: string, transcript: string | undefined, note: (line: string) => void): Promise<CatchUp> {
-  const { format } = await readTipMeta(ctx, tip);
+async function catchUpFirst(ctx: RepoContext, branch: string, tip: string, format: string, transcript: string | undefined, note: (line: string) => void): Promise<CatchUp> {
   const stream = (await runtimeOfFormat(format))?.transcript;
   if (stream) return catchUp(ctx, stream, branch, tip, transcript, note);
   if (transcript !== undefined) throw new BadInputError(`--transcript catches up chains a live transcript feeds; ${branch} holds ${format}`);
@@ -103,25 +104,19 @@ async function catchUpFirst(ctx: RepoContext, branch: string, tip: string, trans
 }
 
 /** The tip's meta.json, with the session and template of the newest commit of the context that names a session. */
-async function sessionMeta(ctx: RepoContext, tip: string, parts: readonly ContextPart[]): Promise<Meta> {
-  const meta = await readTipMeta(ctx, tip);
+async function sessionMeta(ctx: RepoContext, meta: Meta, parts: readonly ContextPart[]): Promise<Meta> {
   if (meta.session_id !== '') return meta;
   for (const e of (await readEntries(ctx.engine, parts)).reverse()) if (e.meta.session_id !== '') return { ...meta, session_id: e.meta.session_id, template: e.meta.template };
   return meta;
 }
 
 /** The context's bytes in `format` (the entries its messages were read from), and which messages came from them. */
-function sourceOf(parts: readonly ContextPart[], messages: readonly NeutralMessage[], format: string): { source: Uint8Array; input: readonly NeutralMessage[]; inSource: boolean[] } {
-  const source: Uint8Array[] = [];
-  const inSource: boolean[] = [];
-  for (const run of runsOf(parts)) {
-    const mine = run[0].format === format;
-    const f = storageFormat(run[0].format);
-    if (mine) source.push(f.concat(run.map((p) => p.artifact)));
-    inSource.push(...f.toNeutral!(parseRun(run)).map(() => mine));
-  }
-  if (inSource.length !== messages.length) throw new CtxError('the context read twice gave different messages');
-  return { source: Buffer.concat(source), input: messages, inSource };
+function sourceOf(runs: ReturnType<typeof neutralRuns>, format: string): { source: Uint8Array; inSource: boolean[] } {
+  const mine = runs.filter((r) => r.run[0].format === format);
+  return {
+    source: Buffer.concat(mine.map((r) => storageFormat(format).concat(r.run.map((p) => p.artifact)))),
+    inSource: runs.flatMap((r) => r.messages.map(() => r.run[0].format === format)),
+  };
 }
 
 /** `sh -c CMD` with the messages as JSON on stdin; its stdout is the summary. */

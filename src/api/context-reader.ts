@@ -70,13 +70,18 @@ export function parseRun(run: readonly ContextPart[]): unknown[] {
   return f.parse(f.concat(run.map((p) => p.artifact)), { lastOfFile: true });
 }
 
-/** The context as neutral messages, run by run; a run no format here can read is refused. */
-export function neutralMessages(parts: readonly ContextPart[]): NeutralMessage[] {
-  return runsOf(parts).flatMap((run) => {
+/** Each run of the context with its neutral messages; a run no format here can read is refused. */
+export function neutralRuns(parts: readonly ContextPart[]): { run: ContextPart[]; messages: NeutralMessage[] }[] {
+  return runsOf(parts).map((run) => {
     const f = knownFormat(run[0].format);
     if (!f?.toNeutral) throw new BadInputError(`${shortId(run[0].oid)} holds ${run[0].format}, which ctx cannot read into messages`);
-    return f.toNeutral(parseRun(run));
+    return { run, messages: f.toNeutral(parseRun(run)) };
   });
+}
+
+/** The context as neutral messages, run by run. */
+export function neutralMessages(parts: readonly ContextPart[]): NeutralMessage[] {
+  return neutralRuns(parts).flatMap((r) => r.messages);
 }
 
 /** The latest annotations of each part, in order. */

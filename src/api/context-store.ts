@@ -12,8 +12,7 @@ import { RepoContext, type RepoOptions } from './repo-context.js';
 import { verify, type VerifyReport } from './verify.js';
 import type { ExportOptions, ImportOptions } from './runtime.js';
 import { exportSession, importSession, type ExportResult } from './sessions.js';
-import { autoSnapshot, snapshot, type SnapshotStop } from './snapshot.js';
-import { checkpoint, type CheckpointInput, type WrittenCommit } from './write.js';
+import { checkpoint, snapshot, type CheckpointInput, type SnapshotStop, type WrittenCommit } from './write.js';
 import { initRepo, isContextRepo } from '../store/repo.js';
 
 export { initRepo };
@@ -64,9 +63,7 @@ export class ContextStore {
     return this.ctx.gitdir;
   }
   async checkpoint(input: CheckpointInput): Promise<Written> {
-    const c = await checkpoint(this.ctx, input);
-    await autoSnapshot(this.ctx, input.branch);
-    return written(c);
+    return written(await checkpoint(this.ctx, input));
   }
   /** A snapshot commit of the branch's whole context on top of it (materialize then reads it and what follows). */
   async snapshot(branch: string, stop?: SnapshotStop): Promise<Written> {

@@ -7,7 +7,6 @@ import { gitOnPath } from '../store/engine-select.js';
 import { nativeGc, objectStats, removeDerived, staleDerived, type ObjectStats } from '../store/gc.js';
 import { notesIndexAt, readNotes } from '../store/notes.js';
 import { refs } from '../store/refs.js';
-import { readConfig } from '../store/repo.js';
 import { foldAnnotations } from './read.js';
 import type { RepoContext } from './repo-context.js';
 
@@ -64,7 +63,7 @@ export async function gc(ctx: RepoContext, opts: GcOptions = {}): Promise<GcRepo
 
 /** Branches past their rule's age, deleted (compare-and-swap) unless a protected commit would go with them. */
 async function pruneExpired(ctx: RepoContext, dryRun: boolean): Promise<ExpiredBranch[]> {
-  const rules = retentionRules(readConfig(ctx.gitdir));
+  const rules = retentionRules(ctx.config);
   const now = ctx.now().getTime();
   const expired: ExpiredBranch[] = [];
   for (const [branch, oid] of ctx.branchTips()) {

@@ -57,6 +57,11 @@ export async function materialize(ctx: RepoContext, spec: string, opts: Material
   // a view or a mask goes through the neutral model, so only a format written from it can carry one
   const shaped = view !== 'reasoning' || mask !== undefined;
   if (shaped && opts.format !== undefined) checkViewCarrier(opts.format, view, mask);
+  // resume's path first: its results live in the chain cache, never in the per-key entries below
+  if (!shaped && !opts.verify) {
+    const known = await fromHeads(ctx, tip, stopLabel(stop), opts.format, view);
+    if (known) return known;
+  }
   const cache = MaterializeCache.forRepo(ctx.gitdir);
   // pins are annotations, which change without the commit changing: a masked result is keyed by the notes too
   const shape = shaped ? ` view=${view} mask=${mask ?? '-'}${mask !== undefined ? ` notes=${ctx.refs.read(refs.notes) ?? '-'}` : ''}` : '';
@@ -70,10 +75,6 @@ export async function materialize(ctx: RepoContext, spec: string, opts: Material
       const masked = Number(Buffer.from(maskedHit).toString('utf8'));
       return { bytes, format, tier: tier as Tier, from: from.split(','), ...(unknown ? { unknown } : {}), commits, stop: stopLabel(stop), view, masked, cached: true, binary: isBinary(format) };
     }
-  }
-  if (!shaped && !opts.verify) {
-    const known = await fromHeads(ctx, tip, stopLabel(stop), opts.format, view);
-    if (known) return known;
   }
   const walk = await walkContext(ctx, tip, stop, spec);
   const stored = walk.tipFormat;

@@ -39,10 +39,12 @@ export class RepoContext {
   readonly tokenCount: TokenCounterName;
   /** loose objects after a write above which they are packed (`ctx.autoPack`; 0: never) */
   readonly autoPack: number;
+  /** the repo's own git config (`section.key`, lower case), read once: settings read on every write come from here */
+  readonly config: ReadonlyMap<string, string>;
 
   constructor(readonly gitdir: string, opts: RepoOptions = {}) {
     const env = opts.env ?? process.env;
-    const config = readConfig(gitdir);
+    const config = (this.config = readConfig(gitdir));
     const engine = opts.engine ?? (env.CTX_ENGINE || config.get('ctx.engine') || 'auto');
     if (!['auto', 'git', 'isogit'].includes(engine)) throw new UsageError(`unknown engine '${engine}' (auto, git, isogit)`);
     this.engine = createEngine(gitdir, engine as 'auto' | EngineName);

@@ -3,14 +3,13 @@
 import { SecretFoundError, UsageError } from '../errors/index.js';
 import { countByRule, findSecrets, redactBytes, redactText, scanSecrets, type Finding } from '../core/secret-rules.js';
 import type { StorageFormat } from '../formats/format.js';
-import { readConfig } from '../store/repo.js';
 
 export const SECRET_POLICIES = ['redact', 'block', 'warn'] as const;
 export type SecretPolicy = (typeof SECRET_POLICIES)[number];
 
-/** `--secrets` when given, else git config `ctx.secrets`, else redact. */
-export function secretPolicy(gitdir: string, override?: string): SecretPolicy {
-  const value = override ?? readConfig(gitdir).get('ctx.secrets') ?? 'redact';
+/** `--secrets` when given, else git config `ctx.secrets` (the repo's `config`), else redact. */
+export function secretPolicy(config: ReadonlyMap<string, string>, override?: string): SecretPolicy {
+  const value = override ?? config.get('ctx.secrets') ?? 'redact';
   if (!SECRET_POLICIES.includes(value as SecretPolicy))
     throw new UsageError(`unknown secret policy '${value}' (${SECRET_POLICIES.join(', ')})`, { hint: override === undefined ? 'fix git config ctx.secrets' : undefined });
   return value as SecretPolicy;

@@ -1,11 +1,14 @@
-// Writing context commits: objects first, then a compare-and-swap of the branch.
-import { AlreadyExistsError, ConflictError, UsageError } from '../errors/index.js';
+// Writing context commits: objects first, then a compare-and-swap of the branch; after a write,
+// what the repo's settings ask for (packing loose objects, a snapshot every ctx.autoSnapshot commits).
+import { AlreadyExistsError, ConflictError, NotFoundError, UsageError } from '../errors/index.js';
 import { artifactHash } from '../core/blake3.js';
+import { fullId } from '../core/ids.js';
 import { COMMIT_TYPES, TRIGGERS, isoMs, type CommitType, type Meta, type Trigger } from '../core/meta.js';
 import { storageFormat } from '../formats/registry.js';
 import { commitSpec } from '../store/context-commits.js';
 import { checkBranchName, refs } from '../store/refs.js';
 import { packIfLoose } from './auto-pack.js';
+import { readTipMeta } from './context-reader.js';
 import type { RepoContext } from './repo-context.js';
 import { addCounts, screenArtifact, screenFields, secretPolicy, type SecretPolicy } from './secrets.js';
 
@@ -58,7 +61,7 @@ export async function prepareCommit(
   format: string,
   artifact: Uint8Array,
   f: CommitFields,
-  policy: SecretPolicy = secretPolicy(ctx.gitdir, f.secrets),
+  policy: SecretPolicy = secretPolicy(ctx.config, f.secrets),
 ): Promise<{ meta: Meta; artifact: Uint8Array; warnings: string[] }> {
   const source = f.source as { file?: unknown; path?: unknown; offset?: unknown } | undefined;
   const name = source?.file ?? source?.path;
@@ -131,6 +134,8 @@ export async function checkpoint(ctx: RepoContext, input: CheckpointInput): Prom
       continue;
     }
     await packIfLoose(ctx);
+    // a snapshot is what autoSnapshot writes; it triggers none itself
+    if (meta.type !== 'snapshot') await autoSnapshot(ctx, input.branch);
     return { oid, parent, meta, ...(warnings.length ? { warnings } : {}) };
   }
 }
@@ -159,15 +164,72 @@ export async function writeChain(
   if (onto === null && ctx.refs.read(ref)) throw new AlreadyExistsError(`branch ${branch} already exists`, { hint: 'choose another with -b NAME' });
   ctx.refs.checkCreatable(ref);
   const ext = storageFormat(format).ext;
-  const policy = items.length ? secretPolicy(ctx.gitdir, items[0].secrets) : 'redact';
+  const policy = items.length ? secretPolicy(ctx.config, items[0].secrets) : 'redact';
   const prepared: Awaited<ReturnType<typeof prepareCommit>>[] = [];
   for (const item of items) {
-    prepared.push(await prepareCommit(ctx, format, item.artifact, item, item.secrets === undefined ? policy : secretPolicy(ctx.gitdir, item.secrets)));
+    prepared.push(await prepareCommit(ctx, format, item.artifact, item, item.secrets === undefined ? policy : secretPolicy(ctx.config, item.secrets)));
     onProgress?.(prepared.length);
   }
   const specs = prepared.map((p, i) => commitSpec(p.meta, p.artifact, ext, i === 0 ? onto : { index: i - 1 }, ctx.maxBlobSize));
   const oids = await ctx.engine.writeCommits(specs);
   ctx.refs.update(ref, oids[oids.length - 1], onto);
   await packIfLoose(ctx);
-  return oids.map((oid, i) => ({ oid, parent: i === 0 ? onto : oids[i - 1], meta: prepared[i].meta, ...(prepared[i].warnings.length ? { warnings: prepared[i].warnings } : {}) }));
+  const written = oids.map((oid, i) => ({ oid, parent: i === 0 ? onto : oids[i - 1], meta: prepared[i].meta, ...(prepared[i].warnings.length ? { warnings: prepared[i].warnings } : {}) }));
+  // the snapshot is returned with the chain: the branch's tip is the last commit returned
+  const snap = await autoSnapshot(ctx, branch);
+  return snap ? [...written, snap] : written;
+}
+
+export type SnapshotStop = 'compaction' | 'root';
+
+/**
+ * A snapshot commit of the context at the branch's tip, for materializations that stop at `stop`:
+ * a materialize then walks back at most to it and reads it plus the deltas after it. `--stop root`
+ * passes over snapshots: it still gives every original byte.
+ */
+export async function snapshot(ctx: RepoContext, branch: string, stop: SnapshotStop = 'compaction'): Promise<WrittenCommit> {
+  if (stop !== 'compaction' && stop !== 'root') throw new UsageError(`a snapshot materializes --stop compaction or root, not '${stop}'`);
+  const tip = ctx.refs.read(refs.branch(checkBranchName(branch)));
+  if (!tip) throw new NotFoundError(`no branch ${branch}`);
+  const { materialize } = await import('./materialize.js');
+  const m = await materialize(ctx, tip, { stop });
+  if (m.tier !== 'native' && m.tier !== 'field-level') throw new UsageError(`${branch} mixes formats (${m.from.join(', ')}): a snapshot holds one`);
+  const meta = await readTipMeta(ctx, tip);
+  return checkpoint(ctx, {
+    branch,
+    format: m.format,
+    artifact: m.bytes,
+    parent: tip,
+    type: 'snapshot',
+    trigger: 'explicit',
+    template: meta.template,
+    session: meta.session_id,
+    summary: `snapshot of ${m.commits.length} commits`,
+    snapshotOf: { stop, commit: fullId(tip) },
+    // the snapshot is the context as materialized: its last line may be a file's own last line
+    lastOfFile: true,
+  });
+}
+
+/**
+ * `ctx.autoSnapshot N`: after a write, a snapshot when the branch's default materialization would
+ * walk more than N commits. Off (0) by default: each snapshot stores a whole copy of the context.
+ */
+async function autoSnapshot(ctx: RepoContext, branch: string): Promise<WrittenCommit | null> {
+  const every = autoSnapshotEvery(ctx.config);
+  if (every === 0) return null;
+  const tip = ctx.refs.read(refs.branch(branch));
+  if (!tip) return null;
+  const walked = await ctx.engine.chain(tip, every + 1);
+  if (walked.length <= every) return null;
+  // the newest commit that ends a default walk: a compaction or a snapshot
+  if (walked.some((l) => /^Ctx-Type: (compaction|snapshot)$/m.test(l.message))) return null;
+  return snapshot(ctx, branch, 'compaction');
+}
+
+function autoSnapshotEvery(config: ReadonlyMap<string, string>): number {
+  const v = config.get('ctx.autosnapshot');
+  if (v === undefined) return 0;
+  if (!/^\d+$/.test(v) || (Number(v) !== 0 && Number(v) < 2)) throw new UsageError(`config ctx.autoSnapshot: ${v} is not a number of commits (0: off, else 2 or more)`);
+  return Number(v);
 }

@@ -1,5 +1,4 @@
-import { readTranscript } from '../api/catch-up.js';
-import { autoSnapshot } from '../api/snapshot.js';
+import { readTranscript } from '../api/files.js';
 import { checkpoint } from '../api/write.js';
 import { shortId } from '../core/ids.js';
 import { writtenJson } from '../output/records.js';
@@ -40,11 +39,9 @@ export default defineCommand({
   ],
   async run(io, [file]: [string | undefined], flags: CheckpointFlags) {
     const artifact = file === undefined || file === '-' ? await readStdin() : readTranscript(file);
-    const written = await io.withRepo(true, async (repo) => {
-      const c = await checkpoint(repo, { ...metadataFields(flags), type: flags.type as never, branch: flags.branch, format: flags.format, artifact, parent: flags.parent, retry: flags.retry });
-      await autoSnapshot(repo, flags.branch);
-      return c;
-    });
+    const written = await io.withRepo(true, (repo) =>
+      checkpoint(repo, { ...metadataFields(flags), type: flags.type as never, branch: flags.branch, format: flags.format, artifact, parent: flags.parent, retry: flags.retry }),
+    );
     for (const w of written.warnings ?? []) io.note(w);
     return written;
   },

@@ -1,4 +1,4 @@
-import { readTranscript } from '../api/catch-up.js';
+import { readTranscript } from '../api/files.js';
 import { compact } from '../api/compact.js';
 import { parseStages, type Stage } from '../core/compaction.js';
 import { shortId } from '../core/ids.js';

@@ -3,10 +3,9 @@
 import { basename } from 'node:path';
 import { BadInputError } from '../errors/index.js';
 import type { Segment } from '../api/capture.js';
-import { readTranscript } from '../api/catch-up.js';
+import { readTranscript } from '../api/files.js';
 import type { RepoContext } from '../api/repo-context.js';
 import type { ImportOptions, ImportResult } from '../api/runtime.js';
-import { autoSnapshot } from '../api/snapshot.js';
 import { writeChain, type ChainItem } from '../api/write.js';
 
 /** One transcript line as a splitter classifies it; `K` names the runtime's own kinds. */
@@ -71,8 +70,6 @@ export async function importSegments(ctx: RepoContext, c: SegmentChain, opts: Im
     lastOfFile: i === c.segments.length - 1,
   }));
   const commits = await writeChain(ctx, c.branch, c.format, items, (n) => opts.onProgress?.(n, items.length));
-  const snap = await autoSnapshot(ctx, c.branch);
-  if (snap) commits.push(snap);
   return { branch: c.branch, session: c.session, bytes: c.bytes.length, commits };
 }
 

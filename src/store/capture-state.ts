@@ -1,10 +1,10 @@
 // Derived data of live capture: per transcript file, how far it is in the repo. Kept under
 // `<repo>/ctx/hooks/`, never trusted over the repo: it is used only while it names the branch tip.
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync, statSync, unlinkSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { derivedDir, writeDerived } from './derived.js';
-import { breakDeadLock, lockHolderAlive, makeLock, released } from './lock-owner.js';
+import { tryLock } from './lock-owner.js';
 
 /** How many bytes before the offset are checked on every call: a rewritten transcript shows there. */
 export const TAIL_BYTES = 4096;
@@ -77,40 +77,11 @@ export function tailHash(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-const STALE_MS = 30_000;
-
 /**
  * A per-session lock so that two hook processes (Stop and SubagentStop, say) do not capture the same
- * bytes twice. Returns a release function, or null when another live process holds it. The lock
- * names its holder: a dead holder's lock is taken over at once; one without a readable record (made
- * by another tool, or by an older ctx killed between creating and writing it) after 30 s.
+ * bytes twice. Returns a release function, or null when another live process holds it (see tryLock).
  */
 export function lockSession(gitdir: string, session: string): (() => void) | null {
   const dir = derivedDir(gitdir, 'hooks');
-  const file = join(dir, `${session.replace(/[^A-Za-z0-9._-]/g, '_')}.lock`);
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      makeLock(file, dir);
-      return () => {
-        released(file);
-        try {
-          unlinkSync(file);
-        } catch {}
-      };
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      if (breakDeadLock(file)) continue;
-      let age = 0;
-      try {
-        age = Date.now() - statSync(file).mtimeMs;
-      } catch {
-        continue;
-      }
-      if (age <= STALE_MS || lockHolderAlive(file)) return null;
-      try {
-        unlinkSync(file);
-      } catch {}
-    }
-  }
-  return null;
+  return tryLock(join(dir, `${session.replace(/[^A-Za-z0-9._-]/g, '_')}.lock`), dir);
 }

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, ftruncateSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { derivedDir, writeDerived } from './derived.js';
-import { breakDeadLock, makeLock, released } from './lock-owner.js';
+import { tryLock } from './lock-owner.js';
 
 const RECORD = 20 + 8 + 16;
 const segmentHash = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest().subarray(0, 16);
@@ -20,6 +20,8 @@ export interface ChainEntry {
 export class ChainCache {
   private readonly data: string;
   private readonly index: string;
+  /** the index file as last read: entries() and prefix() read it once between them */
+  private indexBytes: Buffer | null = null;
 
   /** `base`: the oldest commit of the walk (a root, a compaction, a snapshot). */
   constructor(
@@ -37,7 +39,7 @@ export class ChainCache {
   entries(): ChainEntry[] {
     let buf: Buffer;
     try {
-      buf = readWhole(this.index);
+      buf = this.readIndex();
     } catch {
       return [];
     }
@@ -53,7 +55,7 @@ export class ChainCache {
   prefix(n: number): Uint8Array | null {
     if (n === 0) return new Uint8Array(0);
     try {
-      const idx = readWhole(this.index);
+      const idx = this.indexBytes ?? this.readIndex();
       if (idx.length < n * RECORD) return null;
       const end = Number(idx.readBigUInt64BE((n - 1) * RECORD + 20));
       const bytes = readWhole(this.data, end);
@@ -78,14 +80,10 @@ export class ChainCache {
    */
   append(after: string | null, segments: readonly { oid: string; bytes: Uint8Array }[]): void {
     if (segments.length === 0) return;
-    let lock: string | null = null;
+    let release: (() => void) | null = null;
     try {
-      derivedDir(this.gitdir, 'cache', 'chains');
-      lock = this.lockPath();
-      if (!this.tryLock(lock)) {
-        lock = null;
-        return;
-      }
+      release = tryLock(`${this.index}.lock`, derivedDir(this.gitdir, 'cache', 'chains'));
+      if (!release) return;
       const entries = this.entries();
       const last = entries.length ? entries[entries.length - 1] : null;
       if ((last?.oid ?? null) !== after) return;
@@ -119,37 +117,22 @@ export class ChainCache {
     } catch {
       // a cache that cannot be written (read-only store, a link planted in ctx/) costs time only
     } finally {
-      if (lock) {
-        released(lock);
-        try {
-          unlinkSync(lock);
-        } catch {}
-      }
+      release?.();
     }
+  }
+
+  private readIndex(): Buffer {
+    this.indexBytes = null;
+    return (this.indexBytes = readWhole(this.index));
   }
 
   /** Starts the chain's cache again (its first segments were not the ones indexed). */
   reset(): void {
+    this.indexBytes = null;
     for (const f of [this.index, this.data])
       try {
         unlinkSync(f);
       } catch {}
-  }
-
-  private lockPath() {
-    return `${this.index}.lock`;
-  }
-
-  private tryLock(lock: string): boolean {
-    for (let attempt = 0; attempt < 2; attempt++) {
-      try {
-        makeLock(lock, derivedDir(this.gitdir, 'cache', 'chains'));
-        return true;
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || !breakDeadLock(lock)) return false;
-      }
-    }
-    return false;
   }
 }
 

@@ -1,7 +1,7 @@
 // Who holds a lock file ctx made: its pid, the boot it runs in and its start time, so a lock whose
 // holder died is taken over at once instead of after a timeout; and locks a process holds are
 // removed when it is told to stop (SIGTERM, SIGINT, SIGHUP).
-import { linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 
 const MARK = 'ctx-lock';
@@ -101,8 +101,41 @@ export function makeLock(path: string, scratch: string): void {
   }
 }
 
+/**
+ * Takes the lock at `path` if no live process holds it: a dead holder's is taken over at once, one
+ * without a readable record (another tool's, or an older ctx's killed while making it) once it is
+ * `staleMs` old. Returns its release, or null when it is held.
+ */
+export function tryLock(path: string, scratch: string, staleMs = 30_000): (() => void) | null {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      makeLock(path, scratch);
+      return () => {
+        released(path);
+        try {
+          unlinkSync(path);
+        } catch {}
+      };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      if (breakDeadLock(path)) continue;
+      let age = 0;
+      try {
+        age = Date.now() - statSync(path).mtimeMs;
+      } catch {
+        continue;
+      }
+      if (age <= staleMs || lockHolderAlive(path)) return null;
+      try {
+        unlinkSync(path);
+      } catch {}
+    }
+  }
+  return null;
+}
+
 /** Remember a lock this process holds, so a signal to stop removes it. */
-export function holding(path: string): void {
+function holding(path: string): void {
   held.add(path);
 }
 
@@ -110,7 +143,7 @@ export function holding(path: string): void {
  * Before a lock is made: a signal to stop then removes this process's locks and exits with the
  * signal's code. (Installed first, so no signal lands between making a lock and guarding it.)
  */
-export function guardLocks(): void {
+function guardLocks(): void {
   if (handlers) return;
   handlers = true;
   for (const [signal, code] of [

@@ -8,7 +8,7 @@ import type { RepoContext } from '../../api/repo-context.js';
 import { checkpoint, prepareCommit, type CommitFields } from '../../api/write.js';
 import { parseGeminiChat } from '../../formats/gemini-chat.js';
 import { refs } from '../../store/refs.js';
-import { readTranscript } from '../../api/catch-up.js';
+import { readTranscript } from '../../api/files.js';
 import type { ImportOptions, ImportResult } from '../../api/runtime.js';
 
 export const GEMINI_FORMAT = 'gemini-cli-chat-v1';
