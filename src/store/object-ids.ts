@@ -4,6 +4,15 @@ import { constants, inflateSync } from 'node:zlib';
 import { join } from 'node:path';
 
 export function findByPrefix(gitdir: string, prefix: string): string[] {
+  // a repack (git gc, auto-pack) meanwhile removes the packs it merged: look again where objects went
+  for (let attempt = 0; ; attempt++) {
+    const found = scan(gitdir, prefix);
+    if (found !== null || attempt === 3) return found ?? [];
+  }
+}
+
+/** The objects starting with `prefix`; null when a pack vanished while it was read. */
+function scan(gitdir: string, prefix: string): string[] | null {
   const found = new Set<string>();
   const objects = join(gitdir, 'objects');
   const dir = prefix.slice(0, 2);
@@ -16,7 +25,16 @@ export function findByPrefix(gitdir: string, prefix: string): string[] {
   try {
     packs = readdirSync(join(objects, 'pack')).filter((n) => n.endsWith('.idx'));
   } catch {}
-  for (const idx of packs) for (const oid of searchIdx(readFileSync(join(objects, 'pack', idx)), prefix)) found.add(oid);
+  for (const idx of packs) {
+    let buf: Buffer;
+    try {
+      buf = readFileSync(join(objects, 'pack', idx));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw e;
+    }
+    for (const oid of searchIdx(buf, prefix)) found.add(oid);
+  }
   return [...found].sort();
 }
 
