@@ -85,6 +85,14 @@ describe.each(ENGINES)('a corrupted store, engine %s', (engine) => {
     for (const args of [['verify'], ['verify', 'x'], ['log', 'x'], ['log', '--all'], ['show', 'x'], ['materialize', 'x'], ['budget', 'x', '--window', '1000']]) refused(s, args, err);
     await branchRefused(s, err);
     expect(await branches(s)).toMatchObject({ names: ['main', 'ok'], damaged: [err.slice(5, -1)] });
+    // a branch beside the damage deletes as usual (exit 0), and the damaged one can be deleted
+    const okTip = id(s, 'ok');
+    expect(run(s, ['branch', 'delete', 'ok'])).toMatchObject({ code: 0, stdout: `Deleted branch ok (was ${okTip})\n`, stderr: '' });
+    expect(run(s, ['branch', 'delete', 'x'])).toMatchObject({ code: 0, stdout: 'Deleted damaged branch x (it held "garbage", not an object id or "ref: <name>")\n', stderr: '' });
+    expect(git(s, ['for-each-ref', '--format=%(refname)', 'refs/heads/'])).toBe('refs/heads/main\n');
+    expect(run(s, ['branch'])).toMatchObject({ code: 0, stderr: '' });
+    refFile(s, 'refs/heads/y', 'garbage\n');
+    expect(ctx(s, ['--engine', engine, '--json', 'branch', 'delete', 'y'], { env: ENV })).toMatchObject({ code: 0, stdout: '{"v":1,"deleted":"y","id":null,"damaged":"holds \\"garbage\\", not an object id or \\"ref: <name>\\""}\n', stderr: '' });
     // the ref the store's HEAD follows, damaged: `ctx log` without a name reads it
     refFile(s, 'refs/heads/main', 'x'.repeat(50));
     refused(s, ['log'], `ctx: refs/heads/main: holds "${'x'.repeat(40)}…", not an object id or "ref: <name>"\n`);

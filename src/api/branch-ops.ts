@@ -2,6 +2,7 @@
 import { AlreadyExistsError, NotFoundError, UsageError } from '../errors/index.js';
 import { canonicalJson } from '../core/canonical-json.js';
 import { appendNote } from '../store/notes.js';
+import { StoreDamage } from '../store/damage.js';
 import { checkBranchName, refs } from '../store/refs.js';
 import type { RepoContext } from './repo-context.js';
 import { screenFields, secretPolicy, type SecretPolicy } from './secrets.js';
@@ -15,9 +16,20 @@ export async function fork(ctx: RepoContext, spec: string, name?: string): Promi
   return { branch, oid };
 }
 
-export function deleteBranch(ctx: RepoContext, name: string): { branch: string; oid: string } {
+/**
+ * Delete a branch if it still points where it did. A damaged branch (its ref file holds garbage) is
+ * deleted too: it points nowhere, and deleting it is how a user gets rid of it (`damaged` says what it held).
+ */
+export function deleteBranch(ctx: RepoContext, name: string): { branch: string; oid: string | null; damaged?: string } {
   const ref = refs.branch(checkBranchName(name));
-  const oid = ctx.refs.read(ref);
+  let oid: string | null;
+  try {
+    oid = ctx.refs.read(ref);
+  } catch (e) {
+    if (!(e instanceof StoreDamage) || e.subject !== ref) throw e;
+    ctx.refs.deleteDamaged(ref);
+    return { branch: name, oid: null, damaged: e.problem };
+  }
   if (!oid) throw new NotFoundError(`no branch ${name}`);
   ctx.refs.delete(ref, oid);
   return { branch: name, oid };

@@ -81,9 +81,10 @@ export class ContextStore {
   branches(): Promise<BranchInfo[]> {
     return branches(this.ctx);
   }
-  deleteBranch(name: string): { branch: string; id: string } {
-    const { branch, oid } = deleteBranch(this.ctx, name);
-    return { branch, id: fullId(oid) };
+  /** `damaged`: the branch's ref held no commit id (what it held instead); its `id` is then null. */
+  deleteBranch(name: string): { branch: string; id: string | null; damaged?: string } {
+    const { branch, oid, damaged } = deleteBranch(this.ctx, name);
+    return oid === null ? { branch, id: null, damaged } : { branch, id: fullId(oid) };
   }
   async fork(id: string, name?: string): Promise<{ branch: string; id: string }> {
     const { branch, oid } = await fork(this.ctx, id, name);

@@ -7,7 +7,7 @@ import { branchDeletedJson, branchJson } from '../output/records.js';
 import { oneLine, plainWidth, shortTime, table } from '../output/style.js';
 import { defineCommand } from './command.js';
 
-type Result = { deleted: { branch: string; oid: string } } | { list: BranchInfo[]; damaged: IntegrityError[] };
+type Result = { deleted: { branch: string; oid: string | null; damaged?: string } } | { list: BranchInfo[]; damaged: IntegrityError[] };
 
 export default defineCommand({
   name: 'branch',
@@ -31,7 +31,8 @@ export default defineCommand({
   print(io, r) {
     if ('deleted' in r) {
       const gone = r.deleted;
-      if (io.flags.json) return io.json(branchDeletedJson(gone.branch, gone.oid));
+      if (io.flags.json) return io.json(branchDeletedJson(gone.branch, gone.oid, gone.damaged));
+      if (gone.oid === null) return io.out(`Deleted damaged branch ${gone.branch} (it ${gone.damaged?.replace(/^holds/, 'held')})\n`);
       return io.out(`Deleted branch ${gone.branch} (was ${shortId(gone.oid)})\n`);
     }
     for (const d of r.damaged.slice(1)) io.note(`ctx: ${d.message}`);

@@ -44,8 +44,9 @@ export function branchJson(b: BranchInfo) {
   return { v: 1, name: b.name, id: b.id, type: b.meta.type, created_at: b.meta.created_at, summary: b.meta.summary };
 }
 
-export function branchDeletedJson(branch: string, oid: string) {
-  return { v: 1, deleted: branch, id: fullId(oid) };
+/** `damaged`: what a damaged branch's ref held instead of a commit id (its id is then null). */
+export function branchDeletedJson(branch: string, oid: string | null, damaged?: string) {
+  return damaged === undefined ? { v: 1, deleted: branch, id: fullId(oid!) } : { v: 1, deleted: branch, id: null, damaged };
 }
 
 export function forkJson(branch: string, oid: string) {

@@ -199,8 +199,15 @@ export class RefStore {
   /** HEAD follows the first branch made while it is unborn, so `git clone` and `git fsck` see a branch. */
   pointHeadIfUnborn(ref: string | null): void {
     const target = this.symbolicTarget();
-    if (target !== null && this.read(target) !== null) return;
-    const next = ref ?? this.list(refs.heads)[0]?.ref;
+    if (target !== null) {
+      try {
+        if (this.read(target) !== null) return;
+      } catch {
+        return; // HEAD names a damaged branch: left for the user to see, not a reason to fail this write
+      }
+    }
+    // the first branch that reads as a commit id: a damaged one beside it does not fail this write
+    const next = ref ?? this.scan(refs.heads).refs[0]?.ref;
     if (!next) return;
     try {
       this.underLock('HEAD', () => `ref: ${next}\n`);
@@ -213,6 +220,26 @@ export class RefStore {
   delete(ref: string, expected: string): void {
     this.underLock(ref, () => {
       this.compare(ref, expected);
+      if (this.readPacked().map.has(ref)) this.rewritePacked((m) => m.delete(ref));
+      return null;
+    });
+    this.pruneEmptyDirs(dirname(ref));
+    if (ref.startsWith(refs.heads)) this.pointHeadIfUnborn(null);
+  }
+
+  /**
+   * Delete a damaged ref: a loose file that holds neither an object id nor `ref: …`, or a packed
+   * line whose value is no object id. Only while it is still damaged (a writer may have repaired it).
+   */
+  deleteDamaged(ref: string): void {
+    const stillDamaged = () => {
+      const loose = this.readLoose(ref);
+      if (loose !== null) return !loose.startsWith('ref: ') && !HEX40.test(loose);
+      const packed = this.readPacked().map.get(ref);
+      return packed !== undefined && !HEX40.test(packed);
+    };
+    this.underLock(ref, () => {
+      if (!stillDamaged()) throw new ConflictError(`branch moved: ${ref.replace(/^refs\/(heads|tags)\//, '')} is no longer damaged`, { hint: 'look at it again (ctx branch)' });
       if (this.readPacked().map.has(ref)) this.rewritePacked((m) => m.delete(ref));
       return null;
     });
