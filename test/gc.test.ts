@@ -1,6 +1,6 @@
 // ctx gc: packing, retention (--prune-expired) with what it must keep, auto-pack after writes,
 // and a gc racing concurrent writers. Checked with native git.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXED_ENV, checkpointLoop, ctx, fsck, git, newStore, objectCount, refSnapshot, shellCtx, tempDir } from './helpers.js';
@@ -146,15 +146,29 @@ describe('ctx gc', () => {
     expect(objectCount(store)).toBe(objects);
   });
 
-  it('without git on PATH: exit 1, nothing changed', () => {
+  it('without git on PATH: ctx packs the loose objects itself; --prune is refused, nothing changed', () => {
     const store = newStore();
     checkpoint(store, 'main', 'a', '2026-01-01T00:00:00.000Z');
+    checkpoint(store, 'main', 'b', '2026-01-01T00:00:01.000Z');
     const refs = refSnapshot(store);
-    const r = ctx(store, ['gc'], { env: { ...env, PATH: join(tempDir(), 'empty') } });
-    expect(r).toMatchObject({ code: 1, stdout: '' });
-    expect(r.stderr).toBe('ctx: ctx gc needs git on PATH: isomorphic-git can neither pack nor prune; nothing was changed\n');
+    const before = ctx(store, ['materialize', 'main'], { env }).stdout;
+    const noGit = { ...env, PATH: join(tempDir(), 'empty') };
+    const refused = ctx(store, ['gc', '--prune', 'now'], { env: noGit });
+    expect(refused).toMatchObject({ code: 1, stdout: '', stderr: 'ctx: --prune needs git on PATH: ctx packs loose objects itself but cannot prune; nothing was changed\n' });
+    expect(objectCount(store)).toBe('count: 8 in-pack: 0');
+    const r = ctx(store, ['gc'], { env: noGit });
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r.stdout).toMatch(new RegExp(`^objects: 8 loose, 0 packs, ${KIB} -> 0 loose, 1 pack, ${KIB}\n$`));
     expect(refSnapshot(store)).toBe(refs);
-    expect(objectCount(store)).toBe('count: 4 in-pack: 0');
+    expect(objectCount(store)).toBe('count: 0 in-pack: 8');
+    expect(fsck(store)).toEqual({ code: 0, output: '' });
+    for (const engine of ['git', 'isogit']) expect(ctx(store, ['--engine', engine, 'materialize', 'main'], { env }).stdout).toBe(before);
+    expect(ctx(store, ['verify', '--all'], { env }).stdout).toBe('ok 2 commits\n');
+    // a second gc folds the first pack and the new loose objects into one pack
+    checkpoint(store, 'main', 'c', '2026-01-01T00:00:02.000Z');
+    expect(ctx(store, ['gc'], { env: noGit }).stdout).toMatch(new RegExp(`^objects: 4 loose, 1 pack, ${KIB} -> 0 loose, 1 pack, ${KIB}\n$`));
+    expect(objectCount(store)).toBe('count: 0 in-pack: 12');
+    expect(fsck(store)).toEqual({ code: 0, output: '' });
   });
 });
 
@@ -174,6 +188,18 @@ describe('auto-pack', () => {
       expect(ctx(store, ['verify', '--all'], { env }).stdout).toBe('ok 500 commits\n');
     }
     expect(counts).toEqual(['count: 2000 in-pack: 0', 'count: 0 in-pack: 2000']);
+  }, 60_000);
+
+  it('without git on PATH, ctx packs them itself after the write', () => {
+    const file = transcript(tempDir(), 500);
+    const store = newStore();
+    git(store, ['config', 'ctx.autoPack', '256']);
+    const r = ctx(store, ['import', 'claude-code', file, '-b', 'imported'], { env: { ...env, PATH: join(tempDir(), 'empty') } });
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(objectCount(store)).toBe('count: 0 in-pack: 2000');
+    expect(fsck(store)).toEqual({ code: 0, output: '' });
+    expect(ctx(store, ['verify', '--all'], { env }).stdout).toBe('ok 500 commits\n');
+    expect(ctx(store, ['materialize', 'imported'], { env }).stdout).toBe(readFileSync(file, 'utf8'));
   }, 60_000);
 });
 

@@ -1,9 +1,11 @@
 // ctx gc: delete branches past their retention (`--prune-expired`), then `git gc` (pack, prune
 // unreachable objects past git's grace period), then drop derived data of commits that are gone.
+// Without git on PATH, ctx packs the loose objects itself and prunes nothing.
 import { ConflictError, CtxError } from '../errors/index.js';
 import { retentionRules, ruleFor } from '../core/retention.js';
 import { readStoredCommits } from '../store/context-commits.js';
 import { gitOnPath } from '../store/engine-select.js';
+import { packLooseInProcess } from '../store/pack-loose.js';
 import { nativeGc, objectStats, removeDerived, staleDerived, type ObjectStats } from '../store/gc.js';
 import { notesIndexAt, readNotes } from '../store/notes.js';
 import { refs } from '../store/refs.js';
@@ -43,19 +45,22 @@ export interface GcReport {
 
 export async function gc(ctx: RepoContext, opts: GcOptions = {}): Promise<GcReport> {
   const dryRun = opts.dryRun === true;
-  if (!dryRun && !gitOnPath())
-    throw new CtxError('ctx gc needs git on PATH: isomorphic-git can neither pack nor prune; nothing was changed', { hint: 'install git; without it the store stays as it is (correct, only larger)' });
+  const native = gitOnPath();
   if (opts.prune !== undefined && (opts.prune === '' || opts.prune.startsWith('-'))) throw new CtxError(`--prune: not a date: ${opts.prune}`);
+  if (!dryRun && !native && opts.prune !== undefined)
+    throw new CtxError('--prune needs git on PATH: ctx packs loose objects itself but cannot prune; nothing was changed', { hint: 'install git, or run ctx gc without --prune' });
   const before = objectStats(ctx.gitdir);
   const branches = opts.pruneExpired ? await pruneExpired(ctx, dryRun) : [];
   if (dryRun) return { dry_run: true, branches, before, after: null, derived_removed: 0 };
   try {
-    await nativeGc(ctx.gitdir, opts.prune);
+    // without git: the loose objects packed in-process; unreachable ones stay (only git prunes)
+    if (native) await nativeGc(ctx.gitdir, opts.prune);
+    else await packLooseInProcess(ctx.gitdir, { foldPacks: true });
   } catch (e) {
     const msg = (e as Error).message.replace(/^fatal: /, '');
     // another gc (a writer's auto-pack, another ctx gc) holds git's gc.pid: it is packing this store now
     if (/gc is already running/.test(msg)) throw new ConflictError(`a git gc is already running on the store: ${msg.replace(/ \(use --force if not\)$/, '')}`, { hint: 'try again when it is done' });
-    throw new CtxError(`git gc failed: ${msg}`);
+    throw new CtxError(`${native ? 'git gc' : 'packing'} failed: ${msg}`);
   }
   const stale = await staleDerived(ctx.gitdir, async (ids) => (await ctx.engine.readObjects(ids)).map((o) => o !== null));
   return { dry_run: false, branches, before, after: objectStats(ctx.gitdir), derived_removed: removeDerived(stale) };

@@ -9,7 +9,7 @@ import { UnreadableObject } from './damage.js';
 // isomorphic-git is loaded on first use, so the git engine and `ctx --version` never pay for it.
 type IsoGit = typeof import('isomorphic-git').default;
 let isogit: Promise<IsoGit> | null = null;
-const loadIsogit = () => (isogit ??= import('isomorphic-git').then((m) => m.default));
+export const loadIsogit = () => (isogit ??= import('isomorphic-git').then((m) => m.default));
 
 // Errors isomorphic-git throws where native git would answer "missing".
 const MISSING_CODES = new Set(['NotFoundError', 'ObjectTypeError', 'InvalidFilepathError']);
