@@ -48,6 +48,7 @@ describe('ctx clear', () => {
       messages_before: 4,
       tokens_before: 160,
     });
+    expect(Object.keys(cleared)).toEqual(['v', 'id', 'branch', 'parent', 'format', 'cleared', 'caught_up', 'messages_before', 'tokens_before']);
     const shown = json(store, ['show', 'agent']);
     expect(shown.meta).toMatchObject({ type: 'compaction', message_count: 0, token_count: 0, summary: 'cleared 4 messages', checkpoint: 'compaction' });
     expect(shown.meta.source).toEqual({ kind: 'ctx-compact', messages_before: 4, of: tip, policy: 'clear', tokens_before: 160 });
@@ -120,6 +121,8 @@ describe('ctx save, sessions, restore', () => {
       format: 'claude-code-v1',
       window: { since: null, stop: 'compaction', from: json(store, ['show', 'agent~2']).id, commits: 3 },
     });
+    expect(Object.keys(saved)).toEqual(['v', 'name', 'id', 'branch', 'saved_at', 'by', 'description', 'summary', 'message_count', 'token_count', 'format', 'window']);
+    expect(Object.keys(saved.window)).toEqual(['since', 'stop', 'from', 'commits']);
     expect(git(store, ['cat-file', '-p', 'refs/tags/save/agent/20260102-030405'])).toBe(
       `object ${tip.slice(4)}\ntype commit\ntag save/agent/20260102-030405\ntagger alice <alice@box> 1767323045 +0000\n\nauth refactor, before the migration\n\n` +
         `Ctx-Save: {"branch":"agent","format":"claude-code-v1","message_count":4,"saved_at":"2026-01-02T03:04:05.678Z","summary":"Thanks. Which files did you change?","token_count":160,"v":1,"window":{"commits":3,"from":"${saved.window.from}","since":null,"stop":"compaction"}}\n`,
@@ -152,6 +155,7 @@ describe('ctx save, sessions, restore', () => {
     run(store, ['checkpoint', '-b', 'agent', '--format', 'claude-code-v1', '-'], next);
     const before = json(store, ['show', 'agent']).id;
     const restored = json(store, ['restore', 'save/agent/20260102-030405']);
+    expect(Object.keys(restored)).toEqual(['v', 'name', 'id', 'branch', 'parent', 'saved', 'format', 'message_count']);
     expect(restored).toEqual({ v: 1, name: 'save/agent/20260102-030405', id: restored.id, branch: 'agent', parent: before, saved: tip, format: 'claude-code-v1', message_count: 4 });
     expect(bytes(store, ['agent'])).toEqual(bytes(store, [tip]));
     expect(bytes(store, ['agent', '--stop', 'root']).toString()).toBe(readFileSync(CLAUDE, 'utf8') + next);
