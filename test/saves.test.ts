@@ -1,10 +1,12 @@
 // ctx clear, save, sessions, restore: a clear starts an empty window without deleting anything, a save
 // is an annotated tag that travels with push and fetch, a restore puts a saved context back on top of a
 // branch (its previous tip stays in the chain).
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CORPUS, FIXED_ENV, FIXTURES, corpusBytes, ctx, describeCorpus, fsck, git, newStore, objectCount, refSnapshot, tempDir, type Run } from './helpers.js';
+import { CORPUS, CTX, FIXED_ENV, FIXTURES, corpusBytes, ctx, describeCorpus, fsck, git, newStore, objectCount, refSnapshot, tempDir, type Run } from './helpers.js';
 import { createServedRepo, startGitServer, type GitServer } from './git-http-server.js';
 
 const CLAUDE = join(FIXTURES, 'claude-code', 'compacted-session.jsonl');
@@ -143,6 +145,14 @@ describe('ctx save, sessions, restore', () => {
       ['save/agent/20260102-030405-2', 4, 'compaction', 'Thanks. Which files did you change?'],
     ]);
     expect(listed[1]).toEqual(saved);
+    // a person at a terminal gets a table
+    const tty = spawnSync('script', ['-qec', `node ${CTX} sessions --color never`, '/dev/null'], { env: { PATH: process.env.PATH!, TERM: 'xterm', CTX_STORE: store }, encoding: 'utf8' });
+    expect(tty.stdout.replace(/\r\n/g, '\n')).toBe(
+      'NAME                          COMMIT            SAVED             BRANCH  MESSAGES  DESCRIPTION\n' +
+        `all                           ${tip.slice(0, 16)}  2026-01-03 00:00  agent   11        everything\n` +
+        `save/agent/20260102-030405    ${tip.slice(0, 16)}  2026-01-02 03:04  agent   4         auth refactor, before the migration\n` +
+        `save/agent/20260102-030405-2  ${tip.slice(0, 16)}  2026-01-02 03:04  agent   4         again\n`,
+    );
     // a plain tag is no save: not listed, not restored
     git(store, ['tag', 'plain', tip.slice(4)]);
     expect(jsonLines(store, ['sessions'])).toHaveLength(3);
@@ -203,30 +213,37 @@ describe('ctx save, sessions, restore', () => {
 describe('saved sessions travel', () => {
   let server: GitServer;
   let root: string;
+  /** a PATH with node and nothing else: no git, so sync goes through isomorphic-git */
+  let noGitPath: string;
   beforeAll(async () => {
-    root = tempDir();
+    root = mkdtempSync(join(tmpdir(), 'ctx-saves-'));
     mkdirSync(join(root, 'served'));
     server = await startGitServer(join(root, 'served'));
+    noGitPath = join(root, 'nogit-bin');
+    mkdirSync(noGitPath);
+    symlinkSync(process.execPath, join(noGitPath, 'node'));
   });
   afterAll(async () => {
     await server?.close();
     rmSync(root, { recursive: true, force: true });
   });
 
-  it.each(['http', 'path'])('through a push and a fetch into a second store (%s remote); a fetch never replaces a local save of the same name', (kind) => {
+  it.each(['http', 'http without git on PATH', 'path'])('through a push and a fetch into a second store (%s remote); a fetch never replaces a local save of the same name', (kind) => {
+    const sync = (store: string, args: string[]) => ctx(store, args, { env: { ...env, ...(kind === 'http without git on PATH' ? { PATH: noGitPath } : {}) } });
     const a = claudeStore();
     run(a, ['save', 'agent', '-m', 'shared', '--name', 'team/pre-migration']);
     run(a, ['save', 'agent', '-m', 'mine', '--name', 'clash']);
     let url: string;
-    if (kind === 'http') {
-      createServedRepo(server.root, 'r.git');
-      url = `${server.url}/r.git`;
+    if (kind.startsWith('http')) {
+      const name = kind === 'http' ? 'r.git' : 'r-isogit.git';
+      createServedRepo(server.root, name);
+      url = `${server.url}/${name}`;
     } else {
       url = join(tempDir(), 'remote.git');
       git(url, ['init', '--bare', '-q']);
     }
     run(a, ['remote', 'add', 'origin', url]);
-    const pushed = run(a, ['push']).stdout;
+    const pushed = ok(sync(a, ['push'])).stdout;
     expect(pushed).toContain('new\trefs/tags/team/pre-migration\trefs/tags/team/pre-migration\t-\t');
     expect(pushed).toContain('new\trefs/tags/clash\t');
 
@@ -235,7 +252,7 @@ describe('saved sessions travel', () => {
     run(b, ['save', 'other', '-m', 'theirs', '--name', 'clash']);
     const theirs = jsonLines(b, ['sessions']);
     run(b, ['remote', 'add', 'origin', url]);
-    const fetched = ctx(b, ['fetch'], { env });
+    const fetched = sync(b, ['fetch']);
     // the clash is refused and reported; the local save stays
     expect(fetched.code).toBe(1);
     expect(fetched.stdout).toContain('new\trefs/tags/team/pre-migration\trefs/tags/team/pre-migration\t-\t');
@@ -248,7 +265,7 @@ describe('saved sessions travel', () => {
     run(b, ['restore', 'team/pre-migration', '-b', 'agent']);
     expect(bytes(b, ['agent'])).toEqual(bytes(a, ['team/pre-migration']));
     // pushing the clashing save back is refused: a tag never moves
-    const back = ctx(b, ['push'], { env });
+    const back = sync(b, ['push']);
     expect(back.code).toBe(1);
     expect(back.stdout).toMatch(/^rejected: tag exists\trefs\/tags\/clash\t/m);
   });
@@ -277,4 +294,27 @@ describeCorpus('clear, save and restore on corpus transcripts', () => {
     run(store, ['restore', 'all', '-b', 'all']);
     expect(bytes(store, ['all'])).toEqual(original);
   }, 180_000);
+});
+
+describe('the library', () => {
+  it('clears, saves, lists and restores through the ContextStore', async () => {
+    const { openStore } = await import('../src/index.js');
+    const dir = tempDir();
+    const store = await openStore(join(dir, '.ctx'), { create: true, env: FIXED_ENV });
+    try {
+      await store.import('claude-code', CLAUDE, { branch: 'agent' });
+      const tip = await store.resolve('agent');
+      const saved = await store.save('agent', { description: 'before', name: 'before' });
+      expect([saved.name, saved.id, saved.message_count, saved.window.stop]).toEqual(['before', tip, 4, 'compaction']);
+      const cleared = await store.clear('agent');
+      expect([cleared.commit.parent, cleared.commit.meta.type, cleared.commit.meta.message_count, cleared.messagesBefore]).toEqual([tip, 'compaction', 0, 4]);
+      expect((await store.sessions()).map((s) => s.name)).toEqual(['before']);
+      const restored = await store.restore('before');
+      expect([restored.branch, restored.previous, restored.commit.parent]).toEqual(['agent', cleared.commit.id, cleared.commit.id]);
+      expect(Buffer.from((await store.materialize('agent')).bytes)).toEqual(Buffer.from((await store.materialize(tip)).bytes));
+      await expect(store.restore('nope')).rejects.toMatchObject({ code: 'NotFoundError', exit: 4 });
+    } finally {
+      await store.close();
+    }
+  });
 });
