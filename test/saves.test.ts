@@ -1,7 +1,7 @@
 // ctx clear, save, sessions, restore: a clear starts an empty window without deleting anything, a save
 // is an annotated tag that travels with push and fetch, a restore puts a saved context back on top of a
 // branch (its previous tip stays in the chain).
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -316,5 +316,46 @@ describe('the library', () => {
     } finally {
       await store.close();
     }
+  });
+});
+
+describe('clear and restore on a live-captured session', () => {
+  it('catches up first, and the hook goes on after a clear or a restore without capturing anything twice', () => {
+    const SESSION = '3f6c2a9e-8b1d-4e57-a0c4-5d2e9b7f1a83';
+    const all = readFileSync(CLAUDE);
+    const cut = (n: number) => all.subarray(0, all.toString('latin1').split('\n').slice(0, n).join('\n').length + 1).length;
+    const [c1, c2] = [cut(13), cut(15)];
+    const store = newStore();
+    const transcript = join(tempDir(), `${SESSION}.jsonl`);
+    const hook = () => {
+      const input = JSON.stringify({ session_id: SESSION, transcript_path: transcript, hook_event_name: 'Stop', cwd: join(transcript, '..') });
+      expect(ctx(store, ['hook', 'claude-code'], { input, env })).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    };
+    writeFileSync(transcript, all.subarray(0, c1));
+    hook();
+    const branch = `claude/${SESSION}`;
+    run(store, ['save', branch, '-m', 'before the clear', '--name', 'live']);
+    appendFileSync(transcript, all.subarray(c1, c2));
+    const cleared = json(store, ['clear', branch]);
+    expect(cleared.caught_up).toHaveLength(1);
+    expect(json(store, ['show', cleared.caught_up[0]]).meta.source).toMatchObject({ offset: c1, length: c2 - c1 });
+    const empty = bytes(store, [branch]);
+    appendFileSync(transcript, all.subarray(c2));
+    hook();
+    // the commits after the clear hold exactly the bytes past it
+    const after = jsonLines(store, ['log', branch]).map((r) => r.id);
+    const sources = after.slice(0, after.indexOf(cleared.id)).reverse().map((id) => json(store, ['show', id]).meta.source);
+    expect(sources.map((x) => [x.offset, x.length])).toEqual(sources.map((x, i) => [i === 0 ? c2 : sources[i - 1].offset + sources[i - 1].length, x.length]));
+    expect(sources[0].offset + sources.reduce((n, x) => n + x.length, 0)).toBe(all.length);
+    expect(bytes(store, [branch])).toEqual(Buffer.concat([empty, all.subarray(c2)]));
+    expect(bytes(store, [branch, '--stop', 'root'])).toEqual(all);
+    // a restore too: the hook goes on from the tip before it
+    run(store, ['restore', 'live']);
+    const more = line({ parentUuid: null, isSidechain: false, type: 'user', message: { role: 'user', content: 'and now?' }, uuid: 'u-more', sessionId: SESSION, timestamp: '2026-03-04T10:00:00.000Z' });
+    appendFileSync(transcript, more);
+    hook();
+    expect(json(store, ['show', branch]).meta.source).toMatchObject({ offset: all.length, length: more.length });
+    expect(bytes(store, [branch]).toString()).toBe(bytes(store, ['live']).toString() + more);
+    expect(bytes(store, [branch, '--stop', 'root']).toString()).toBe(all.toString() + more);
   });
 });
