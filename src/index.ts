@@ -1,5 +1,5 @@
 // agent-ctx as a library: open a context store and checkpoint, read, fork and materialize chains.
-export { openStore, initRepo, ContextStore, type OpenOptions, type Written, type Imported, type Compacted } from './api/context-store.js';
+export { openStore, initRepo, ContextStore, type OpenOptions, type Written, type Imported, type Compacted, type Cleared } from './api/context-store.js';
 export type { CheckpointInput, CommitFields } from './api/write.js';
 export type { CommitRecord, LogOptions, BranchInfo, Annotations } from './api/read.js';
 export type { MaterializeOptions, Materialized } from './api/materialize.js';
@@ -8,7 +8,8 @@ export type { VerifyReport, VerifyProblem } from './api/verify.js';
 export type { AnnotateInput } from './api/branch-ops.js';
 export type { ImportOptions, ExportOptions, Exported } from './api/runtime.js';
 export type { ExportResult } from './api/sessions.js';
-export type { CompactOptions } from './api/compact.js';
+export type { CompactOptions, ClearOptions } from './api/compact.js';
+export type { SaveOptions, SavedSession, SaveRecord, SaveStop } from './api/saves.js';
 export type { GcOptions, GcReport } from './api/gc.js';
 export type { SnapshotStop } from './api/write.js';
 export { runtimeNames } from './runtimes/registry.js';

@@ -1,7 +1,7 @@
 // `ctx compact`: the context at a branch tip through the compaction pipeline, written back as one
 // compaction commit on the branch (compare-and-swap, as checkpoint).
 import { spawn } from 'node:child_process';
-import { compactMessages, type Stage, type StageReport } from '../core/compaction.js';
+import { compactMessages, type CompactionResult, type Stage, type StageReport } from '../core/compaction.js';
 import { fullId, shortId } from '../core/ids.js';
 import type { Meta } from '../core/meta.js';
 import type { NeutralMessage } from '../core/neutral.js';
@@ -52,6 +52,42 @@ export interface CompactResult {
 }
 
 export async function compact(ctx: RepoContext, branch: string, opts: CompactOptions): Promise<CompactResult> {
+  const at = await readForCompaction(ctx, branch, opts);
+  const { messages, runs, parts } = at;
+  const pinned = await pinnedMessages(ctx, parts, messages);
+  const summarizer = opts.summaryText !== undefined ? () => Promise.resolve(opts.summaryText!) : opts.summarizer !== undefined ? runSummarizer(opts.summarizer) : undefined;
+  const out = await compactMessages(messages, { stages: opts.stages, budget: opts.budget, keepTurns: opts.keepTurns, pinned, summarizer, counter: await ctx.tokenCounter() });
+  const done = { ...at.done, tokensBefore: out.tokensBefore, report: out.report };
+  // already under budget (every stage skipped) or nothing any stage could do: a compaction would change nothing
+  if (out.report.every((r) => r.skipped || r.changed === 0)) return { ...done, commit: null, messagesAfter: out.messages.length, tokensAfter: out.report[out.report.length - 1].tokens };
+  const commit = await writeCompaction(ctx, branch, at, out, opts.stages.join(','), opts.fields, `compacted ${messages.length} messages into ${out.messages.length}`);
+  return { ...done, commit, messagesAfter: out.messages.length, tokensAfter: commit.meta.token_count };
+}
+
+export type ClearOptions = Pick<CompactOptions, 'fields' | 'transcript' | 'note'>;
+
+export interface ClearResult extends Omit<CompactResult, 'commit' | 'report' | 'messagesAfter' | 'tokensAfter'> {
+  /** the clear: a compaction commit that keeps nothing */
+  commit: WrittenCommit;
+}
+
+/**
+ * `ctx clear`: a compaction commit that keeps nothing (policy `clear`), so the default
+ * materialization starts empty after it; `--stop root` passes over it and still reads everything.
+ * Always written, also on a context that is already empty: the clear marks when the window starts.
+ */
+export async function clear(ctx: RepoContext, branch: string, opts: ClearOptions = {}): Promise<ClearResult> {
+  const at = await readForCompaction(ctx, branch, opts);
+  const counted = await compactMessages(at.messages, { stages: [], counter: await ctx.tokenCounter() });
+  const out = { ...counted, messages: [], origins: [], summaryAt: -1 };
+  const commit = await writeCompaction(ctx, branch, at, out, 'clear', opts.fields, `cleared ${at.messages.length} messages`);
+  return { ...at.done, tokensBefore: out.tokensBefore, commit };
+}
+
+type ReadForCompaction = Awaited<ReturnType<typeof readForCompaction>>;
+
+/** The context at the branch's tip (after catching up with its live transcript), as compact and clear read it. */
+async function readForCompaction(ctx: RepoContext, branch: string, opts: ClearOptions) {
   const ref = refs.branch(checkBranchName(branch));
   const before = ctx.refs.read(ref);
   if (!before) throw new NotFoundError(`no branch ${branch}`);
@@ -66,33 +102,34 @@ export async function compact(ctx: RepoContext, branch: string, opts: CompactOpt
   const tipMeta = await sessionMeta(ctx, caught.commits.length ? caught.commits[caught.commits.length - 1].meta : beforeMeta, parts);
   const runs = neutralRuns(parts);
   const messages = runs.flatMap((r) => r.messages);
-  const pinned = await pinnedMessages(ctx, parts, messages);
-  const summarizer = opts.summaryText !== undefined ? () => Promise.resolve(opts.summaryText!) : opts.summarizer !== undefined ? runSummarizer(opts.summarizer) : undefined;
-  const out = await compactMessages(messages, { stages: opts.stages, budget: opts.budget, keepTurns: opts.keepTurns, pinned, summarizer, counter: await ctx.tokenCounter() });
   const format = compactionFormatFor(tipMeta.format);
-  const done = { caughtUp: caught.commits, ...(caught.file !== undefined ? { transcript: caught.file } : {}), from: parts.map((p) => fullId(p.oid)), format: format.name, messagesBefore: messages.length, messagesAfter: out.messages.length, tokensBefore: out.tokensBefore, report: out.report };
-  // already under budget (every stage skipped) or nothing any stage could do: a compaction would change nothing
-  if (out.report.every((r) => r.skipped || r.changed === 0)) return { ...done, commit: null, tokensAfter: out.report[out.report.length - 1].tokens };
+  const done = { caughtUp: caught.commits, ...(caught.file !== undefined ? { transcript: caught.file } : {}), from: parts.map((p) => fullId(p.oid)), format: format.name, messagesBefore: messages.length };
+  return { tip, caught, tipMeta, parts, runs, messages, format, done };
+}
+
+/** The compaction commit on the branch: `out` written in the format's own compaction shape, else from the neutral messages. */
+async function writeCompaction(ctx: RepoContext, branch: string, at: ReadForCompaction, out: Omit<CompactionResult, 'report'>, policy: string, fields: CompactOptions['fields'], summary: string): Promise<WrittenCommit> {
+  const { format, tip, tipMeta, messages } = at;
   const created = ctx.now().toISOString();
   const artifact = format.writeCompaction
-    ? format.writeCompaction({ ...sourceOf(runs, format.name), input: messages, out, timestamp: created, tip })
+    ? format.writeCompaction({ ...sourceOf(at.runs, format.name), input: messages, out, timestamp: created, tip })
     : format.fromNeutral!(out.messages);
   const commit = await checkpoint(ctx, {
     // the compaction belongs to the branch's session and kind of agent
     template: tipMeta.template,
     session: tipMeta.session_id,
-    ...opts.fields,
+    ...fields,
     branch,
     format: format.name,
     artifact,
     parent: tip,
     type: 'compaction',
     trigger: 'compaction',
-    summary: opts.fields?.summary ?? `compacted ${messages.length} messages into ${out.messages.length}`,
-    source: { kind: 'ctx-compact', of: fullId(tip), policy: opts.stages.join(','), messages_before: messages.length, tokens_before: out.tokensBefore },
+    summary: fields?.summary ?? summary,
+    source: { kind: 'ctx-compact', of: fullId(tip), policy, messages_before: messages.length, tokens_before: out.tokensBefore },
   });
-  if (caught.state) moveState(ctx, caught.state, tip, commit.oid);
-  return { ...done, commit, tokensAfter: commit.meta.token_count };
+  if (at.caught.state) moveState(ctx, at.caught.state, tip, commit.oid);
+  return commit;
 }
 
 /** The catch-up of the runtime whose live transcript the branch holds; other chains have none. */
@@ -120,7 +157,7 @@ function sourceOf(runs: ReturnType<typeof neutralRuns>, format: string): { sourc
 }
 
 /** `sh -c CMD` with the messages as JSON on stdin; its stdout is the summary. */
-function runSummarizer(command: string): (messages: NeutralMessage[]) => Promise<string> {
+export function runSummarizer(command: string): (messages: NeutralMessage[]) => Promise<string> {
   return (messages) =>
     new Promise((done, fail) => {
       const child = spawn('sh', ['-c', command], { stdio: ['pipe', 'pipe', 'pipe'] });

@@ -2,7 +2,8 @@
 // commit it returns or takes is named by one id shape: `ctx-` and the 40-hex git commit id.
 import { fullId } from '../core/ids.js';
 import type { Meta } from '../core/meta.js';
-import { compact, type CompactOptions, type CompactResult } from './compact.js';
+import { clear, compact, type ClearOptions, type ClearResult, type CompactOptions, type CompactResult } from './compact.js';
+import { restore, save, sessions, type SavedSession, type SaveOptions } from './saves.js';
 import { gc, type GcOptions, type GcReport } from './gc.js';
 import { materialize, type Materialized, type MaterializeOptions } from './materialize.js';
 import { annotate, deleteBranch, fork, type AnnotateInput } from './branch-ops.js';
@@ -48,6 +49,11 @@ export interface Imported {
 export interface Compacted extends Omit<CompactResult, 'commit' | 'caughtUp'> {
   /** null: every stage was skipped (already under budget), nothing written */
   commit: Written | null;
+  caughtUp: Written[];
+}
+
+export interface Cleared extends Omit<ClearResult, 'commit' | 'caughtUp'> {
+  commit: Written;
   caughtUp: Written[];
 }
 
@@ -105,6 +111,24 @@ export class ContextStore {
   async compact(branch: string, opts: CompactOptions): Promise<Compacted> {
     const r = await compact(this.ctx, branch, opts);
     return { ...r, commit: r.commit && written(r.commit), caughtUp: r.caughtUp.map(written) };
+  }
+  /** An empty compaction on `branch` (`ctx clear`): the default materialization starts after it, `stop: 'root'` still reads everything. */
+  async clear(branch: string, opts?: ClearOptions): Promise<Cleared> {
+    const r = await clear(this.ctx, branch, opts);
+    return { ...r, commit: written(r.commit), caughtUp: r.caughtUp.map(written) };
+  }
+  /** A saved session (`ctx save`): an annotated tag on the branch's tip with description, summary, message count and window. */
+  save(branch: string, opts: SaveOptions): Promise<SavedSession & { warnings?: string[] }> {
+    return save(this.ctx, branch, opts);
+  }
+  /** Saved sessions, newest first (`ctx sessions`). */
+  sessions(): Promise<SavedSession[]> {
+    return sessions(this.ctx);
+  }
+  /** The saved context back as the working context of `branch` (default: the one saved), on top of its tip (`ctx restore`). */
+  async restore(name: string, opts?: { branch?: string }): Promise<{ name: string; branch: string; previous: string | null; commit: Written }> {
+    const r = await restore(this.ctx, name, opts);
+    return { name: r.session.name, branch: r.branch, previous: r.previous === null ? null : fullId(r.previous), commit: written(r.commit) };
   }
   verify(id?: string): Promise<VerifyReport> {
     return verify(this.ctx, id);

@@ -33,6 +33,10 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: 'run a command over commits and annotate each with its output as summary',
     load: () => import('./summarize.js'),
   },
+  { name: 'clear', usage: '[options] <branch>', summary: 'add an empty compaction: the default materialization starts after it, --stop root still reads everything', load: () => import('./clear.js') },
+  { name: 'save', usage: '[options] <branch>', summary: "name a branch's context to come back to: an annotated tag with description, summary, message count and window", load: () => import('./save.js') },
+  { name: 'sessions', usage: '', summary: 'saved sessions, newest first', load: () => import('./sessions.js') },
+  { name: 'restore', usage: '[options] <name>', summary: "a saved session's context back as a branch's working context, on top of its tip (nothing lost)", load: () => import('./restore.js') },
   { name: 'gc', usage: '[options]', summary: 'pack objects, prune unreachable ones, and with --prune-expired delete branches past their retention', load: () => import('./gc.js') },
   { name: 'verify', usage: '[options] [id]', summary: "check every artifact's BLAKE3, the meta schema and chain sanity", load: () => import('./verify.js') },
   {

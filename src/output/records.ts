@@ -4,7 +4,8 @@ import type { CommitRecord, BranchInfo } from '../api/read.js';
 import type { WrittenCommit } from '../api/write.js';
 import type { BudgetReport } from '../api/budget.js';
 import type { Materialized } from '../api/materialize.js';
-import type { CompactResult } from '../api/compact.js';
+import type { ClearResult, CompactResult } from '../api/compact.js';
+import type { Restored, SavedSession } from '../api/saves.js';
 import type { SummaryOutcome } from '../api/summarize.js';
 import type { VerifyReport } from '../api/verify.js';
 import type { ExpiredBranch, GcReport } from '../api/gc.js';
@@ -152,4 +153,41 @@ export function remoteRemovedJson(name: string, url: string) {
 
 export function refJson(s: SyncReport, r: RefReport) {
   return { v: 1, remote: s.remote, ref: r.ref, local: r.local, old: r.old, new: r.new, status: r.status, ok: r.ok, diverged: r.diverged };
+}
+
+export function clearJson(done: ClearResult, branch: string) {
+  const c = done.commit;
+  return {
+    v: 1,
+    id: fullId(c.oid),
+    branch,
+    parent: c.parent === null ? null : fullId(c.parent),
+    format: done.format,
+    cleared: done.from,
+    caught_up: done.caughtUp.map((x) => fullId(x.oid)),
+    messages_before: done.messagesBefore,
+    tokens_before: done.tokensBefore,
+  };
+}
+
+/** A saved session: `ctx save` prints the one made, `ctx sessions` one per line. */
+export function sessionJson(s: SavedSession) {
+  return {
+    v: 1,
+    name: s.name,
+    id: s.id,
+    branch: s.branch,
+    saved_at: s.saved_at,
+    by: s.by,
+    description: s.description,
+    summary: s.summary,
+    message_count: s.message_count,
+    token_count: s.token_count,
+    format: s.format,
+    window: { since: s.window.since, stop: s.window.stop, from: s.window.from, commits: s.window.commits },
+  };
+}
+
+export function restoredJson(r: Restored) {
+  return { v: 1, name: r.session.name, id: fullId(r.commit.oid), branch: r.branch, parent: r.previous === null ? null : fullId(r.previous), saved: r.session.id, format: r.commit.meta.format, message_count: r.commit.meta.message_count };
 }

@@ -57,7 +57,8 @@ function treeBytes(entries: TreeEntryOut[]): Buffer {
   return Buffer.concat(sorted.flatMap((e) => [Buffer.from(`${e.mode} ${e.name}\0`), Buffer.from(e.oid, 'hex')]));
 }
 
-function writeObject(gitdir: string, type: string, data: Uint8Array): string {
+/** One object, loose, as `git hash-object -w -t TYPE` writes it; returns its id. */
+export function writeObject(gitdir: string, type: string, data: Uint8Array): string {
   const body = Buffer.concat([Buffer.from(`${type} ${data.byteLength}\0`), data]);
   const oid = createHash('sha1').update(body).digest('hex');
   const dir = join(gitdir, 'objects', oid.slice(0, 2));
