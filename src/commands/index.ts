@@ -33,6 +33,18 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: 'run a command over commits and annotate each with its output as summary',
     load: () => import('./summarize.js'),
   },
+  {
+    name: 'resolve',
+    usage: '[options]',
+    summary: 'the commit a principal had at a time: the nearest at or before it; exits 4 before the first',
+    load: () => import('./resolve.js'),
+  },
+  {
+    name: 'current',
+    usage: '[options]',
+    summary: "the tip of a session's branch, e.g. for a ticket's context_id; exits 4 when no branch holds it",
+    load: () => import('./current.js'),
+  },
   { name: 'gc', usage: '[options]', summary: 'pack objects, prune unreachable ones, and with --prune-expired delete branches past their retention', load: () => import('./gc.js') },
   { name: 'verify', usage: '[options] [id]', summary: "check every artifact's BLAKE3, the meta schema and chain sanity", load: () => import('./verify.js') },
   {

@@ -10,6 +10,7 @@ import type { VerifyReport } from '../api/verify.js';
 import type { ExpiredBranch, GcReport } from '../api/gc.js';
 import type { RefReport, SyncReport } from '../api/sync.js';
 import type { HooksReport, ImportResult } from '../api/runtime.js';
+import type { Resolution, SessionTip } from '../api/resolve.js';
 import { fullId } from '../core/ids.js';
 
 export function initJson(path: string, created: boolean) {
@@ -152,4 +153,12 @@ export function remoteRemovedJson(name: string, url: string) {
 
 export function refJson(s: SyncReport, r: RefReport) {
   return { v: 1, remote: s.remote, ref: r.ref, local: r.local, old: r.old, new: r.new, status: r.status, ok: r.ok, diverged: r.diverged };
+}
+
+export function resolvedJson(r: Resolution) {
+  return { v: 1, id: fullId(r.oid), principal: r.principal, at: r.at, created_at: r.created_at };
+}
+
+export function currentJson(s: SessionTip) {
+  return { v: 1, id: fullId(s.oid), branch: s.branch, created_at: s.created_at, branches: s.branches };
 }

@@ -1,0 +1,214 @@
+// Context in time: the commit a principal had at a moment (`ctx resolve`), and the tip of a session
+// (`ctx current`). Resolve binary-searches the timeline (store/timeline.ts), which is checked
+// against the repo's refs before every answer, so a fetch or another tool never makes it wrong.
+import { isoMs, type Meta } from '../core/meta.js';
+import { ConflictError, NotFoundError, UsageError } from '../errors/index.js';
+import { StoreDamage } from '../store/damage.js';
+import { refs } from '../store/refs.js';
+import { lastAtOrBefore, recordOid, recordTime, TimelineFiles, type CoveredRef, type TimelineEntry } from '../store/timeline.js';
+import type { RepoContext } from './repo-context.js';
+
+export interface ResolveQuery {
+  principal: string;
+  /** ISO 8601 with a zone (`2026-11-20T14:03:00Z`), a date (`2026-11-20`: its first instant, UTC), or a Date */
+  at: string | Date;
+  /** only commits on this branch's chain */
+  branch?: string;
+}
+
+export interface Resolution {
+  oid: string;
+  principal: string;
+  /** the time asked about, ISO with milliseconds */
+  at: string;
+  /** the commit's own created_at */
+  created_at: string;
+}
+
+const TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2}))?$/;
+
+/** A time as `--at` takes it; anything else is a usage error. */
+export function parseAt(at: string | Date): number {
+  const t = typeof at === 'string' ? (TIME.test(at.trim()) ? Date.parse(at.trim()) : NaN) : at.getTime();
+  if (Number.isNaN(t)) throw new UsageError(`not a time: '${String(at)}' (ISO 8601 with a zone, e.g. 2026-11-20T14:03:00Z, or a date)`);
+  return t;
+}
+
+/**
+ * The latest commit by `principal` whose created_at is at or before `at`, among the commits any
+ * branch, tag or remote-tracking branch reaches. Ties (one millisecond, or clocks that disagree)
+ * go to the deeper commit of its chain, then the greater id. NotFoundError before the first.
+ */
+export async function resolveAt(ctx: RepoContext, q: ResolveQuery): Promise<Resolution> {
+  const t = parseAt(q.at);
+  if (!q.principal) throw new UsageError('give a principal: --principal NAME');
+  const files = await upToDate(ctx);
+  const records = files.records(q.principal);
+  if (records.length === 0) throw new NotFoundError(`no commit by principal '${q.principal}'`);
+  let i = lastAtOrBefore(records, t);
+  if (q.branch !== undefined && i >= 0) {
+    const on = new Set(await ctx.firstParents(await ctx.resolve(q.branch)));
+    while (i >= 0 && !on.has(recordOid(records, i))) i--;
+  }
+  if (i < 0) throw new NotFoundError(`no commit by principal '${q.principal}'${q.branch === undefined ? '' : ` on ${q.branch}`} at or before ${isoMs(new Date(t))}`);
+  return { oid: recordOid(records, i), principal: q.principal, at: isoMs(new Date(t)), created_at: isoMs(new Date(recordTime(records, i))) };
+}
+
+export interface SessionTip {
+  oid: string;
+  branch: string;
+  created_at: string;
+  /** every branch whose tip is of the session, the chosen one first */
+  branches: string[];
+}
+
+/**
+ * The tip of the branch holding session `session` (meta.json `session_id` of branch tips, whatever
+ * the runtime or command that wrote it): when several do (subagents, forks), the newest tip.
+ */
+export async function currentOf(ctx: RepoContext, session: string): Promise<SessionTip> {
+  if (!session) throw new UsageError('give a session: --session ID (or CTX_SESSION)');
+  const tips = [...ctx.branchTips(true)];
+  const metas = await ctx.engine.readObjects(tips.map(([, oid]) => `${oid}:meta.json`));
+  const found: { branch: string; oid: string; created_at: string }[] = [];
+  tips.forEach(([branch, oid], i) => {
+    const m = metaOf(metas[i]?.data);
+    if (m?.session_id === session) found.push({ branch, oid, created_at: m.created_at });
+  });
+  if (found.length === 0) throw new NotFoundError(`no branch holds session ${session}`);
+  // newest first; branches come sorted by name, and the sort is stable
+  found.sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at));
+  return { ...found[0], branches: found.map((f) => f.branch) };
+}
+
+/**
+ * After a write moved `ref` from `before` to the last of `commits` (a chain, oldest first): the
+ * commits appended to the timeline, when it covered `ref` at `before`. Otherwise, or when another
+ * process holds the timeline, nothing: the next resolve sees the refs moved and catches up.
+ */
+export function recordWrite(ctx: RepoContext, ref: string, before: string | null, commits: readonly { oid: string; parent: string | null; meta: Meta }[]): void {
+  const files = new TimelineFiles(ctx.gitdir);
+  try {
+    if (commits.length === 0 || files.covered() === null) return;
+    const release = files.lock();
+    if (!release) return;
+    try {
+      const covered = files.covered();
+      if (!covered || (covered.get(ref)?.oid ?? null) !== before) return;
+      const first = commits[0].parent;
+      // the parent's depth: it must be a tip the timeline covers, else it may not be in it
+      const base = first === null ? -1 : [covered.get(ref), ...covered.values()].find((c) => c?.oid === first)?.depth;
+      if (base === undefined) return;
+      const entries = commits.map((c, i) => ({ principal: c.meta.principal, t: Date.parse(c.meta.created_at), depth: base + 1 + i, oid: c.oid }));
+      covered.set(ref, { oid: commits[commits.length - 1].oid, depth: base + commits.length });
+      files.append(entries, covered);
+    } finally {
+      release();
+    }
+  } catch {
+    // derived data never fails a write: the next resolve rebuilds what it cannot trust
+  }
+}
+
+/** The refs whose commits count: branches, tags, remote-tracking branches (damaged ones left out). */
+function currentRefs(ctx: RepoContext): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const prefix of [refs.heads, refs.tags, refs.remotes]) for (const r of ctx.refs.scan(prefix).refs) out.set(r.ref, r.oid);
+  return out;
+}
+
+const sameRefs = (covered: ReadonlyMap<string, CoveredRef> | null, now: ReadonlyMap<string, string>) =>
+  covered !== null && covered.size === now.size && [...now].every(([ref, oid]) => covered.get(ref)?.oid === oid);
+
+const LOCK_WAIT_MS = 30_000;
+
+/** The timeline files, covering exactly the refs the repo has now. */
+async function upToDate(ctx: RepoContext): Promise<TimelineFiles> {
+  const files = new TimelineFiles(ctx.gitdir);
+  if (sameRefs(files.covered(), currentRefs(ctx))) return files;
+  const release = await waitForLock(files);
+  try {
+    // again under the lock: another process may have brought it up to date meanwhile
+    const covered = files.covered();
+    const now = currentRefs(ctx);
+    if (sameRefs(covered, now)) return files;
+    const grown = covered && [...covered.keys()].every((ref) => now.has(ref)) ? await extend(ctx, files.depths(), covered, now) : null;
+    if (grown) files.append(grown.entries, grown.covered);
+    else {
+      const all = (await extend(ctx, new Map(), new Map(), now))!;
+      files.replace(all.entries, all.covered);
+    }
+    return files;
+  } finally {
+    release();
+  }
+}
+
+async function waitForLock(files: TimelineFiles): Promise<() => void> {
+  for (const start = Date.now(); Date.now() - start < LOCK_WAIT_MS; ) {
+    const release = files.lock();
+    if (release) return release;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new ConflictError('the timeline index is locked by another process', { hint: 'try again' });
+}
+
+/**
+ * The commits the refs `now` reach beyond those `known` (id → depth), walking each moved ref back
+ * to the first commit known. Null when a covered ref moved anywhere but forward: what it reached
+ * before may be unreachable now, so the caller rebuilds from nothing.
+ */
+async function extend(ctx: RepoContext, known: Map<string, number>, covered: ReadonlyMap<string, CoveredRef>, now: ReadonlyMap<string, string>) {
+  const entries: TimelineEntry[] = [];
+  const next = new Map<string, CoveredRef>();
+  for (const [ref, value] of now) {
+    const was = covered.get(ref);
+    if (was?.oid === value) {
+      next.set(ref, was);
+      continue;
+    }
+    let tip: string;
+    try {
+      tip = await ctx.commitAt(ref, value);
+    } catch (e) {
+      if (e instanceof StoreDamage) continue; // its commits cannot be read; the ref stays uncovered
+      throw e;
+    }
+    const { fresh, stop } = await walkToKnown(ctx, tip, known);
+    if (was && stop !== was.oid) return null;
+    const base = stop === null ? -1 : known.get(stop)!;
+    const metas = await ctx.engine.readObjects(fresh.map((oid) => `${oid}:meta.json`));
+    fresh.forEach((oid, i) => {
+      const depth = base + fresh.length - i;
+      known.set(oid, depth);
+      const m = metaOf(metas[i]?.data);
+      // a commit that is no context commit (another tool's) has a depth but no place in time
+      if (m && typeof m.principal === 'string' && !Number.isNaN(Date.parse(m.created_at))) entries.push({ principal: m.principal, t: Date.parse(m.created_at), depth, oid });
+    });
+    next.set(ref, { oid: value, depth: known.get(tip)! });
+  }
+  return { entries, covered: next };
+}
+
+/** First parents from `tip` that are not `known`, tip first, and the first known commit (null: the walk reached a root). */
+async function walkToKnown(ctx: RepoContext, tip: string, known: ReadonlyMap<string, number>): Promise<{ fresh: string[]; stop: string | null }> {
+  if (known.has(tip)) return { fresh: [], stop: tip };
+  // most moves are a few commits: walk a little, then more (a rebuild walks each first chain whole)
+  for (let max = known.size ? 16 : Infinity; ; max *= 8) {
+    if (max === Infinity) return { fresh: (await ctx.engine.chain(tip)).map((l) => l.oid), stop: null };
+    const oids = (await ctx.engine.chain(tip, max)).map((l) => l.oid);
+    const k = oids.findIndex((o) => known.has(o));
+    if (k >= 0) return { fresh: oids.slice(0, k), stop: oids[k] };
+    if (oids.length < max) return { fresh: oids, stop: null };
+  }
+}
+
+function metaOf(data: Uint8Array | undefined): Meta | null {
+  if (!data) return null;
+  try {
+    const m = JSON.parse(Buffer.from(data).toString('utf8'));
+    return m && typeof m === 'object' && typeof m.created_at === 'string' ? (m as Meta) : null;
+  } catch {
+    return null;
+  }
+}
