@@ -2,7 +2,7 @@
 // (`ctx current`). Resolve binary-searches the timeline (store/timeline.ts), which is checked
 // against the repo's refs before every answer, so a fetch or another tool never makes it wrong.
 import { isoMs, type Meta } from '../core/meta.js';
-import { ConflictError, NotFoundError, UsageError } from '../errors/index.js';
+import { ConflictError, CtxError, NotFoundError, UsageError } from '../errors/index.js';
 import { StoreDamage } from '../store/damage.js';
 import { refs } from '../store/refs.js';
 import { lastAtOrBefore, recordOid, recordTime, TimelineFiles, type CoveredRef, type TimelineEntry } from '../store/timeline.js';
@@ -42,16 +42,21 @@ export function parseAt(at: string | Date): number {
 export async function resolveAt(ctx: RepoContext, q: ResolveQuery): Promise<Resolution> {
   const t = parseAt(q.at);
   if (!q.principal) throw new UsageError('give a principal: --principal NAME');
-  const files = await upToDate(ctx);
-  const records = files.records(q.principal);
-  if (records.length === 0) throw new NotFoundError(`no commit by principal '${q.principal}'`);
-  let i = lastAtOrBefore(records, t);
-  if (q.branch !== undefined && i >= 0) {
-    const on = new Set(await ctx.firstParents(await ctx.resolve(q.branch)));
-    while (i >= 0 && !on.has(recordOid(records, i))) i--;
+  const on = q.branch === undefined ? null : new Set(await ctx.firstParents(await ctx.resolve(q.branch)));
+  for (let rebuild = false; ; rebuild = true) {
+    const records = (await upToDate(ctx, rebuild)).records(q.principal);
+    let i = lastAtOrBefore(records, t);
+    while (on && i >= 0 && !on.has(recordOid(records, i))) i--;
+    if (i < 0) {
+      if (records.length === 0) throw new NotFoundError(`no commit by principal '${q.principal}'`);
+      throw new NotFoundError(`no commit by principal '${q.principal}'${q.branch === undefined ? '' : ` on ${q.branch}`} at or before ${isoMs(new Date(t))}`);
+    }
+    const oid = recordOid(records, i);
+    // the answer is checked against its commit: derived files someone damaged are rebuilt, never believed
+    const meta = metaOf((await ctx.engine.readObjects([`${oid}:meta.json`]))[0]?.data);
+    if (meta?.principal === q.principal && Date.parse(meta.created_at) === recordTime(records, i)) return { oid, principal: q.principal, at: isoMs(new Date(t)), created_at: isoMs(new Date(recordTime(records, i))) };
+    if (rebuild) throw new CtxError(`the timeline names ctx-${oid.slice(0, 12)} for ${q.principal}, whose meta.json disagrees`);
   }
-  if (i < 0) throw new NotFoundError(`no commit by principal '${q.principal}'${q.branch === undefined ? '' : ` on ${q.branch}`} at or before ${isoMs(new Date(t))}`);
-  return { oid: recordOid(records, i), principal: q.principal, at: isoMs(new Date(t)), created_at: isoMs(new Date(recordTime(records, i))) };
 }
 
 export interface SessionTip {
@@ -122,14 +127,14 @@ const sameRefs = (covered: ReadonlyMap<string, CoveredRef> | null, now: Readonly
 
 const LOCK_WAIT_MS = 30_000;
 
-/** The timeline files, covering exactly the refs the repo has now. */
-async function upToDate(ctx: RepoContext): Promise<TimelineFiles> {
+/** The timeline files, covering exactly the refs the repo has now; `rebuild`: made again from nothing. */
+async function upToDate(ctx: RepoContext, rebuild = false): Promise<TimelineFiles> {
   const files = new TimelineFiles(ctx.gitdir);
-  if (sameRefs(files.covered(), currentRefs(ctx))) return files;
+  if (!rebuild && sameRefs(files.covered(), currentRefs(ctx))) return files;
   const release = await waitForLock(files);
   try {
     // again under the lock: another process may have brought it up to date meanwhile
-    const covered = files.covered();
+    const covered = rebuild ? null : files.covered();
     const now = currentRefs(ctx);
     if (sameRefs(covered, now)) return files;
     const grown = covered && [...covered.keys()].every((ref) => now.has(ref)) ? await extend(ctx, files.depths(), covered, now) : null;

@@ -1,6 +1,5 @@
 import { resolveAt } from '../api/resolve.js';
 import { fullId } from '../core/ids.js';
-import { UsageError } from '../errors/index.js';
 import { resolvedJson } from '../output/records.js';
 import { defineCommand } from './command.js';
 
@@ -21,8 +20,7 @@ export default defineCommand({
     'ctx resolve --principal alice --at 2026-11-20T14:03:00Z',
     'ctx resolve --principal alice --at 2026-11-20T14:03:00Z --branch alice/auth-fix --json',
   ],
-  async run(io, _args: [], opts: { principal?: string; at?: string; branch?: string }) {
-    if (!opts.principal || !opts.at) throw new UsageError('resolve needs --principal NAME and --at TIME');
+  async run(io, _args: [], opts: { principal: string; at: string; branch?: string }) {
     const q = { principal: opts.principal, at: opts.at, branch: opts.branch };
     return io.withRepo(false, (repo) => resolveAt(repo, q));
   },
