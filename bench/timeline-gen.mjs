@@ -1,9 +1,9 @@
 // A store of many context commits over many principals, written by one `git fast-import` stream
-// (seconds for 100,000 commits), for `ctx resolve`'s test and benchmark. Commits follow the format
+// (~15 s for 100,000 commits here), for `ctx resolve`'s test and benchmark. Commits follow the format
 // (canonical meta.json, author, trailers); times come from a seeded generator with ties (the same
 // millisecond) and clock skew (a commit older than its parent), and every tenth branch is a fork.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Deterministic random numbers in [0, 1) (mulberry32). */
@@ -32,8 +32,18 @@ export function generateTimeline(gitdir, { commits, principals = 50, chain = 100
   const rand = prng(seed);
   const pick = (n) => Math.floor(rand() * n);
   spawnSync('git', ['init', '--bare', '-q', gitdir], { stdio: 'ignore' });
-  const parts = [];
-  parts.push(`blob\nmark :1\ndata ${Buffer.byteLength(LINE)}\n${LINE}\n`);
+  // the stream goes to a file in pieces (a million commits is ~600 MB of it), then to fast-import
+  const streamFile = join(gitdir, 'gen-stream');
+  const fd = openSync(streamFile, 'w');
+  let pending = '';
+  const emit = (text) => {
+    pending += text;
+    if (pending.length > 1 << 22) {
+      writeSync(fd, pending);
+      pending = '';
+    }
+  };
+  emit(`blob\nmark :1\ndata ${Buffer.byteLength(LINE)}\n${LINE}\n`);
   const out = [];
   let mark = 1;
   for (let b = 0; out.length < commits; b++) {
@@ -71,7 +81,7 @@ export function generateTimeline(gitdir, { commits, principals = 50, chain = 100
       const who = `${principal} <${principal}@box> ${Math.floor(at / 1000)} +0000`;
       const msg = `delta: 1 messages\n\nCtx-Type: delta\nCtx-Format: claude-code-v1\nCtx-Session: ${branch}\nCtx-Template: agent\n`;
       mark++;
-      parts.push(
+      emit(
         `commit refs/heads/${branch}\nmark :${mark}\nauthor ${who}\ncommitter ${who}\ndata ${Buffer.byteLength(msg)}\n${msg}` +
           (parent ? `from :${parent.mark}\n` : '') +
           `M 100644 :1 delta.jsonl\nM 100644 inline meta.json\ndata ${Buffer.byteLength(metaText)}\n${metaText}\n`,
@@ -82,11 +92,20 @@ export function generateTimeline(gitdir, { commits, principals = 50, chain = 100
       depth++;
     }
   }
+  writeSync(fd, pending);
+  closeSync(fd);
   const marks = join(gitdir, 'gen-marks');
-  const r = spawnSync('git', ['--git-dir', gitdir, 'fast-import', '--quiet', `--export-marks=${marks}`], { input: parts.join(''), maxBuffer: 1 << 30 });
+  const input = openSync(streamFile, 'r');
+  const r = spawnSync('git', ['--git-dir', gitdir, 'fast-import', '--quiet', `--export-marks=${marks}`], { stdio: [input, 'ignore', 'pipe'] });
+  closeSync(input);
+  rmSync(streamFile);
   if (r.status !== 0) throw new Error(`fast-import: ${r.stderr}`);
   const oids = new Map(readFileSync(marks, 'utf8').trim().split('\n').map((l) => l.slice(1).split(' ')).map(([m, o]) => [Number(m), o]));
-  for (const c of out) c.oid = oids.get(c.mark);
+  rmSync(marks);
+  for (const c of out) {
+    c.oid = oids.get(c.mark);
+    delete c.mark;
+  }
   writeFileSync(join(gitdir, 'HEAD'), 'ref: refs/heads/agent/0000\n');
   return out;
 }

@@ -140,7 +140,7 @@ async function upToDate(ctx: RepoContext, rebuild = false): Promise<TimelineFile
     const grown = covered && [...covered.keys()].every((ref) => now.has(ref)) ? await extend(ctx, files.depths(), covered, now) : null;
     if (grown) files.append(grown.entries, grown.covered);
     else {
-      const all = (await extend(ctx, new Map(), new Map(), now))!;
+      const all = (await extend(ctx, new Map(), new Map(), now, true))!;
       files.replace(all.entries, all.covered);
     }
     return files;
@@ -161,11 +161,23 @@ async function waitForLock(files: TimelineFiles): Promise<() => void> {
 /**
  * The commits the refs `now` reach beyond those `known` (id → depth), walking each moved ref back
  * to the first commit known. Null when a covered ref moved anywhere but forward: what it reached
- * before may be unreachable now, so the caller rebuilds from nothing.
+ * before may be unreachable now, so the caller rebuilds from nothing (`whole`: each ref's chain in
+ * one walk, not a little at a time).
  */
-async function extend(ctx: RepoContext, known: Map<string, number>, covered: ReadonlyMap<string, CoveredRef>, now: ReadonlyMap<string, string>) {
+async function extend(ctx: RepoContext, known: Map<string, number>, covered: ReadonlyMap<string, CoveredRef>, now: ReadonlyMap<string, string>, whole = false) {
   const entries: TimelineEntry[] = [];
   const next = new Map<string, CoveredRef>();
+  let fresh: { oid: string; depth: number }[] = [];
+  // meta.json read in large pipelined batches, not one per ref
+  const readFresh = async () => {
+    const metas = await ctx.engine.readObjects(fresh.map((f) => `${f.oid}:meta.json`));
+    fresh.forEach(({ oid, depth }, i) => {
+      const m = metaOf(metas[i]?.data);
+      // a commit that is no context commit (another tool's) has a depth but no place in time
+      if (m && typeof m.principal === 'string' && !Number.isNaN(Date.parse(m.created_at))) entries.push({ principal: m.principal, t: Date.parse(m.created_at), depth, oid });
+    });
+    fresh = [];
+  };
   for (const [ref, value] of now) {
     const was = covered.get(ref);
     if (was?.oid === value) {
@@ -179,32 +191,30 @@ async function extend(ctx: RepoContext, known: Map<string, number>, covered: Rea
       if (e instanceof StoreDamage) continue; // its commits cannot be read; the ref stays uncovered
       throw e;
     }
-    const { fresh, stop } = await walkToKnown(ctx, tip, known);
-    if (was && stop !== was.oid) return null;
-    const base = stop === null ? -1 : known.get(stop)!;
-    const metas = await ctx.engine.readObjects(fresh.map((oid) => `${oid}:meta.json`));
-    fresh.forEach((oid, i) => {
-      const depth = base + fresh.length - i;
+    const walked = await walkToKnown(ctx, tip, known, whole);
+    if (was && walked.stop !== was.oid) return null;
+    const base = walked.stop === null ? -1 : known.get(walked.stop)!;
+    walked.fresh.forEach((oid, i) => {
+      const depth = base + walked.fresh.length - i;
       known.set(oid, depth);
-      const m = metaOf(metas[i]?.data);
-      // a commit that is no context commit (another tool's) has a depth but no place in time
-      if (m && typeof m.principal === 'string' && !Number.isNaN(Date.parse(m.created_at))) entries.push({ principal: m.principal, t: Date.parse(m.created_at), depth, oid });
+      fresh.push({ oid, depth });
     });
     next.set(ref, { oid: value, depth: known.get(tip)! });
+    if (fresh.length >= 50_000) await readFresh();
   }
+  await readFresh();
   return { entries, covered: next };
 }
 
 /** First parents from `tip` that are not `known`, tip first, and the first known commit (null: the walk reached a root). */
-async function walkToKnown(ctx: RepoContext, tip: string, known: ReadonlyMap<string, number>): Promise<{ fresh: string[]; stop: string | null }> {
+async function walkToKnown(ctx: RepoContext, tip: string, known: ReadonlyMap<string, number>, whole: boolean): Promise<{ fresh: string[]; stop: string | null }> {
   if (known.has(tip)) return { fresh: [], stop: tip };
-  // most moves are a few commits: walk a little, then more (a rebuild walks each first chain whole)
-  for (let max = known.size ? 16 : Infinity; ; max *= 8) {
-    if (max === Infinity) return { fresh: (await ctx.engine.chain(tip)).map((l) => l.oid), stop: null };
+  // most moves are a few commits: walk a little, then more
+  for (let max = whole ? undefined : 16; ; max! *= 8) {
     const oids = (await ctx.engine.chain(tip, max)).map((l) => l.oid);
     const k = oids.findIndex((o) => known.has(o));
     if (k >= 0) return { fresh: oids.slice(0, k), stop: oids[k] };
-    if (oids.length < max) return { fresh: oids, stop: null };
+    if (max === undefined || oids.length < max) return { fresh: oids, stop: null };
   }
 }
 
