@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { generateTimeline, linearResolve, prng, SPAN, T0 } from '../bench/timeline-gen.mjs';
 import { openStore } from '../src/api/context-store.js';
 import { NotFoundError } from '../src/errors/index.js';
-import { ctx, FIXED_ENV, git, tempDir } from './helpers.js';
+import { ctx, FIXED_ENV, FIXTURES, git, tempDir } from './helpers.js';
 
 // npm test: 10,000 commits (a few seconds); `npm run bench resolve` runs the same check at 100,000
 const COMMITS = Number(process.env.RESOLVE_TEST_COMMITS ?? 10_000);
@@ -129,7 +129,16 @@ describe('ctx resolve', () => {
     expect(files()).toBe(`ctx-timeline 1\n${second.slice(4)} 1 refs/heads/review/t-12\n${full(store, 'side').slice(4)} 3 refs/heads/side\n`);
     expect(statSync(join(principals, file))).toMatchObject({ ino: inode, size: 3 * 32 });
 
+    // an import (a chain in one batch) appends too
+    const imported = ctx(store, ['import', 'claude-code', join(FIXTURES, 'claude-code', 'compacted-session.jsonl'), '-b', 'imported', '--json'], { env });
+    const n = JSON.parse(imported.stdout).commits;
+    expect(files()).toContain(`${full(store, 'imported').slice(4)} ${n - 1} refs/heads/imported\n`);
+    expect(statSync(join(principals, file))).toMatchObject({ ino: inode, size: (3 + n) * 32 });
+    // a fork moves no commit into the timeline: the next resolve adds its ref without a rebuild
+    expect(ctx(store, ['fork', 'review/t-12~1', 'forked'], { env }).code).toBe(0);
     expect(resolve(store, '2026-11-20T15:00:00Z').stdout).toBe(`${full(store, 'side')}\n`);
+    expect(files()).toContain(`${first.slice(4)} 0 refs/heads/forked\n`);
+    expect(statSync(join(principals, file))).toMatchObject({ ino: inode, size: (3 + n) * 32 });
     expect(resolve(store, '2026-11-20T15:00:00Z', ['--branch', 'review/t-12']).stdout).toBe(`${second}\n`);
     const none = resolve(store, '2026-11-20T13:00:00Z', ['--branch', 'side']);
     expect([none.code, none.stderr]).toEqual([4, "ctx: no commit by principal 'reviewer-7' on side at or before 2026-11-20T13:00:00.000Z\n"]);

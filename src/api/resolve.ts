@@ -43,11 +43,17 @@ export async function resolveAt(ctx: RepoContext, q: ResolveQuery): Promise<Reso
   const t = parseAt(q.at);
   if (!q.principal) throw new UsageError('give a principal: --principal NAME');
   const on = q.branch === undefined ? null : new Set(await ctx.firstParents(await ctx.resolve(q.branch)));
-  for (let rebuild = false; ; rebuild = true) {
-    const records = (await upToDate(ctx, rebuild)).records(q.principal);
+  // fresh: the files as they are when they cover the refs; locked: read under the lock, so no
+  // rebuild elsewhere is half done (before saying "none"); rebuild: made again (an answer disagreed)
+  for (let mode: ReadMode = 'fresh'; ; ) {
+    const records = await withTimeline(ctx, mode, (files) => files.records(q.principal));
     let i = lastAtOrBefore(records, t);
     while (on && i >= 0 && !on.has(recordOid(records, i))) i--;
     if (i < 0) {
+      if (mode === 'fresh') {
+        mode = 'locked';
+        continue;
+      }
       if (records.length === 0) throw new NotFoundError(`no commit by principal '${q.principal}'`);
       throw new NotFoundError(`no commit by principal '${q.principal}'${q.branch === undefined ? '' : ` on ${q.branch}`} at or before ${isoMs(new Date(t))}`);
     }
@@ -55,7 +61,8 @@ export async function resolveAt(ctx: RepoContext, q: ResolveQuery): Promise<Reso
     // the answer is checked against its commit: derived files someone damaged are rebuilt, never believed
     const meta = metaOf((await ctx.engine.readObjects([`${oid}:meta.json`]))[0]?.data);
     if (meta?.principal === q.principal && Date.parse(meta.created_at) === recordTime(records, i)) return { oid, principal: q.principal, at: isoMs(new Date(t)), created_at: isoMs(new Date(recordTime(records, i))) };
-    if (rebuild) throw new CtxError(`the timeline names ctx-${oid.slice(0, 12)} for ${q.principal}, whose meta.json disagrees`);
+    if (mode === 'rebuild') throw new CtxError(`the timeline names ctx-${oid.slice(0, 12)} for ${q.principal}, whose meta.json disagrees`);
+    mode = 'rebuild';
   }
 }
 
@@ -127,23 +134,26 @@ const sameRefs = (covered: ReadonlyMap<string, CoveredRef> | null, now: Readonly
 
 const LOCK_WAIT_MS = 30_000;
 
-/** The timeline files, covering exactly the refs the repo has now; `rebuild`: made again from nothing. */
-async function upToDate(ctx: RepoContext, rebuild = false): Promise<TimelineFiles> {
+type ReadMode = 'fresh' | 'locked' | 'rebuild';
+
+/** `read` of the timeline files once they cover exactly the refs the repo has (see resolveAt for the modes). */
+async function withTimeline<T>(ctx: RepoContext, mode: ReadMode, read: (files: TimelineFiles) => T): Promise<T> {
   const files = new TimelineFiles(ctx.gitdir);
-  if (!rebuild && sameRefs(files.covered(), currentRefs(ctx))) return files;
+  if (mode === 'fresh' && sameRefs(files.covered(), currentRefs(ctx))) return read(files);
   const release = await waitForLock(files);
   try {
     // again under the lock: another process may have brought it up to date meanwhile
-    const covered = rebuild ? null : files.covered();
+    const covered = mode === 'rebuild' ? null : files.covered();
     const now = currentRefs(ctx);
-    if (sameRefs(covered, now)) return files;
-    const grown = covered && [...covered.keys()].every((ref) => now.has(ref)) ? await extend(ctx, files.depths(), covered, now) : null;
-    if (grown) files.append(grown.entries, grown.covered);
-    else {
-      const all = (await extend(ctx, new Map(), new Map(), now, true))!;
-      files.replace(all.entries, all.covered);
+    if (!sameRefs(covered, now)) {
+      const grown = covered && [...covered.keys()].every((ref) => now.has(ref)) ? await extend(ctx, files.depths(), covered, now) : null;
+      if (grown) files.append(grown.entries, grown.covered);
+      else {
+        const all = (await extend(ctx, new Map(), new Map(), now, true))!;
+        files.replace(all.entries, all.covered);
+      }
     }
-    return files;
+    return read(files);
   } finally {
     release();
   }
