@@ -175,6 +175,9 @@ describe('ctx resolve', () => {
     expect(resolve(store, '2026-11-20T14:05:00Z').stdout).toBe(`${c1}\n`);
     writeFileSync(join(store, 'ctx', 'timeline', 'refs'), 'garbage');
     expect(resolve(store, '2026-11-20T14:12:00Z').stdout).toBe(`${c2}\n`);
+    // the in-process engine builds the same timeline
+    rmSync(join(store, 'ctx', 'timeline'), { recursive: true });
+    expect(ctx(store, ['resolve', '--principal', 'reviewer-7', '--at', '2026-11-20T14:16:00Z'], { env: { ...env, CTX_ENGINE: 'isogit' } }).stdout).toBe(`${full(other, 'elsewhere')}\n`);
   });
 });
 
