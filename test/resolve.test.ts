@@ -90,7 +90,7 @@ describe('ctx resolve', () => {
     expect([before.code, before.stdout, before.stderr]).toEqual([4, '', "ctx: no commit by principal 'reviewer-7' at or before 2026-11-20T13:59:59.999Z\n"]);
     const nobody = ctx(store, ['resolve', '--principal', 'nobody', '--at', '2026-11-21T00:00:00Z'], { env });
     expect([nobody.code, nobody.stderr]).toEqual([4, "ctx: no commit by principal 'nobody'\n"]);
-    for (const bad of ['yesterday', '2026-11-20T14:03:00', '2026-13-45T99:00:00Z', '']) {
+    for (const bad of ['yesterday', '2026-11-20T14:03:00', '2026-13-45T99:00:00Z', '2026-02-30', '2026-11-20T24:00:00Z', '2026-11-20T14:03:00+25:00', '']) {
       const r = resolve(store, bad);
       expect([r.code, r.stdout, r.stderr]).toEqual([2, '', `ctx: not a time: '${bad}' (ISO 8601 with a zone, e.g. 2026-11-20T14:03:00Z, or a date)\n`]);
     }
