@@ -197,6 +197,13 @@ describe('ctx current', () => {
     expect(ctx(store, ['current'], { env: { CTX_SESSION: 'sess-2' } }).stdout).toBe(`ctx-${git(store, ['rev-parse', 'work/c']).trim()}\n`);
     const none = ctx(store, ['current', '--session', 'sess-9']);
     expect([none.code, none.stdout, none.stderr]).toEqual([4, '', 'ctx: no branch holds session sess-9\n']);
+    // a runtime's session: its live branch (the session branch, or its newest fork), not a subagent's newer tip
+    write('claude/sess-3', 'sess-3', '2026-11-20T16:00:00.000Z');
+    write('claude/sess-3.agent-a1', 'sess-3', '2026-11-20T16:00:00.001Z');
+    const live = () => JSON.parse(ctx(store, ['current', '--session', 'sess-3', '--json']).stdout);
+    expect(live()).toMatchObject({ branch: 'claude/sess-3', branches: ['claude/sess-3', 'claude/sess-3.agent-a1'] });
+    write('claude/sess-3.fork-1', 'sess-3', '2026-11-20T15:00:00.000Z');
+    expect(live()).toMatchObject({ id: `ctx-${git(store, ['rev-parse', 'claude/sess-3.fork-1']).trim()}`, branch: 'claude/sess-3.fork-1', branches: ['claude/sess-3.fork-1', 'claude/sess-3.agent-a1', 'claude/sess-3'] });
     const empty = ctx(store, ['current'], { env: { CTX_SESSION: '' } });
     expect([empty.code, empty.stderr]).toEqual([2, 'ctx: give a session: --session ID (or CTX_SESSION)\n']);
   });

@@ -9,7 +9,7 @@ import { commitSpec } from '../store/context-commits.js';
 import { checkBranchName, refs } from '../store/refs.js';
 import { packIfLoose } from './auto-pack.js';
 import { readTipMeta } from './context-reader.js';
-import { recordWrite } from './resolve.js';
+import { recordWrite } from './timeline.js';
 import type { RepoContext } from './repo-context.js';
 import { addCounts, screenArtifact, screenFields, secretPolicy, type SecretPolicy } from './secrets.js';
 
