@@ -8,7 +8,7 @@ import { CTX_BIN, FIXED_ENV, NODE, fmtInt, fmtRatio, git, median, prng, progress
 const TIME = '/usr/bin/time';
 
 /** CPU ms (user + sys) and peak RSS (KiB) of a command, from GNU time. */
-function measured(cmd, args, env = {}) {
+export function measured(cmd, args, env = {}) {
   const r = run(TIME, ['-f', 'CTXBENCH %U %S %M', cmd, ...args], { env });
   const m = /CTXBENCH ([\d.]+) ([\d.]+) (\d+)/.exec(r.stderr);
   if (!m) throw new Error(`no rusage from ${TIME}: ${r.stderr.slice(-300)}`);

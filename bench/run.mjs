@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem, release, platform } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { CORPUS_FILE, ROOT, cleanup, fmtRatio, progress, snapshotBuild } from './lib.mjs';
+import { CORPUS_FILE, ROOT, cleanup, fmtInt, fmtRatio, progress, snapshotBuild } from './lib.mjs';
 import { benchChain } from './chain.mjs';
 import { benchImport } from './import.mjs';
 import { benchCheckpoint } from './checkpoint.mjs';
@@ -16,8 +16,9 @@ import { benchHook } from './hook.mjs';
 import { benchTokens } from './tokens.mjs';
 import { benchTranslate } from './translate.mjs';
 import { benchResume } from './resume.mjs';
+import { benchResolve } from './resolve.mjs';
 
-const ALL = ['chain', 'resume', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens', 'translate'];
+const ALL = ['chain', 'resume', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens', 'translate', 'resolve'];
 const wanted = process.argv.slice(2);
 for (const w of wanted) if (!ALL.includes(w)) throw new Error(`unknown benchmark '${w}' (${ALL.join(', ')})`);
 const picked = wanted.length ? ALL.filter((b) => wanted.includes(b)) : ALL;
@@ -72,6 +73,12 @@ try {
       sections.push((await benchTokens()).markdown);
     } else if (b === 'translate') {
       sections.push((await benchTranslate()).markdown);
+    } else if (b === 'resolve') {
+      const r = await benchResolve({ sizes: (process.env.BENCH_RESOLVE_SIZES ?? '100000,1000000').split(',').map(Number) });
+      sections.push(r.markdown);
+      for (const l of r.summary?.latency ?? [])
+        targets.push(`- resolve at ${fmtInt(l.size)} timeline entries: ${l.wall.toFixed(0)} ms whole process (${l.ctx.toFixed(0)} ms CPU; native \`git log --author --before -1\` ${l.nativeWall.toFixed(0)} ms), ${l.inproc.toFixed(2)} ms in-process`);
+      if (r.summary?.rebuild) targets.push(`- resolve's index rebuild, ${fmtInt(r.summary.check.commits)} commits: ${r.summary.rebuild.ctx.toFixed(0)} ms CPU (native \`git log --all\` ${r.summary.rebuild.native.toFixed(0)} ms); answers equal a linear scan's for 1,000 random times, before and after a rebuild`);
     }
   }
 } finally {

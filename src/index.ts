@@ -1,5 +1,6 @@
 // agent-ctx as a library: open a context store and checkpoint, read, fork and materialize chains.
-export { openStore, initRepo, ContextStore, type OpenOptions, type Written, type Imported, type Compacted, type Cleared } from './api/context-store.js';
+export { openStore, initRepo, ContextStore, type OpenOptions, type Written, type Imported, type Compacted, type Cleared, type Resolved, type SessionCurrent } from './api/context-store.js';
+export type { ResolveQuery } from './api/resolve.js';
 export type { CheckpointInput, CommitFields } from './api/write.js';
 export type { CommitRecord, LogOptions, BranchInfo, Annotations } from './api/read.js';
 export type { MaterializeOptions, Materialized } from './api/materialize.js';

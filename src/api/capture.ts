@@ -175,7 +175,8 @@ function forks(ctx: RepoContext, base: string): { newest: string; n: number } {
   return { newest, n };
 }
 
-const currentBranch = (ctx: RepoContext, base: string) => forks(ctx, base).newest;
+/** The branch a stream writes to now: its newest fork, else its base. */
+export const currentBranch = (ctx: RepoContext, base: string) => forks(ctx, base).newest;
 const nextFork = (ctx: RepoContext, base: string) => `${base}.fork-${forks(ctx, base).n + 1}`;
 
 /** Read `length` bytes at `position`: only what is new, never the whole file. */

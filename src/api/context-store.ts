@@ -10,6 +10,7 @@ import { annotate, deleteBranch, fork, type AnnotateInput } from './branch-ops.j
 import { budget, type BudgetOptions, type BudgetReport } from './budget.js';
 import { artifactOf, branches, log, show, type BranchInfo, type CommitRecord, type LogOptions } from './read.js';
 import { RepoContext, type RepoOptions } from './repo-context.js';
+import { currentOf, resolveAt, type ResolveQuery } from './resolve.js';
 import { verify, type VerifyReport } from './verify.js';
 import type { ExportOptions, ImportOptions } from './runtime.js';
 import { exportSession, importSession, type ExportResult } from './sessions.js';
@@ -44,6 +45,25 @@ export interface Imported {
   unchanged: boolean;
   /** the branch's tip after the import */
   tip: string;
+}
+
+export interface Resolved {
+  /** `ctx-<40 hex>` */
+  id: string;
+  principal: string;
+  /** the time asked about, ISO with milliseconds */
+  at: string;
+  /** the commit's created_at */
+  created_at: string;
+}
+
+export interface SessionCurrent {
+  /** `ctx-<40 hex>` of the tip */
+  id: string;
+  branch: string;
+  created_at: string;
+  /** every branch whose tip is of the session, the chosen one first */
+  branches: string[];
 }
 
 export interface Compacted extends Omit<CompactResult, 'commit' | 'caughtUp'> {
@@ -134,8 +154,18 @@ export class ContextStore {
     return verify(this.ctx, id);
   }
   /** Any commit name (`ctx-1a2b`, a branch, `NAME~N`, a tag) → its `ctx-` id. */
-  async resolve(id: string): Promise<string> {
-    return fullId(await this.ctx.resolve(id));
+  resolve(id: string): Promise<string>;
+  /** The latest commit by `principal` at or before `at` (`ctx resolve`); NotFoundError before the first. */
+  resolve(query: ResolveQuery): Promise<Resolved>;
+  async resolve(q: string | ResolveQuery): Promise<string | Resolved> {
+    if (typeof q === 'string') return fullId(await this.ctx.resolve(q));
+    const r = await resolveAt(this.ctx, q);
+    return { id: fullId(r.oid), principal: r.principal, at: r.at, created_at: r.created_at };
+  }
+  /** The tip of the branch holding `session` (meta.json session_id; `ctx current`); NotFoundError when none does. */
+  async current(session: string): Promise<SessionCurrent> {
+    const { oid, ...rest } = await currentOf(this.ctx, session);
+    return { id: fullId(oid), ...rest };
   }
   /** A runtime's transcript into a chain (`claude-code`, `codex`, `gemini-cli`: the runtime registry). */
   async import(runtime: string, file: string, opts: ImportOptions = {}): Promise<Imported> {

@@ -9,6 +9,7 @@ import { commitSpec } from '../store/context-commits.js';
 import { checkBranchName, refs } from '../store/refs.js';
 import { packIfLoose } from './auto-pack.js';
 import { readTipMeta } from './context-reader.js';
+import { recordWrite } from './timeline.js';
 import type { RepoContext } from './repo-context.js';
 import { addCounts, screenArtifact, screenFields, secretPolicy, type SecretPolicy } from './secrets.js';
 
@@ -133,6 +134,7 @@ export async function checkpoint(ctx: RepoContext, input: CheckpointInput): Prom
       wanted = undefined;
       continue;
     }
+    recordWrite(ctx, ref, tip, [{ oid, parent, meta }]);
     await packIfLoose(ctx);
     // a snapshot is what autoSnapshot writes; it triggers none itself
     if (meta.type !== 'snapshot') await autoSnapshot(ctx, input.branch);
@@ -175,6 +177,7 @@ export async function writeChain(
   ctx.refs.update(ref, oids[oids.length - 1], onto);
   await packIfLoose(ctx);
   const written = oids.map((oid, i) => ({ oid, parent: i === 0 ? onto : oids[i - 1], meta: prepared[i].meta, ...(prepared[i].warnings.length ? { warnings: prepared[i].warnings } : {}) }));
+  recordWrite(ctx, ref, onto, written);
   // the snapshot is returned with the chain: the branch's tip is the last commit returned
   const snap = await autoSnapshot(ctx, branch);
   return snap ? [...written, snap] : written;

@@ -37,6 +37,18 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'save', usage: '[options] <branch>', summary: "name a branch's context to come back to: an annotated tag with description, summary, message count and window", load: () => import('./save.js') },
   { name: 'sessions', usage: '', summary: 'saved sessions, newest first', load: () => import('./sessions.js') },
   { name: 'restore', usage: '[options] <name>', summary: "a saved session's context back as a branch's working context, on top of its tip (nothing lost)", load: () => import('./restore.js') },
+  {
+    name: 'resolve',
+    usage: '[options]',
+    summary: 'the commit a principal had at a time: the nearest at or before it; exits 4 before the first',
+    load: () => import('./resolve.js'),
+  },
+  {
+    name: 'current',
+    usage: '[options]',
+    summary: "the tip of a session's branch, e.g. for a ticket's context_id; exits 4 when no branch holds it",
+    load: () => import('./current.js'),
+  },
   { name: 'gc', usage: '[options]', summary: 'pack objects, prune unreachable ones, and with --prune-expired delete branches past their retention', load: () => import('./gc.js') },
   { name: 'verify', usage: '[options] [id]', summary: "check every artifact's BLAKE3, the meta schema and chain sanity", load: () => import('./verify.js') },
   {

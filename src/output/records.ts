@@ -11,6 +11,7 @@ import type { VerifyReport } from '../api/verify.js';
 import type { ExpiredBranch, GcReport } from '../api/gc.js';
 import type { RefReport, SyncReport } from '../api/sync.js';
 import type { HooksReport, ImportResult } from '../api/runtime.js';
+import type { Resolution, SessionTip } from '../api/resolve.js';
 import { fullId } from '../core/ids.js';
 
 export function initJson(path: string, created: boolean) {
@@ -190,4 +191,10 @@ export function sessionJson(s: SavedSession) {
 
 export function restoredJson(r: Restored) {
   return { v: 1, name: r.session.name, id: fullId(r.commit.oid), branch: r.branch, parent: r.previous === null ? null : fullId(r.previous), saved: r.session.id, format: r.commit.meta.format, message_count: r.commit.meta.message_count };
+export function resolvedJson(r: Resolution) {
+  return { v: 1, id: fullId(r.oid), principal: r.principal, at: r.at, created_at: r.created_at };
+}
+
+export function currentJson(s: SessionTip) {
+  return { v: 1, id: fullId(s.oid), branch: s.branch, created_at: s.created_at, branches: s.branches };
 }
