@@ -191,6 +191,8 @@ export function sessionJson(s: SavedSession) {
 
 export function restoredJson(r: Restored) {
   return { v: 1, name: r.session.name, id: fullId(r.commit.oid), branch: r.branch, parent: r.previous === null ? null : fullId(r.previous), saved: r.session.id, format: r.commit.meta.format, message_count: r.commit.meta.message_count };
+}
+
 export function resolvedJson(r: Resolution) {
   return { v: 1, id: fullId(r.oid), principal: r.principal, at: r.at, created_at: r.created_at };
 }
