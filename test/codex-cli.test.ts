@@ -1,0 +1,117 @@
+// The real Codex CLI (0.169, `codex exec`) against a mock Responses API: its rollouts import byte for
+// byte and again incrementally, `ctx hooks install codex` captures every turn through `notify`, and
+// `ctx export codex` writes threads that `codex exec resume` continues with exactly that conversation.
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CODEX_MISSING, codexSandbox, eventually, readJsonLines } from './codex-cli.js';
+import { FIXTURES, ctx, newStore } from './helpers.js';
+import { startMockOpenAI, toolThenText, type MockOpenAI } from './mock-openai-api.js';
+
+const ENV = { CTX_PRINCIPAL: 'alice', CTX_MACHINE: 'box', CTX_NOW: '2026-01-02T03:04:05.678Z' };
+
+function rollouts(codexHome: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => readdirSync(d, { withFileTypes: true }).forEach((e) => (e.isDirectory() ? walk(join(d, e.name)) : out.push(join(d, e.name))));
+  walk(join(codexHome, 'sessions'));
+  return out.sort();
+}
+
+describe.skipIf(CODEX_MISSING)(`the codex CLI${CODEX_MISSING ? ` (skipped: ${CODEX_MISSING})` : ''}`, () => {
+  let mock: MockOpenAI;
+  beforeAll(async () => {
+    mock = await startMockOpenAI(toolThenText((n) => `call_${n}`, { cmd: 'echo hi' }, (n) => `done ${n}`));
+  });
+  afterAll(() => mock.close());
+
+  /** What the model API sees of an item: Codex sends items without its own bookkeeping fields. */
+  const seen = (item: Record<string, unknown>) => Object.fromEntries(['type', 'role', 'content', 'name', 'arguments', 'call_id', 'output'].filter((k) => k in item).map((k) => [k, item[k]]));
+  const responseItems = (lines: Record<string, any>[]) => lines.filter((l) => l.type === 'response_item').map((l) => seen(l.payload));
+  const prompt = (text: string) => ({ type: 'message', role: 'user', content: [{ type: 'input_text', text }] });
+
+  it('imports its rollout byte for byte, again after a resumed turn only the new lines, and exports it for codex exec resume', async () => {
+    const box = codexSandbox(mock);
+    const start = mock.requests.length;
+    const first = await box.run(['say hi']);
+    expect([first.code, first.thread]).toEqual([0, expect.stringMatching(/^[0-9a-f-]{36}$/)]);
+    const [file] = rollouts(box.codexHome);
+    const turn1 = readFileSync(file);
+    const store = newStore();
+    const branch = `codex/${first.thread}`;
+    const imported = ctx(store, ['import', 'codex', file], { env: ENV });
+    expect([imported.code, imported.stderr]).toEqual([0, '']);
+    expect(imported.stdout).toMatch(new RegExp(`^${branch}\tctx-[0-9a-f]{12}\t1 commits\n$`));
+    const root = () => ctx(store, ['materialize', branch, '--stop', 'root', '--verify'], { env: ENV }).bytes;
+    expect(root().equals(turn1)).toBe(true);
+
+    // a second turn of the same thread: Codex appends, starting with the resumed thread's settings
+    expect((await box.run(['resume', first.thread!, 'second prompt'])).code).toBe(0);
+    const whole = readFileSync(file);
+    expect(whole.subarray(0, turn1.length).equals(turn1)).toBe(true);
+    const types = new Set(readJsonLines(file).map((l) => (l.type === 'event_msg' ? l.payload.type : l.type)));
+    for (const t of ['world_state', 'token_usage_record', 'thread_settings_applied', 'item_completed']) expect(types).toContain(t);
+    expect(readJsonLines(file).map((l) => l.ordinal)).toEqual([...readJsonLines(file).keys()]);
+    const firstTip = JSON.parse(ctx(store, ['log', branch, '--json'], { env: ENV }).stdout).id;
+    const again = ctx(store, ['import', 'codex', file], { env: ENV });
+    expect([again.code, again.stderr]).toEqual([0, '']);
+    expect(again.stdout).toMatch(new RegExp(`^${branch}\tctx-[0-9a-f]{12}\t1 commits\n$`));
+    expect(root().equals(whole)).toBe(true);
+    const log = ctx(store, ['log', branch, '--json'], { env: ENV }).stdout.trimEnd().split('\n');
+    expect(JSON.parse(log[1]).id).toBe(firstTip);
+    expect(JSON.parse(log[0]).summary).toBe('second prompt');
+    const same = ctx(store, ['import', 'codex', file], { env: ENV });
+    expect([same.code, same.stdout]).toEqual([0, expect.stringMatching(/\t0 commits\n$/)]);
+    // the whole file imported at once gives the same commits: the settings line went with the turn it opens
+    const fresh = ctx(store, ['import', 'codex', file, '-b', 'fresh'], { env: ENV });
+    expect(fresh.code).toBe(0);
+    expect(ctx(store, ['log', 'fresh', '--json'], { env: ENV }).stdout.trimEnd().split('\n').map((l) => JSON.parse(l).id)).toEqual(log.map((l) => JSON.parse(l).id));
+
+    // export → a new thread where codex looks → resumed: the model gets exactly that conversation, then the new prompt
+    const ex = ctx(store, ['export', 'codex', branch], { env: { ...ENV, CODEX_HOME: box.codexHome } });
+    expect(ex.code).toBe(0);
+    const id = /^codex resume ([0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12})\n$/.exec(ex.stdout)![1];
+    const exported = rollouts(box.codexHome).find((f) => f.endsWith(`-${id}.jsonl`))!;
+    expect(exported).toBe(join(box.codexHome, 'sessions', '2026', '01', '02', `rollout-2026-01-02T03-04-05-${id}.jsonl`));
+    const lines = readJsonLines(exported);
+    expect(lines[0].payload).toMatchObject({ id, model_provider: 'mock' });
+    expect(lines.map((l) => ({ ...l, payload: { ...l.payload, id: undefined, session_id: undefined, thread_id: undefined } }))).toEqual(
+      readJsonLines(file).map((l) => ({ ...l, payload: { ...l.payload, id: undefined, session_id: undefined, thread_id: undefined } })),
+    );
+    const before = mock.requests.length;
+    const resumed = await box.run(['resume', id, 'third prompt']);
+    expect([resumed.code, resumed.thread]).toEqual([0, id]);
+    // the thread's system prompt (from session_meta.base_instructions) goes first, as Codex sent it in the original thread
+    const system = seen((mock.requests[start].body.input as Record<string, unknown>[])[0]);
+    expect(system).toMatchObject({ role: 'developer', content: [{ text: expect.stringMatching(/^You are a coding agent running in the Codex CLI/) }] });
+    expect((mock.requests[before].body.input as Record<string, unknown>[]).map(seen)).toEqual([system, ...responseItems(lines), prompt('third prompt')]);
+  }, 120_000);
+
+  it('exports a Claude Code chain as a thread whose tool calls codex resumes as function calls', async () => {
+    const box = codexSandbox(mock);
+    const store = newStore();
+    expect(ctx(store, ['import', 'claude-code', join(FIXTURES, 'claude-code', 'compacted-session.jsonl')], { env: ENV }).code).toBe(0);
+    const ex = ctx(store, ['export', 'codex', 'claude/3f6c2a9e-8b1d-4e57-a0c4-5d2e9b7f1a83~3'], { env: { ...ENV, CODEX_HOME: box.codexHome }, cwd: box.cwd });
+    expect([ex.code, ex.stderr]).toEqual([0, expect.stringMatching(new RegExp(`^wrote ${box.codexHome}/sessions/2026/01/02/rollout-2026-01-02T03-04-05-[0-9a-f-]{36}\\.jsonl \\(10 lines from ctx-[0-9a-f]{12}\\); run it in ${box.cwd}\\n$`))]);
+    const id = /^codex resume (\S+)\n$/.exec(ex.stdout)![1];
+    const lines = readJsonLines(rollouts(box.codexHome).find((f) => f.endsWith(`-${id}.jsonl`))!);
+    expect(lines[0].payload).toMatchObject({ id, model_provider: 'mock', cwd: box.cwd });
+    const items = responseItems(lines);
+    expect(items.map((i) => [i.type, i.role ?? i.name])).toEqual([
+      ['message', 'user'],
+      ['function_call', 'Read'],
+      ['function_call_output', undefined],
+      ['message', 'assistant'],
+      ['message', 'user'],
+      ['function_call', 'Edit'],
+      ['function_call_output', undefined],
+    ]);
+    const before = mock.requests.length;
+    const resumed = await box.run(['resume', id, 'and now?']);
+    expect([resumed.code, resumed.thread]).toEqual([0, id]);
+    const input = (mock.requests[before].body.input as Record<string, unknown>[]).map(seen);
+    // Codex opens a turn in a thread without its context with its own instructions and environment
+    const at = input.findIndex((i) => JSON.stringify(i) === JSON.stringify(items[0]));
+    expect(input.slice(at)).toEqual([...items, ...input.slice(at + items.length, -1), prompt('and now?')]);
+    expect(input.slice(at + items.length, -1).every((i) => i.type === 'message' && i.role !== 'assistant')).toBe(true);
+  }, 120_000);
+});
