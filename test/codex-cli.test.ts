@@ -1,11 +1,11 @@
 // The real Codex CLI (0.169, `codex exec`) against a mock Responses API: its rollouts import byte for
 // byte and again incrementally, `ctx hooks install codex` captures every turn through `notify`, and
 // `ctx export codex` writes threads that `codex exec resume` continues with exactly that conversation.
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CODEX_MISSING, codexSandbox, eventually, readJsonLines } from './codex-cli.js';
-import { FIXTURES, ctx, newStore } from './helpers.js';
+import { FIXTURES, ROOT, ctx, newStore } from './helpers.js';
 import { startMockOpenAI, toolThenText, type MockOpenAI } from './mock-openai-api.js';
 
 const ENV = { CTX_PRINCIPAL: 'alice', CTX_MACHINE: 'box', CTX_NOW: '2026-01-02T03:04:05.678Z' };
@@ -113,5 +113,45 @@ describe.skipIf(CODEX_MISSING)(`the codex CLI${CODEX_MISSING ? ` (skipped: ${COD
     const at = input.findIndex((i) => JSON.stringify(i) === JSON.stringify(items[0]));
     expect(input.slice(at)).toEqual([...items, ...input.slice(at + items.length, -1), prompt('and now?')]);
     expect(input.slice(at + items.length, -1).every((i) => i.type === 'message' && i.role !== 'assistant')).toBe(true);
+  }, 120_000);
+
+  it('captures every turn through notify once ctx hooks install codex --user added it, byte for byte', async () => {
+    const box = codexSandbox(mock);
+    const config = join(box.codexHome, 'config.toml');
+    const original = readFileSync(config, 'utf8');
+    const env = { ...ENV, CODEX_HOME: box.codexHome };
+    const store = join(box.cwd, '.ctx');
+    expect(ctx(store, ['hooks', 'status', 'codex', '--user'], { env })).toMatchObject({ code: 0, stdout: 'notify\t-\n' });
+    const installed = ctx(store, ['hooks', 'install', 'codex', '--user'], { env });
+    expect([installed.code, installed.stderr]).toEqual([0, `installed in ${config}\n`]);
+    const notify = [process.execPath, join(ROOT, 'bin', 'ctx'), 'hook', 'codex'];
+    expect(installed.stdout).toBe(`notify\t${notify.join(' ')}\n`);
+    // a top-level key, before the first table; nothing else in the file changes
+    const table = original.indexOf('\n[') + 1;
+    expect(readFileSync(config, 'utf8')).toBe(`${original.slice(0, table)}notify = ${JSON.stringify(notify)}\n${original.slice(table)}`);
+    expect(ctx(store, ['hooks', 'install', 'codex', '--user'], { env })).toMatchObject({ code: 0, stderr: `${config}: nothing to change\n` });
+
+    const first = await box.run(['say hi']);
+    expect(first.code).toBe(0);
+    const [file] = rollouts(box.codexHome);
+    const branch = `codex/${first.thread}`;
+    const chain = () => ctx(store, ['materialize', branch, '--stop', 'root'], { env }).bytes;
+    // Codex runs notify without waiting for it: the capture lands shortly after the turn
+    await eventually(() => existsSync(store) && chain().equals(readFileSync(file)));
+    expect(ctx(store, ['log', branch, '--json'], { env }).stdout.trimEnd().split('\n').map((l) => JSON.parse(l).summary)).toEqual(['say hi']);
+
+    expect((await box.run(['resume', first.thread!, 'second prompt'])).code).toBe(0);
+    await eventually(() => chain().equals(readFileSync(file)));
+    const log = ctx(store, ['log', branch, '--json'], { env }).stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(log.map((r) => [r.summary, r.type])).toEqual([['second prompt', 'delta'], ['say hi', 'delta']]);
+    // the hook's commits are the ones an import of the whole rollout writes
+    expect(ctx(store, ['import', 'codex', file, '-b', 'imported'], { env }).code).toBe(0);
+    const imported = ctx(store, ['log', 'imported', '--json'], { env }).stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(imported.map((r) => [r.message_count, r.token_count, r.summary])).toEqual(log.map((r) => [r.message_count, r.token_count, r.summary]));
+    expect(existsSync(join(store, 'ctx', 'hook.log'))).toBe(false);
+
+    const removed = ctx(store, ['hooks', 'uninstall', 'codex', '--user'], { env });
+    expect([removed.code, removed.stdout]).toEqual([0, 'notify\t-\n']);
+    expect(readFileSync(config, 'utf8')).toBe(original);
   }, 120_000);
 });
