@@ -63,12 +63,12 @@ describe('ctx hooks … codex', () => {
     expect(readFileSync(config, 'utf8')).toBe(original);
   });
 
-  it('puts a project install in .codex/config.toml at the git top level', () => {
-    const { dir } = setup();
+  it('installs in the user config without --user too: Codex reads notify from nowhere else', () => {
+    const { dir, config } = setup();
     mkdirSync(join(dir, '.git'));
-    mkdirSync(join(dir, 'src'));
-    const r = ctx(join(dir, '.ctx'), ['hooks', 'install', 'codex'], { cwd: join(dir, 'src') });
-    expect([r.code, r.stderr]).toEqual([0, `installed in ${join(dir, '.codex', 'config.toml')}\n`]);
+    const r = ctx(join(dir, '.ctx'), ['hooks', 'install', 'codex'], { env: { CODEX_HOME: join(dir, 'codex-home') }, cwd: dir });
+    expect([r.code, r.stderr]).toEqual([0, `installed in ${config}\n`]);
+    expect(existsSync(join(dir, '.codex'))).toBe(false);
   });
 });
 

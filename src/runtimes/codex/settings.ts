@@ -3,7 +3,7 @@
 // key's lines are touched; every other byte of the file stays as it was. A notify program that is
 // not ctx's is never replaced.
 import { existsSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { AlreadyExistsError, BadInputError } from '../../errors/index.js';
 import type { HooksReport } from '../../api/runtime.js';
 import { codexHome } from './paths.js';
@@ -11,17 +11,12 @@ import { codexHome } from './paths.js';
 const EVENT = 'notify';
 const SUFFIX = ['hook', 'codex'];
 
-/** User: `$CODEX_HOME/config.toml` (or `~/.codex`); project: `.codex/config.toml` at the git top level, else cwd. */
-export function configPath(user: boolean, cwd: string, env: NodeJS.ProcessEnv = process.env): string {
-  if (user) return join(codexHome(env), 'config.toml');
-  return join(gitTopLevel(cwd) ?? resolve(cwd), '.codex', 'config.toml');
-}
-
-function gitTopLevel(cwd: string): string | null {
-  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
-    if (existsSync(join(dir, '.git'))) return dir;
-    if (dirname(dir) === dir) return null;
-  }
+/**
+ * `$CODEX_HOME/config.toml` (or `~/.codex`), with or without --user: Codex 0.169 runs the `notify`
+ * of its user config only (measured: a project's `.codex/config.toml`, trusted or not, is not read for it).
+ */
+export function configPath(_user: boolean, _cwd: string, env: NodeJS.ProcessEnv = process.env): string {
+  return join(codexHome(env), 'config.toml');
 }
 
 /** The top-level `notify = [...]` of a config.toml: its lines and its program's argv. */
