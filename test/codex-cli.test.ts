@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CODEX_MISSING, codexSandbox, eventually, readJsonLines } from './codex-cli.js';
 import { FIXTURES, ROOT, ctx, newStore } from './helpers.js';
-import { startMockOpenAI, toolThenText, type MockOpenAI } from './mock-openai-api.js';
+import { assistantText, isCompactionRequest, startMockOpenAI, toolThenText, type MockOpenAI } from './mock-openai-api.js';
 
 const ENV = { CTX_PRINCIPAL: 'alice', CTX_MACHINE: 'box', CTX_NOW: '2026-01-02T03:04:05.678Z' };
 
@@ -153,5 +153,45 @@ describe.skipIf(CODEX_MISSING)(`the codex CLI${CODEX_MISSING ? ` (skipped: ${COD
     const removed = ctx(store, ['hooks', 'uninstall', 'codex', '--user'], { env });
     expect([removed.code, removed.stdout]).toEqual([0, 'notify\t-\n']);
     expect(readFileSync(config, 'utf8')).toBe(original);
+  }, 120_000);
+
+  it('turns an auto-compaction of codex exec into a compaction commit, and exports the compacted thread for resume', async () => {
+    const compacting = await startMockOpenAI(
+      (body, n) => (isCompactionRequest(body) ? [assistantText('SUMMARY of the work')] : toolThenText((k) => `call_${k}`, { cmd: 'echo hi' }, (k) => `done ${k}`)(body, n)),
+      // the first response says the context is nearly full: Codex compacts before its next request
+      { inputTokens: (n) => (n === 0 ? 50_000 : 10) },
+    );
+    try {
+      const box = codexSandbox(compacting, {}, 'model_context_window = 60000\nmodel_auto_compact_token_limit = 20000\n');
+      const run = await box.run(['say hi']);
+      expect(run.code).toBe(0);
+      const [file] = rollouts(box.codexHome);
+      const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
+      const at = lines.findIndex((l) => JSON.parse(l).type === 'compacted');
+      expect(at).toBeGreaterThan(0);
+      const store = newStore();
+      const branch = `codex/${run.thread}`;
+      expect(ctx(store, ['import', 'codex', file], { env: ENV }).code).toBe(0);
+      const log = ctx(store, ['log', branch, '--json'], { env: ENV }).stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+      expect(log.map((r) => [r.type, r.summary])).toEqual([['delta', ''], ['compaction', ''], ['delta', 'say hi']]);
+      expect(ctx(store, ['materialize', branch, '--stop', 'root'], { env: ENV }).bytes.equals(readFileSync(file))).toBe(true);
+      // the default materialization starts at the compacted line
+      expect(ctx(store, ['materialize', branch], { env: ENV }).stdout).toBe(lines.slice(at).join('\n') + '\n');
+
+      // exported from the compaction on: the root's session_meta, then the compacted thread
+      const ex = ctx(store, ['export', 'codex', branch], { env: { ...ENV, CODEX_HOME: box.codexHome } });
+      expect(ex.code).toBe(0);
+      const id = /^codex resume (\S+)\n$/.exec(ex.stdout)![1];
+      const exported = readJsonLines(rollouts(box.codexHome).find((f) => f.endsWith(`-${id}.jsonl`))!);
+      expect(exported.map((l) => l.type).slice(0, 2)).toEqual(['session_meta', 'compacted']);
+      expect(exported).toHaveLength(lines.length - at + 1);
+      const last = compacting.requests.at(-1)!.body.input as Record<string, unknown>[];
+      const answer = readJsonLines(file).filter((l) => l.type === 'response_item').at(-1)!.payload;
+      const before = compacting.requests.length;
+      expect((await box.run(['resume', id, 'next'])).code).toBe(0);
+      expect((compacting.requests[before].body.input as Record<string, unknown>[]).map(seen)).toEqual([...last.map(seen), seen(answer), prompt('next')]);
+    } finally {
+      await compacting.close();
+    }
   }, 120_000);
 });

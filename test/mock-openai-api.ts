@@ -35,7 +35,11 @@ export function toolThenText(callId: (n: number) => string, args: unknown, text:
   };
 }
 
-export async function startMockOpenAI(script: Script): Promise<MockOpenAI> {
+/** `inputTokens(n)`: the input tokens the n-th response reports (past Codex's limit, it compacts). */
+/** Codex's own compaction request: the summary prompt it sends as the last user message. */
+export const isCompactionRequest = (body: Record<string, unknown>) => /CONTEXT CHECKPOINT COMPACTION/.test(JSON.stringify((body.input as unknown[] | undefined)?.at(-1) ?? ''));
+
+export async function startMockOpenAI(script: Script, opts: { inputTokens?: (n: number) => number } = {}): Promise<MockOpenAI> {
   const requests: MockRequest[] = [];
   const server: Server = createServer(async (req, res) => {
     const raw = await readBody(req);
@@ -49,10 +53,11 @@ export async function startMockOpenAI(script: Script): Promise<MockOpenAI> {
       requests.push({ method: req.method, url: req.url ?? '', body });
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       const id = `resp_${n}`;
+      const input = opts.inputTokens?.(n) ?? 10;
       const send = (type: string, data: Record<string, unknown>) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
       send('response.created', { response: { id } });
       for (const item of script(body, n)) send('response.output_item.done', { item });
-      send('response.completed', { response: { id, usage: { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 15 } } });
+      send('response.completed', { response: { id, usage: { input_tokens: input, input_tokens_details: { cached_tokens: 0 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: input + 5 } } });
       res.end();
       return;
     }
