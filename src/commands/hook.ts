@@ -56,7 +56,7 @@ export default defineCommand({
   options: [],
   examples: [
     'ctx hook claude-code < hook-input.json    # as Claude Code runs it once ctx hooks install claude-code added it',
-    'ctx hook codex \'{"type":"agent-turn-complete","thread-id":"…","cwd":"…"}\'    # as Codex runs its notify program',
+    'ctx hook codex \'{"type":"agent-turn-complete","thread-id":"019a93b9-f380-7600-98ff-940e6b99603c","cwd":"/home/a/p"}\'    # as Codex runs its notify program',
   ],
   async run(io, [runtime, input]: [string, string?]) {
     await runHook(runtime, io.flags, io.env, input);
