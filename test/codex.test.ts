@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { splitRollout } from '../src/runtimes/codex/split.js';
 import { codexRollout } from '../src/formats/codex-rollout.js';
 import type { NeutralMessage } from '../src/core/neutral.js';
-import { ENGINES, FIXTURES, corpusFiles, ctx, describeCorpus, fsck, git, itCorpus, newStore } from './helpers.js';
+import { ENGINES, FIXTURES, corpusFiles, ctx, describeCorpus, fsck, git, itCorpus, newStore, objectCount, refSnapshot } from './helpers.js';
 
 const ENV = { CTX_PRINCIPAL: 'corpus', CTX_MACHINE: 'ci', CTX_NOW: '2026-01-02T03:04:05.678Z' };
 const LEGACY = join(FIXTURES, 'codex', 'legacy-rollout-2025-08-20T13-20-47-c27a914d-5f3b-4c1e-9a2d-7e8f6b5a4c3d.jsonl');
@@ -62,6 +62,17 @@ describe.each(ENGINES)('codex import with the %s engine', (engine) => {
     const start = Buffer.byteLength(lines.slice(0, 14).join('\n')) + 1;
     const tip = ctx(store, ['materialize', 'c'], { env });
     expect(tip.bytes.equals(source.subarray(start))).toBe(true);
+  });
+});
+
+describe('importing onto a branch that holds a rollout', () => {
+  it('refuses a file that does not extend it: one line, exit 1, nothing written', () => {
+    const store = newStore();
+    expect(ctx(store, ['import', 'codex', COMPACTED, '-b', 'x'], { env: ENV }).code).toBe(0);
+    const before = [refSnapshot(store), objectCount(store)];
+    const r = ctx(store, ['import', 'codex', RESUMED, '-b', 'x'], { env: ENV });
+    expect([r.code, r.stdout, r.stderr]).toEqual([1, '', `ctx: ${RESUMED} is not an extension of x: the transcript changed\n`]);
+    expect([refSnapshot(store), objectCount(store)]).toEqual(before);
   });
 });
 

@@ -1,5 +1,6 @@
-// A session file an export writes where its runtime looks for it.
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+// Files a runtime plug-in writes into the runtime's own places: a session an export writes where
+// the runtime looks for it, a settings file replaced whole.
+import { closeSync, mkdirSync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { AlreadyExistsError } from '../errors/index.js';
 
@@ -18,4 +19,12 @@ export function writeSession(path: string, bytes: Uint8Array): void {
   } finally {
     closeSync(fd);
   }
+}
+
+/** Replaces the file by renaming a complete copy over it: a reader never sees half of it. */
+export function writeAtomic(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.ctx-tmp`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, path);
 }

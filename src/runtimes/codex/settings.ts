@@ -2,10 +2,11 @@
 // config.toml that Codex runs after every turn with the turn's JSON as its last argument. Only that
 // key's lines are touched; every other byte of the file stays as it was. A notify program that is
 // not ctx's is never replaced.
-import { existsSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { AlreadyExistsError, BadInputError } from '../../errors/index.js';
 import type { HooksReport } from '../../api/runtime.js';
+import { writeAtomic } from '../session-file.js';
 import { codexHome } from './paths.js';
 
 const EVENT = 'notify';
@@ -150,11 +151,4 @@ export function uninstall(path: string): HooksReport {
   if (rest.trim() === '') unlinkSync(path); // ctx's line was all there was
   else writeAtomic(path, rest);
   return report(path, null, true);
-}
-
-function writeAtomic(path: string, text: string) {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.ctx-tmp`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, path);
 }
