@@ -1,7 +1,7 @@
 // `ctx export codex ID`: a context as a new Codex thread that `codex resume` accepts. A Codex chain
-// keeps its lines, re-encoded with the new thread id; any other chain is translated through the
-// neutral model (codex-rollout-v1's writer). The thread keeps its model provider: Codex resumes a
-// thread only under the provider it was started with.
+// keeps its lines, re-encoded with the new thread id (session_meta, and events that name the
+// thread); any other chain is translated through the neutral model (codex-rollout-v1's writer).
+// The thread keeps its model provider: Codex resumes a thread only under the provider it was started with.
 import { randomBytes } from 'node:crypto';
 import { BadInputError } from '../../errors/index.js';
 import { materialize } from '../../api/materialize.js';
@@ -37,7 +37,7 @@ export async function exportCodex(ctx: RepoContext, spec: string, opts: ExportOp
       if ('session_id' in p) p.session_id = sessionId;
       p.model_provider = typeof p.model_provider === 'string' && p.model_provider ? p.model_provider : provider;
       if (!p.cwd) p.cwd = cwd ??= process.cwd();
-    } else if (oldId && p.thread_id === oldId) p.thread_id = sessionId;
+    } else if (oldId) for (const k of ['thread_id', 'session_id']) if (p[k] === oldId) p[k] = sessionId;
     return line;
   });
   const bytes = Buffer.from(out.map((l) => `${JSON.stringify(l)}\n`).join(''), 'utf8');
