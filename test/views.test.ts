@@ -74,10 +74,10 @@ describeCorpus('views', () => {
       expect(r.stderr).toBe('ctx: translated claude-code-v1 → openai-chat-v1 (structural)\n');
       expect(JSON.parse(r.stdout)).toMatchObject({ format: 'openai-chat-v1', tier: 'structural' });
     }
-    for (const args of [['--view', 'conversation', '--format', 'claude-code-v1'], ['--view', 'conversation', '--format', 'raw'], ['--mask-tool-outputs', '1', '--format', 'codex-rollout-v1']]) {
+    for (const args of [['--view', 'conversation', '--format', 'claude-code-v1'], ['--view', 'conversation', '--format', 'raw'], ['--mask-tool-outputs', '1', '--format', 'gemini-cli-chat-v1']]) {
       const r = ctx(store, ['materialize', 's0', ...args], { env });
       expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(/cannot be written as (claude-code-v1|raw|codex-rollout-v1): give --format bureau-agent-v1, openai-chat-v1, markdown\n$/);
+      expect(r.stderr).toMatch(/cannot be written as (claude-code-v1|raw|gemini-cli-chat-v1): give --format bureau-agent-v1, codex-rollout-v1, openai-chat-v1, markdown\n$/);
     }
     expect(ctx(store, ['materialize', 's0', '--view', 'outline'], { env })).toMatchObject({ code: 2, stderr: "ctx: unknown view 'outline': reasoning or conversation\n" });
     expect(ctx(store, ['materialize', 's0', '--mask-tool-outputs', '-1', '--format', 'markdown'], { env }).code).toBe(2);

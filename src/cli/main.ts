@@ -12,7 +12,7 @@ async function main(argv: string[]): Promise<number> {
   const hook = hookArgs(argv);
   if (hook) {
     const { runHook } = await import('../commands/hook.js');
-    return runHook(hook.runtime, hook.flags);
+    return runHook(hook.runtime, hook.flags, process.env, hook.input);
   }
   const { buildProgram } = await import('./program.js');
   const { CommanderError } = await import('commander');
@@ -26,11 +26,12 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-/** `[--store P] [--engine E] hook RUNTIME [--store P] …` → the hook's arguments; null: not the hook, or --help. */
-function hookArgs(argv: string[]): { runtime?: string; flags: { store?: string; engine?: string } } | null {
+/** `[--store P] [--engine E] hook RUNTIME [INPUT] [--store P] …` → the hook's arguments; null: not the hook, or --help. */
+function hookArgs(argv: string[]): { runtime?: string; input?: string; flags: { store?: string; engine?: string } } | null {
   const flags: { store?: string; engine?: string } = {};
   let seen = false;
   let runtime: string | undefined;
+  let input: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const eq = /^--(store|engine|color)=(.*)$/.exec(a);
@@ -43,9 +44,11 @@ function hookArgs(argv: string[]): { runtime?: string; flags: { store?: string; 
       // nothing to print either way
     } else if (!seen && a === 'hook') seen = true;
     else if (seen && runtime === undefined && !a.startsWith('-')) runtime = a;
+    // the hook input as an argument (Codex's notify program gets it so) instead of stdin
+    else if (runtime !== undefined && input === undefined && a.startsWith('{')) input = a;
     else return null;
   }
-  return seen ? { runtime, flags } : null;
+  return seen ? { runtime, input, flags } : null;
 }
 
 /** A message quoting input (a branch name with a newline, an escape sequence) stays one line, inert on a terminal. */

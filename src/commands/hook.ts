@@ -13,12 +13,12 @@ export interface HookFlags {
   engine?: string;
 }
 
-/** The whole hook process: stdin → capture → exit 0. */
-export async function runHook(runtime: string | undefined, flags: HookFlags, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+/** The whole hook process: stdin (or the JSON given as an argument) → capture → exit 0. */
+export async function runHook(runtime: string | undefined, flags: HookFlags, env: NodeJS.ProcessEnv = process.env, arg?: string): Promise<number> {
   const call: HookCall = {};
   try {
-    if (process.stdin.isTTY) throw new Error(`ctx hook reads the hook JSON that ${runtime ?? 'the runtime'} writes on stdin`);
-    const raw = (await readStdin(STDIN_TIMEOUT_MS)).toString('utf8');
+    if (arg === undefined && process.stdin.isTTY) throw new Error(`ctx hook reads the hook JSON that ${runtime ?? 'the runtime'} writes on stdin`);
+    const raw = arg ?? (await readStdin(STDIN_TIMEOUT_MS)).toString('utf8');
     let input: unknown;
     try {
       input = JSON.parse(raw);
@@ -48,12 +48,18 @@ function log(call: HookCall, message: string): void {
 /** `ctx hook …` normally takes the fast path in main.ts; this declaration serves --help and completion. */
 export default defineCommand({
   name: 'hook',
-  summary: "for a runtime's hooks: read the hook JSON on stdin, checkpoint what is new (always exits 0)",
-  args: [{ name: 'runtime', description: 'the runtime whose hook runs it', required: true, values: 'runtime:capture' }],
+  summary: "for a runtime's hooks: read the hook JSON on stdin (or as an argument), checkpoint what is new (always exits 0)",
+  args: [
+    { name: 'runtime', description: 'the runtime whose hook runs it', required: true, values: 'runtime:capture' },
+    { name: 'input', description: "the hook JSON, when the runtime passes it as an argument (Codex's notify) instead of on stdin" },
+  ],
   options: [],
-  examples: ['ctx hook claude-code < hook-input.json    # as Claude Code runs it once ctx hooks install claude-code added it'],
-  async run(io, [runtime]: [string]) {
-    await runHook(runtime, io.flags, io.env);
+  examples: [
+    'ctx hook claude-code < hook-input.json    # as Claude Code runs it once ctx hooks install claude-code added it',
+    'ctx hook codex \'{"type":"agent-turn-complete","thread-id":"019a93b9-f380-7600-98ff-940e6b99603c","cwd":"/home/a/p"}\'    # as Codex runs its notify program',
+  ],
+  async run(io, [runtime, input]: [string, string?]) {
+    await runHook(runtime, io.flags, io.env, input);
   },
   print() {},
 });

@@ -59,8 +59,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'hook',
-    usage: '<runtime>',
-    summary: "for a runtime's hooks: read the hook JSON on stdin, checkpoint what is new (always exits 0)",
+    usage: '<runtime> [input]',
+    summary: "for a runtime's hooks: read the hook JSON on stdin (or as an argument), checkpoint what is new (always exits 0)",
     load: () => import('./hook.js'),
   },
   {

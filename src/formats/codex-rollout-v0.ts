@@ -66,4 +66,5 @@ function item(e: Record<string, unknown>): Record<string, unknown> {
 
 const fieldMap: FieldMap = { to: 'codex-rollout-v1', upgrade };
 
-export const codexRolloutV0: StorageFormat = { ...codexRollout, name: 'codex-rollout-v0', fieldMap };
+// read like v1, never written: what is translated into a Codex thread is written as v1
+export const codexRolloutV0: StorageFormat = { ...codexRollout, name: 'codex-rollout-v0', fieldMap, fromNeutral: undefined };

@@ -3,6 +3,7 @@
 // compacted; Codex 0.3x on) and, before them, bare response items after a `{id, timestamp, …}` header.
 import { parseObjectLines } from './jsonl.js';
 import { concatBytes, type StorageFormat } from './format.js';
+import { writeRollout } from './codex-rollout-write.js';
 import { compact, isRecord, parseArguments, str, type Block, type NeutralMessage, type Role } from '../core/neutral.js';
 
 // User-role messages Codex writes itself: the environment, AGENTS.md / user instructions, notices.
@@ -83,25 +84,83 @@ function itemBlocks(item: Record<string, unknown>): [Role, Block[]] | undefined 
 /**
  * Response items in order; an assistant's reasoning, text and calls up to the next other item form
  * one message (so parallel calls share it), and consecutive outputs one tool message. Envelope
- * timestamps (`{timestamp, type, payload}`) and bare items (older rollouts) are both read.
+ * timestamps (`{timestamp, type, payload}`) and bare items (older rollouts) are both read. The
+ * thread's system prompt (`session_meta.base_instructions`) is a system message, and a prompt
+ * recorded only as an `event_msg user_message` a user message.
  */
 function toNeutral(entries: readonly unknown[]): NeutralMessage[] {
   const out: NeutralMessage[] = [];
-  for (const line of entries) {
+  const covered = coveredPromptEvents(entries);
+  entries.forEach((line, i) => {
+    const timestamp = isRecord(line) && 'payload' in line ? str(line.timestamp) : undefined;
+    const extra = extraMessage(line, covered.has(i));
+    if (extra) return void out.push(compact({ ...extra, timestamp }));
     const item = rolloutItem(line);
     const mapped = item && itemBlocks(item);
-    if (!mapped || mapped[1].length === 0) continue;
+    if (!mapped || mapped[1].length === 0) return;
     const [role, content] = mapped;
     const prev = out[out.length - 1];
-    if (prev && prev.role === role && (role === 'assistant' || role === 'tool')) {
-      prev.content.push(...content);
-      continue;
-    }
-    const timestamp = isRecord(line) && 'payload' in line ? str(line.timestamp) : undefined;
+    if (prev && prev.role === role && (role === 'assistant' || role === 'tool')) return void prev.content.push(...content);
     const id = str(item.id);
     out.push(compact({ role, content, timestamp, ids: id ? { id } : undefined }));
-  }
+  });
   return out;
+}
+
+/** The lines that are messages outside response items: the system prompt, a prompt seen only as an event. */
+function extraMessage(line: unknown, covered: boolean): NeutralMessage | undefined {
+  if (!isRecord(line) || !isRecord(line.payload)) return undefined;
+  const p = line.payload;
+  if (line.type === 'session_meta') {
+    const text = baseInstructions(p.base_instructions);
+    return text ? { role: 'system', content: [{ type: 'text', text }] } : undefined;
+  }
+  const text = promptEventText(line);
+  if (text === undefined || covered) return undefined;
+  const images = Array.isArray(p.images) ? p.images.filter((u): u is string => typeof u === 'string').map((url): Block => ({ type: 'image', url })) : [];
+  return { role: 'user', content: [{ type: 'text', text }, ...images] };
+}
+
+/** `base_instructions`: `{text}` (Codex 0.4x on) or a string. */
+function baseInstructions(v: unknown): string | undefined {
+  if (typeof v === 'string') return v || undefined;
+  return isRecord(v) && typeof v.text === 'string' && v.text ? v.text : undefined;
+}
+
+function promptEventText(line: unknown): string | undefined {
+  if (!isRecord(line) || line.type !== 'event_msg' || !isRecord(line.payload) || line.payload.type !== 'user_message') return undefined;
+  return typeof line.payload.message === 'string' ? line.payload.message : undefined;
+}
+
+/** A typed prompt's text as a response item (not the environment or instructions Codex injects). */
+function promptItemText(line: unknown): string | undefined {
+  const m = rolloutMessage(line);
+  if (m?.role !== 'user') return undefined;
+  const text = messageTexts(m.content).join('\n');
+  return INJECTED.test(text) ? undefined : text;
+}
+
+/**
+ * The `user_message` events whose prompt is also a response item: Codex writes the event next to
+ * the item (before or after it, nothing else typed between), so each pairs with its neighbour.
+ */
+function coveredPromptEvents(entries: readonly unknown[]): Set<number> {
+  const covered = new Set<number>();
+  let item: string | undefined; // the last prompt item not yet paired
+  let event: { at: number; text: string } | undefined; // the last event not yet paired
+  entries.forEach((line, i) => {
+    const typed = promptItemText(line);
+    const said = typed === undefined ? promptEventText(line) : undefined;
+    if (typed !== undefined && event?.text === typed) covered.add(event.at);
+    else if (said !== undefined && item === said) covered.add(i);
+    else {
+      if (typed !== undefined) [item, event] = [typed, undefined];
+      if (said !== undefined) [item, event] = [undefined, { at: i, text: said }];
+      return;
+    }
+    [item, event] = [undefined, undefined];
+  });
+  return covered;
 }
 
 export const codexRollout: StorageFormat = {
@@ -113,4 +172,5 @@ export const codexRollout: StorageFormat = {
   count: (entries) => entries.filter((e) => rolloutMessage(e) !== undefined).length,
   tokenTexts: (entries) => entries.flatMap((e) => messageTexts(rolloutMessage(e)?.content)),
   toNeutral,
+  fromNeutral: writeRollout,
 };

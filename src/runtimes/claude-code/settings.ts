@@ -1,9 +1,10 @@
 // `ctx hooks install|uninstall|status claude-code`: ctx's entries in Claude Code's settings.json,
 // merged with whatever else is there. ctx's entries are the command hooks that run `… hook claude-code`.
-import { existsSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { BadInputError } from '../../errors/index.js';
 import type { HooksReport } from '../../api/runtime.js';
+import { writeAtomic } from '../session-file.js';
 import { claudeConfigDir } from './paths.js';
 
 /** The events ctx listens to, and the matcher each gets (SessionStart: only when there is history). */
@@ -62,12 +63,6 @@ function read(path: string): { text: string | null; settings: Settings } {
 
 const serialize = (s: Settings) => `${JSON.stringify(s, null, 2)}\n`;
 
-function writeAtomic(path: string, text: string) {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.ctx-tmp`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, path);
-}
 
 export function status(path: string): HooksReport {
   const { settings } = read(path);

@@ -1,6 +1,11 @@
-// Codex CLI as a runtime plug-in: import of its rollouts (current and pre-envelope).
+// Codex CLI as a runtime plug-in: import of its rollouts (current and pre-envelope), live capture
+// from its `notify` program, that setting in config.toml, export for `codex resume`.
 import type { Runtime } from '../../api/runtime.js';
-import { CODEX_FORMAT, CODEX_LEGACY_FORMAT, importCodex, sessionBranch } from './import.js';
+import { writeSession } from '../session-file.js';
+import { CODEX_FORMAT, CODEX_LEGACY_FORMAT, importCodex, sessionBranch, transcript } from './import.js';
+import { captureEvent, captureTurn } from './hook.js';
+import { exportPath } from './paths.js';
+import { configPath, install, status, uninstall } from './settings.js';
 
 export const codex: Runtime = {
   name: 'codex',
@@ -8,4 +13,12 @@ export const codex: Runtime = {
   formats: [CODEX_FORMAT, CODEX_LEGACY_FORMAT],
   sessionBranch,
   import: { accepts: 'a Codex rollout .jsonl', run: importCodex },
+  transcript,
+  capture: { parse: captureEvent, run: captureTurn },
+  hooks: { path: configPath, install, uninstall, status },
+  export: {
+    render: async (ctx, spec, opts) => (await import('./export.js')).exportCodex(ctx, spec, opts),
+    path: exportPath,
+    write: writeSession,
+  },
 };

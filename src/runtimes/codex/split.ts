@@ -23,6 +23,10 @@ export interface SplitRollout {
   segments: RolloutSegment[];
 }
 
+// Events that open a turn. A resumed thread's settings are written just before its task_started:
+// filed with the turn they open, the previous turn's commit ends where that turn did, whenever it is imported.
+const TURN_OPENERS = new Set(['task_started', 'thread_settings_applied']);
+
 type Line = SplitLine<'prompt' | 'compacted' | 'compactNotice' | 'opener' | 'other'>;
 
 export function splitRollout(bytes: Uint8Array): SplitRollout {
@@ -97,7 +101,7 @@ function classify(value: unknown, start: number, end: number): Line {
   line.isMessage = message !== undefined;
   if (entry.type === 'compacted') line.kind = 'compacted';
   else if (entry.type === 'event_msg' && payload.type === 'context_compacted') line.kind = 'compactNotice';
-  else if (entry.type === 'turn_context' || entry.type === 'world_state' || (entry.type === 'event_msg' && payload.type === 'task_started')) line.kind = 'opener';
+  else if (entry.type === 'turn_context' || entry.type === 'world_state' || (entry.type === 'event_msg' && TURN_OPENERS.has(payload.type as string))) line.kind = 'opener';
   else if (message && message.role === 'user') {
     const text = promptText(message.content);
     if (text !== undefined && !INJECTED.test(text)) {

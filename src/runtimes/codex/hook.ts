@@ -1,0 +1,42 @@
+// Live capture from Codex CLI: its `notify` program gets `{"type":"agent-turn-complete",
+// "thread-id","turn-id","cwd",…}` as its last argument after every turn. The thread's rollout is
+// found under CODEX_HOME/sessions by its id (the notify JSON does not name it) and what is new in it
+// is captured by live capture's runtime-neutral engine (api/capture.ts).
+import { resolve } from 'node:path';
+import { CtxError, NotFoundError } from '../../errors/index.js';
+import { captureStream } from '../../api/capture.js';
+import type { RepoContext } from '../../api/repo-context.js';
+import type { CaptureEvent } from '../../api/runtime.js';
+import { sessionBranch, transcript } from './import.js';
+import { codexHome, findRollout } from './paths.js';
+
+const TURN_COMPLETE = 'agent-turn-complete';
+
+interface NotifyInput {
+  type: string;
+  'thread-id': string;
+  'turn-id'?: string;
+  cwd?: string;
+  /** a hook's input may name the rollout */
+  transcript_path?: string;
+}
+
+/** Notify JSON → the event; null: a notification with nothing to capture. */
+export function captureEvent(v: unknown): CaptureEvent | null {
+  const o = (v ?? {}) as Record<string, unknown>;
+  if (typeof o.type !== 'string' || o.type === '') throw new CtxError('notify input has no type');
+  if (o.type !== TURN_COMPLETE) return null;
+  if (typeof o['thread-id'] !== 'string' || o['thread-id'] === '') throw new CtxError('notify input has no thread-id');
+  const input = o as unknown as NotifyInput;
+  return { event: input.type, session: input['thread-id'], cwd: typeof input.cwd === 'string' ? input.cwd : undefined, input };
+}
+
+export async function captureTurn(ctx: RepoContext, event: CaptureEvent, note: (line: string) => void): Promise<void> {
+  const input = event.input as NotifyInput;
+  // Codex runs its notify program with its own environment: CODEX_HOME is where it keeps threads
+  const home = codexHome(process.env);
+  const file = input.transcript_path ? resolve(event.cwd ?? '.', input.transcript_path) : findRollout(home, event.session);
+  if (file === null) throw new NotFoundError(`no rollout of thread ${event.session} under ${home}/sessions`);
+  const r = await captureStream(ctx, { transcript, key: event.session, base: sessionBranch(event.session), file, main: true }, { session: event.session, trigger: 'turn_boundary', final: false });
+  if (r.forked) note(`rollout ${r.forked.reason}: started ${r.branch} at ${r.forked.at ?? 'a new root'}`);
+}

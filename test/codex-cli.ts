@@ -1,0 +1,87 @@
+// The real Codex CLI (node_modules/.bin/codex) in a sandbox of its own: a temp HOME, CODEX_HOME and
+// working directory, a config.toml whose model provider is a mock Responses API on 127.0.0.1, no
+// approvals, no update check. Every run is killed after a timeout.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, tempDir } from './helpers.js';
+import type { MockOpenAI } from './mock-openai-api.js';
+
+export const CODEX_BIN = join(ROOT, 'node_modules', '.bin', 'codex');
+/** Why the real-CLI suites skip, or null when they run. */
+export const CODEX_MISSING = existsSync(CODEX_BIN) ? null : `the codex CLI is not installed (${CODEX_BIN})`;
+const RUN_TIMEOUT_MS = 60_000;
+
+export interface CodexRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** the thread id Codex printed */
+  thread?: string;
+}
+
+export interface CodexSandbox {
+  home: string;
+  codexHome: string;
+  cwd: string;
+  env: Record<string, string>;
+  run(args: string[]): Promise<CodexRun>;
+}
+
+export function codexSandbox(mock: MockOpenAI, extraEnv: Record<string, string> = {}, extraConfig = ''): CodexSandbox {
+  const root = tempDir();
+  const [home, codexHome, cwd] = ['home', 'codex-home', 'work'].map((d) => join(root, d));
+  for (const d of [home, codexHome, cwd]) mkdirSync(d, { recursive: true });
+  writeFileSync(
+    join(codexHome, 'config.toml'),
+    `${extraConfig}model = "gpt-mock"
+model_provider = "mock"
+approval_policy = "never"
+sandbox_mode = "danger-full-access"
+check_for_update_on_startup = false
+
+[analytics]
+enabled = false
+
+[model_providers.mock]
+name = "Mock"
+base_url = "${mock.baseUrl}"
+env_key = "MOCK_API_KEY"
+wire_api = "responses"
+request_max_retries = 0
+stream_max_retries = 0
+`,
+  );
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, CODEX_HOME: codexHome, MOCK_API_KEY: 'dummy', NO_COLOR: '1', ...extraEnv };
+  return {
+    home,
+    codexHome,
+    cwd,
+    env,
+    run: (args) =>
+      new Promise((done) => {
+        const p = spawn(CODEX_BIN, ['exec', '--skip-git-repo-check', ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+        let [stdout, stderr] = ['', ''];
+        p.stdout.on('data', (b) => (stdout += b));
+        p.stderr.on('data', (b) => (stderr += b));
+        const timer = setTimeout(() => process.kill(-p.pid!, 'SIGKILL'), RUN_TIMEOUT_MS);
+        p.on('close', (code) => {
+          clearTimeout(timer);
+          done({ code, stdout, stderr, thread: /session id: (\S+)/.exec(stderr)?.[1] });
+        });
+      }),
+  };
+}
+
+/** Polls `check` until it holds (a notify program runs after Codex exits) or fails after `ms`. */
+export async function eventually<T>(check: () => T | undefined | false, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = check();
+    if (v) return v;
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export const readJsonLines = (path: string) => readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
