@@ -1,8 +1,7 @@
 // Where Claude Code keeps its files: the config directory, a project's sessions, a new session file.
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { AlreadyExistsError, UsageError } from '../../errors/index.js';
+import { UsageError } from '../../errors/index.js';
 import type { ExportOptions, Exported } from '../../api/runtime.js';
 
 /** `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
@@ -22,19 +21,4 @@ export function exportPath(e: Exported, opts: ExportOptions): string {
   return join(claudeConfigDir(opts.env), 'projects', encodeProjectDir(e.cwd), `${e.sessionId}.jsonl`);
 }
 
-/** Written with O_EXCL: an existing session is never overwritten. */
-export function writeSession(path: string, bytes: Uint8Array): void {
-  mkdirSync(join(path, '..'), { recursive: true });
-  let fd: number;
-  try {
-    fd = openSync(path, 'wx');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw new AlreadyExistsError(`${path} already exists`, { hint: 'choose another --session-id' });
-    throw e;
-  }
-  try {
-    writeSync(fd, bytes);
-  } finally {
-    closeSync(fd);
-  }
-}
+export { writeSession } from '../session-file.js';
