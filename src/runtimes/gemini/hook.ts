@@ -17,8 +17,11 @@ export interface HookInput {
   cwd?: string;
 }
 
-/** ctx's events: after every turn, before a compression, at the end of the session. */
-export const TRIGGERS: Readonly<Record<string, Trigger>> = { AfterAgent: 'turn_boundary', PreCompress: 'compaction', SessionEnd: 'session_end' };
+/**
+ * ctx's events: after every turn, and at the end of the session. (PreCompress fires before every
+ * model call, compression or not; a compression only appends lines, which the next one captures.)
+ */
+export const TRIGGERS: Readonly<Record<string, Trigger>> = { AfterAgent: 'turn_boundary', SessionEnd: 'session_end' };
 
 /** Hook input → the event to capture; null: nothing to capture (another event, or no session file yet). */
 export function captureEvent(v: unknown): CaptureEvent | null {

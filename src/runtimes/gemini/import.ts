@@ -3,7 +3,7 @@
 // only its new lines, as live capture does. A chat document (`session-*.json`, older Gemini CLI,
 // rewritten whole on every save) is a snapshot commit per save.
 import { basename, extname } from 'node:path';
-import { captureStream } from '../../api/capture.js';
+import { catchUpChain } from '../../api/catch-up.js';
 import { show } from '../../api/read.js';
 import type { RepoContext } from '../../api/repo-context.js';
 import type { ImportOptions, ImportResult } from '../../api/runtime.js';
@@ -38,12 +38,11 @@ async function importSession(ctx: RepoContext, file: string, bytes: Uint8Array, 
   const segments = splitSession(bytes);
   const session = opts.fields?.session ?? segments.find((s) => s.sessionId)?.sessionId ?? basename(file).replace(/\.jsonl$/, '');
   const branch = opts.branch ?? sessionBranch(session);
-  if (ctx.refs.read(refs.branch(branch)) === null)
-    return importSegments(ctx, { file, bytes, segments, session, branch, template: 'gemini-cli', format: GEMINI_JSONL_FORMAT }, opts);
-  // the branch holds the session up to some line: append what came after, as the hook would
-  const stream = { transcript: sessionTranscript, base: branch, file, main: true };
-  const r = await captureStream(ctx, stream, { session, trigger: 'import', final: true, strict: true });
-  return { branch: r.branch, session, bytes: bytes.length, commits: r.commits, unchanged: r.commits.length === 0, tip: ctx.refs.read(refs.branch(r.branch)) ?? undefined };
+  const tip = ctx.refs.read(refs.branch(branch));
+  if (tip === null) return importSegments(ctx, { file, bytes, segments, session, branch, template: 'gemini-cli', format: GEMINI_JSONL_FORMAT }, opts);
+  // the branch must hold the file's first bytes: what came after them is appended, as the hook would
+  const commits = await catchUpChain(ctx, sessionTranscript, branch, tip, file, 'import');
+  return { branch, session, bytes: bytes.length, commits, unchanged: commits.length === 0, tip: commits.length ? commits[commits.length - 1].oid : tip };
 }
 
 /** A chat document as one snapshot on top of the branch; a save identical to the tip writes nothing. */
