@@ -19,11 +19,16 @@ export default defineCommand({
   ],
   options: [
     { flags: '--session-id <uuid>', description: 'the new session id (default: random)' },
-    { flags: '--dir <dir>', description: 'write into DIR instead of where the runtime looks (Claude Code: <config>/projects/<encoded cwd>/)', values: 'file' },
+    { flags: '--dir <dir>', description: 'write into DIR instead of where the runtime looks (Claude Code: <config>/projects/<encoded cwd>/; Gemini CLI: ~/.gemini/tmp/<project>/chats/)', values: 'file' },
     STOP_OPTION,
     { flags: '--stdout', description: 'write the session to stdout instead of a file' },
   ],
-  examples: ['ctx export claude-code alice/auth-fix', 'ctx export claude-code alice/auth-fix~2 --stop root --json', 'ctx export claude-code alice/auth-fix --stdout > session.jsonl'],
+  examples: [
+    'ctx export claude-code alice/auth-fix',
+    'ctx export claude-code alice/auth-fix~2 --stop root --json',
+    'ctx export claude-code alice/auth-fix --stdout > session.jsonl',
+    'ctx export gemini-cli alice/auth-fix --stop root',
+  ],
   async run(io, [runtime, id]: [string, string], flags: Flags) {
     const opts = { sessionId: flags.sessionId, dir: flags.dir, stop: flags.stop, env: io.env, write: !flags.stdout };
     const e = await io.withRepo(false, (repo) => exportSession(repo, runtime, id, opts));

@@ -51,7 +51,10 @@ export default defineCommand({
   summary: "for a runtime's hooks: read the hook JSON on stdin, checkpoint what is new (always exits 0)",
   args: [{ name: 'runtime', description: 'the runtime whose hook runs it', required: true, values: 'runtime:capture' }],
   options: [],
-  examples: ['ctx hook claude-code < hook-input.json    # as Claude Code runs it once ctx hooks install claude-code added it'],
+  examples: [
+    'ctx hook claude-code < hook-input.json    # as Claude Code runs it once ctx hooks install claude-code added it',
+    'ctx hook gemini-cli < hook-input.json     # as Gemini CLI runs it once ctx hooks install gemini-cli added it',
+  ],
   async run(io, [runtime]: [string]) {
     await runHook(runtime, io.flags, io.env);
   },
