@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, writeFi
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CTX, FIXTURES, ROOT, ctx, fsck, git, objectCount, refSnapshot, tempDir } from './helpers.js';
-import { startMockGemini, type MockGemini, type Turn } from './mock-gemini-api.js';
+import { MOCK_SNAPSHOT, startMockGemini, type MockGemini, type Turn } from './mock-gemini-api.js';
 
 const GEMINI = join(ROOT, 'node_modules', '.bin', 'gemini');
 const HAS_GEMINI = existsSync(GEMINI);
@@ -30,7 +30,7 @@ const readThenText = (proj: string) => (n: number): Turn =>
   n === 0 ? [{ functionCall: { name: 'read_file', args: { file_path: join(proj, 'notes.txt') } } }] : [{ text: `answer ${n}` }];
 
 /** A temp HOME whose Gemini settings use an API key and keep every session, a project with notes.txt, a mock API. */
-async function sandbox(script?: (proj: string) => (n: number) => Turn): Promise<Sandbox> {
+async function sandbox(script?: (proj: string) => (n: number) => Turn, more: Record<string, unknown> = {}): Promise<Sandbox> {
   const root = tempDir();
   const home = join(root, 'home');
   const proj = join(root, 'proj');
@@ -43,6 +43,7 @@ async function sandbox(script?: (proj: string) => (n: number) => Turn): Promise<
     general: { sessionRetention: { enabled: false }, enableAutoUpdate: false, enableAutoUpdateNotification: false },
     privacy: { usageStatisticsEnabled: false },
     telemetry: { enabled: false },
+    ...more,
   };
   writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify(settings, null, 2));
   const mock = await startMockGemini((script ?? readThenText)(proj));
@@ -214,6 +215,37 @@ describe.skipIf(!HAS_GEMINI)(`gemini-cli with the real gemini CLI${HAS_GEMINI ? 
       { role: 'user', parts: [{ text: 'Thanks. Which files changed?' }] },
       { role: 'model', parts: [{ text: 'src/cli.py and tests/test_list.py.' }] },
       { role: 'user', parts: [{ text: 'next' }] },
+    ]);
+  }, 120_000);
+
+  it('captures a compression Gemini CLI makes as a compaction commit', async () => {
+    // a long first answer, and a threshold that makes the next turn compress (0.61 runs no /compress under -p)
+    const long = Array.from({ length: 1500 }, (_, i) => `item ${i} weighs ${(i * 7919) % 10007} grams.`).join(' ');
+    const sb = await sandbox(() => (n) => [{ text: n === 0 ? long : 'nothing else' }], { model: { compressionThreshold: 0.000001 } });
+    const store = join(sb.proj, '.ctx');
+    expect(ctx(store, ['hooks', 'install', 'gemini-cli'], { cwd: sb.proj }).code).toBe(0);
+    expect((await gemini(sb, ['-p', 'weigh every item'])).code).toBe(0);
+    const [file] = sessions(sb);
+    const branch = `gemini/${sessionIdOf(file)}`;
+    const second = await gemini(sb, ['--resume', sessionIdOf(file), '-p', 'and now?']);
+    expect([second.code, second.stdout]).toEqual([0, 'nothing else\n']);
+    // the model was asked with the summary in place of the first exchange
+    expect(conversation(sb.mock.turns()[1].contents)).toEqual([
+      { role: 'user', parts: [{ text: MOCK_SNAPSHOT }] },
+      { role: 'model', parts: [{ text: 'Got it. Thanks for the additional context!' }] },
+      { role: 'user', parts: [{ text: 'and now?' }] },
+    ]);
+    expect(existsSync(join(store, 'ctx', 'hook.log'))).toBe(false);
+    expect(ctx(store, ['materialize', branch, '--stop', 'root', '--verify'], { env: ENV }).bytes.equals(readFileSync(file))).toBe(true);
+    const types = git(store, ['log', '--format=%(trailers:key=Ctx-Type,valueonly)', branch]).split('\n').filter(Boolean);
+    expect(types.filter((t) => t === 'compaction')).toHaveLength(1);
+    // from the compaction on: the summary, the acknowledgement, and the turn after it
+    const chat = JSON.parse(ctx(store, ['materialize', branch, '--format', 'openai-chat-v1'], { env: ENV }).stdout);
+    expect(chat.slice(1)).toEqual([
+      { role: 'user', content: MOCK_SNAPSHOT },
+      { role: 'assistant', content: 'Got it. Thanks for the additional context!' },
+      { role: 'user', content: 'and now?' },
+      { role: 'assistant', content: 'nothing else' },
     ]);
   }, 120_000);
 });

@@ -11,6 +11,7 @@ import { FIXTURES, ctx, fsck, git, newStore, objectCount, refSnapshot, tempDir }
 
 const LIVE = join(FIXTURES, 'gemini-cli', 'session-2026-01-10T09-00-aaaa1111.jsonl');
 const RESUMED = join(FIXTURES, 'gemini-cli', 'session-2026-01-11T10-00-bbbb2222.jsonl');
+const COMPRESSED = join(FIXTURES, 'gemini-cli', 'session-2026-01-12T08-00-cccc3333.jsonl');
 const LIVE_ID = 'aaaa1111-2222-4333-8444-555566667777';
 const ENV = { CTX_PRINCIPAL: 'alice', CTX_MACHINE: 'box', CTX_NOW: '2026-01-02T03:04:05.678Z' };
 const fmt = storageFormat('gemini-cli-jsonl-v1');
@@ -130,6 +131,30 @@ describe('ctx import gemini-cli of a JSONL session', () => {
       { role: 'user', content: 'List the files' },
       { role: 'assistant', content: null, tool_calls: [{ id: 'ls-1', type: 'function', function: { name: 'list_directory', arguments: '{"dir_path":"."}' } }] },
       { role: 'tool', tool_call_id: 'ls-1', content: 'a.txt\nb.txt' },
+    ]);
+  });
+
+  it("makes a compression (the $set of messages that starts with its summary) a compaction commit", () => {
+    expect(splitSession(readFileSync(COMPRESSED)).map((s) => [s.kind, s.prompt, s.lines])).toEqual([
+      ['delta', 'Weigh every item', 9],
+      ['compaction', undefined, 1],
+      ['delta', 'And now?', 4],
+    ]);
+    const store = newStore();
+    const branch = 'gemini/cccc3333-4444-4555-8666-777788889999';
+    expect(ctx(store, ['import', 'gemini-cli', COMPRESSED], { env: ENV }).stdout).toMatch(/\t3 commits\n$/);
+    expect(git(store, ['log', '--format=%(trailers:key=Ctx-Type,valueonly)', branch]).split('\n').filter(Boolean)).toEqual(['delta', 'compaction', 'delta']);
+    // from the compaction on: the summary and what followed; --stop root: the file
+    const lines = readFileSync(COMPRESSED, 'utf8').split('\n');
+    expect(ctx(store, ['materialize', branch], { env: ENV }).stdout).toBe(lines.slice(9).join('\n'));
+    expect(ctx(store, ['materialize', branch, '--stop', 'root'], { env: ENV }).bytes.equals(readFileSync(COMPRESSED))).toBe(true);
+    const md = ctx(store, ['materialize', branch, '--format', 'openai-chat-v1'], { env: ENV });
+    expect(JSON.parse(md.stdout).map((m: { role: string; content: string }) => [m.role, m.content])).toEqual([
+      ['user', '<session_context>\nThis is the Gemini CLI.\n</session_context>'],
+      ['user', '<state_snapshot>\nThe user weighed the items.\n</state_snapshot>'],
+      ['assistant', 'Got it. Thanks for the additional context!'],
+      ['user', 'And now?'],
+      ['assistant', 'Nothing else to weigh.'],
     ]);
   });
 });

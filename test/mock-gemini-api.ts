@@ -4,8 +4,11 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** What the model says in one turn: Gemini API parts (`{text}`, `{functionCall: {name, args}}`). */
-export type Turn = Record<string, unknown>[];
+/** What the model says in one turn: Gemini API parts (`{text}`, `{functionCall: {name, args}}`), or the parts and the prompt's size it reports. */
+export type Turn = Record<string, unknown>[] | { parts: Record<string, unknown>[]; promptTokenCount: number };
+
+/** The summary the mock writes when Gemini CLI asks for one (its compression prompt asks for a <state_snapshot>). */
+export const MOCK_SNAPSHOT = '<state_snapshot>\nThe user read notes.txt; it says hello.\n</state_snapshot>';
 
 export interface Request {
   method: string;
@@ -31,10 +34,11 @@ export async function startMockGemini(script: (n: number, body: Record<string, u
     const path = (req.url ?? '').split('?')[0];
     requests.push({ method: req.method ?? '', path, body });
     if (path.endsWith(':streamGenerateContent')) {
-      const parts = script(streamed++, body);
+      const turn = script(streamed++, body);
+      const [parts, promptTokenCount] = Array.isArray(turn) ? [turn, 10] : [turn.parts, turn.promptTokenCount];
       const chunk = {
         candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
-        usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 },
+        usageMetadata: { promptTokenCount, candidatesTokenCount: 5, totalTokenCount: promptTokenCount + 5 },
         modelVersion: 'gemini-2.5-pro',
       };
       res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -42,11 +46,13 @@ export async function startMockGemini(script: (n: number, body: Record<string, u
       return;
     }
     if (path.endsWith(':countTokens')) return json(res, { totalTokens: 10 });
-    if (path.endsWith(':generateContent'))
+    if (path.endsWith(':generateContent')) {
+      const text = JSON.stringify(body.systemInstruction ?? '').includes('state_snapshot') ? MOCK_SNAPSHOT : '{"complexity_reasoning":"mock","complexity_score":10}';
       return json(res, {
-        candidates: [{ content: { role: 'model', parts: [{ text: '{"reasoning":"mock","next_speaker":"user"}' }] }, finishReason: 'STOP', index: 0 }],
+        candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 }],
         usageMetadata: { promptTokenCount: 1, candidatesTokenCount: 1, totalTokenCount: 2 },
       });
+    }
     json(res, {}, 404);
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));

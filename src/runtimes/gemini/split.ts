@@ -1,6 +1,7 @@
 // Splits a Gemini CLI JSONL session into the segments that become context commits: one delta per
 // user prompt and what answered it (the metadata record and updates before the first prompt join
-// it). Pure: bytes in, byte ranges out, so gemini-cli-jsonl-v1 stores every segment's bytes unchanged.
+// it), one compaction per compression: the `$set` of messages that starts with its summary. Pure:
+// bytes in, byte ranges out, so gemini-cli-jsonl-v1 stores every segment's bytes unchanged.
 import { parseJsonLines } from '../../formats/jsonl.js';
 import { contentText, partsOf } from '../../formats/gemini-messages.js';
 import { isRecord } from '../../core/neutral.js';
@@ -13,10 +14,12 @@ export interface SessionSegment extends Segment {
   sessionId?: string;
 }
 
-type Line = SplitLine<'prompt' | 'other'> & { sessionId?: string };
+type Line = SplitLine<'prompt' | 'compression' | 'other'> & { sessionId?: string };
 
 // User records Gemini CLI writes itself: the environment it starts with, hook context.
 const INJECTED = /^\s*(<session_context>|<hook_context>)/;
+// What Gemini CLI's compression puts after the summary it asked the model for (chatCompressionService).
+const COMPRESSION_ACK = 'Got it. Thanks for the additional context!';
 
 export function splitSession(bytes: Uint8Array): SessionSegment[] {
   const seen = new Set<string>();
@@ -24,8 +27,8 @@ export function splitSession(bytes: Uint8Array): SessionSegment[] {
   for (const { value, start, end } of parseJsonLines(bytes)) {
     const line = classify(value, start, end, seen);
     let open = segments[segments.length - 1];
-    if (!open || (line.kind === 'prompt' && open.prompt !== undefined)) {
-      open = { kind: 'delta', start, end, lines: 0 };
+    if (line.kind === 'compression' || !open || (line.kind === 'prompt' && (open.prompt !== undefined || open.kind === 'compaction'))) {
+      open = { kind: line.kind === 'compression' ? 'compaction' : 'delta', start, end, lines: 0 };
       segments.push(open);
     }
     if (line.kind === 'prompt') open.prompt = line.prompt;
@@ -54,9 +57,16 @@ function classify(value: unknown, start: number, end: number, seen: Set<string>)
     }
   } else if (isRecord(value.$set)) {
     if (typeof value.$set.lastUpdated === 'string') line.timestamp = value.$set.lastUpdated;
+    if (isCompression(value.$set.messages)) line.kind = 'compression';
   } else if (typeof value.sessionId === 'string') {
     line.sessionId = value.sessionId;
     if (typeof value.lastUpdated === 'string') line.timestamp = value.lastUpdated;
   }
   return line;
+}
+
+/** A message list that a compression wrote: a user summary answered by Gemini CLI's fixed acknowledgement. */
+function isCompression(messages: unknown): boolean {
+  if (!Array.isArray(messages)) return false;
+  return messages.some((m, i) => isRecord(m) && m.type === 'gemini' && contentText(m.content) === COMPRESSION_ACK && isRecord(messages[i - 1]) && messages[i - 1].type === 'user');
 }
