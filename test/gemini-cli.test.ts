@@ -156,8 +156,10 @@ describe.skipIf(!HAS_GEMINI)(`gemini-cli with the real gemini CLI${HAS_GEMINI ? 
     expect(fsck(store)).toEqual({ code: 0, output: '' });
   }, 120_000);
 
-  it('captures every turn through the hooks ctx hooks install writes: the chain is the file on disk', async () => {
-    const sb = await sandbox();
+  it('captures every turn through the hooks ctx hooks install writes, byte-exact, and a compression as a compaction commit', async () => {
+    // a long second answer, and a threshold that makes the next turn compress (0.61 runs no /compress under -p)
+    const long = Array.from({ length: 1500 }, (_, i) => `item ${i} weighs ${(i * 7919) % 10007} grams.`).join(' ');
+    const sb = await sandbox((proj) => (n) => (n === 1 ? [{ text: long }] : readThenText(proj)(n)), { model: { compressionThreshold: 0.000001 } });
     const command = `${process.execPath} ${realpathSync(CTX)} hook gemini-cli`;
     const installed = ctx(join(sb.proj, '.ctx'), ['hooks', 'install', 'gemini-cli'], { cwd: sb.proj });
     expect([installed.code, installed.stdout, installed.stderr]).toEqual([
@@ -170,7 +172,7 @@ describe.skipIf(!HAS_GEMINI)(`gemini-cli with the real gemini CLI${HAS_GEMINI ? 
 
     const store = join(sb.proj, '.ctx');
     const first = await gemini(sb, ['-p', 'read notes.txt please']);
-    expect([first.code, first.stdout]).toEqual([0, 'answer 1\n']);
+    expect([first.code, first.stdout]).toEqual([0, `${long}\n`]);
     const [file] = sessions(sb);
     const branch = `gemini/${sessionIdOf(file)}`;
     expect(existsSync(join(store, 'ctx', 'hook.log'))).toBe(false);
@@ -178,10 +180,25 @@ describe.skipIf(!HAS_GEMINI)(`gemini-cli with the real gemini CLI${HAS_GEMINI ? 
 
     const second = await gemini(sb, ['--resume', sessionIdOf(file), '-p', 'and now?']);
     expect([second.code, second.stdout]).toEqual([0, 'answer 2\n']);
+    // Gemini compressed before the turn: the model was asked with the summary in place of the first exchange
+    expect(conversation(sb.mock.turns()[2].contents)).toEqual([
+      { role: 'user', parts: [{ text: MOCK_SNAPSHOT }] },
+      { role: 'model', parts: [{ text: 'Got it. Thanks for the additional context!' }] },
+      { role: 'user', parts: [{ text: 'and now?' }] },
+    ]);
     expect(existsSync(join(store, 'ctx', 'hook.log'))).toBe(false);
     expect(ctx(store, ['materialize', branch, '--stop', 'root', '--verify'], { env: ENV }).bytes.equals(readFileSync(file))).toBe(true);
     const log = ctx(store, ['log', branch, '--json'], { env: ENV }).stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
     expect(log.map((c) => c.summary).filter(Boolean)).toEqual(['and now?', 'read notes.txt please']);
+    expect(log.filter((c) => c.type === 'compaction')).toHaveLength(1);
+    // from the compaction on: the summary, the acknowledgement, and the turn after it
+    const chat = JSON.parse(ctx(store, ['materialize', branch, '--format', 'openai-chat-v1'], { env: ENV }).stdout);
+    expect(chat.slice(1)).toEqual([
+      { role: 'user', content: MOCK_SNAPSHOT },
+      { role: 'assistant', content: 'Got it. Thanks for the additional context!' },
+      { role: 'user', content: 'and now?' },
+      { role: 'assistant', content: 'answer 2' },
+    ]);
     const tip = JSON.parse(git(store, ['show', `${branch}:meta.json`]));
     expect(tip).toMatchObject({ template: 'gemini-cli', format: 'gemini-cli-jsonl-v1', session_id: sessionIdOf(file), source: { file: file.split('/').pop() } });
     expect(fsck(store)).toEqual({ code: 0, output: '' });
@@ -215,37 +232,6 @@ describe.skipIf(!HAS_GEMINI)(`gemini-cli with the real gemini CLI${HAS_GEMINI ? 
       { role: 'user', parts: [{ text: 'Thanks. Which files changed?' }] },
       { role: 'model', parts: [{ text: 'src/cli.py and tests/test_list.py.' }] },
       { role: 'user', parts: [{ text: 'next' }] },
-    ]);
-  }, 120_000);
-
-  it('captures a compression Gemini CLI makes as a compaction commit', async () => {
-    // a long first answer, and a threshold that makes the next turn compress (0.61 runs no /compress under -p)
-    const long = Array.from({ length: 1500 }, (_, i) => `item ${i} weighs ${(i * 7919) % 10007} grams.`).join(' ');
-    const sb = await sandbox(() => (n) => [{ text: n === 0 ? long : 'nothing else' }], { model: { compressionThreshold: 0.000001 } });
-    const store = join(sb.proj, '.ctx');
-    expect(ctx(store, ['hooks', 'install', 'gemini-cli'], { cwd: sb.proj }).code).toBe(0);
-    expect((await gemini(sb, ['-p', 'weigh every item'])).code).toBe(0);
-    const [file] = sessions(sb);
-    const branch = `gemini/${sessionIdOf(file)}`;
-    const second = await gemini(sb, ['--resume', sessionIdOf(file), '-p', 'and now?']);
-    expect([second.code, second.stdout]).toEqual([0, 'nothing else\n']);
-    // the model was asked with the summary in place of the first exchange
-    expect(conversation(sb.mock.turns()[1].contents)).toEqual([
-      { role: 'user', parts: [{ text: MOCK_SNAPSHOT }] },
-      { role: 'model', parts: [{ text: 'Got it. Thanks for the additional context!' }] },
-      { role: 'user', parts: [{ text: 'and now?' }] },
-    ]);
-    expect(existsSync(join(store, 'ctx', 'hook.log'))).toBe(false);
-    expect(ctx(store, ['materialize', branch, '--stop', 'root', '--verify'], { env: ENV }).bytes.equals(readFileSync(file))).toBe(true);
-    const types = git(store, ['log', '--format=%(trailers:key=Ctx-Type,valueonly)', branch]).split('\n').filter(Boolean);
-    expect(types.filter((t) => t === 'compaction')).toHaveLength(1);
-    // from the compaction on: the summary, the acknowledgement, and the turn after it
-    const chat = JSON.parse(ctx(store, ['materialize', branch, '--format', 'openai-chat-v1'], { env: ENV }).stdout);
-    expect(chat.slice(1)).toEqual([
-      { role: 'user', content: MOCK_SNAPSHOT },
-      { role: 'assistant', content: 'Got it. Thanks for the additional context!' },
-      { role: 'user', content: 'and now?' },
-      { role: 'assistant', content: 'nothing else' },
     ]);
   }, 120_000);
 });

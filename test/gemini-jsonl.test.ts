@@ -52,6 +52,15 @@ describe('gemini-cli-jsonl-v1 translation', () => {
     ]);
   });
 
+  it('reads user content given as parts in the older chat documents too', () => {
+    const chat = storageFormat('gemini-cli-chat-v1');
+    const doc = { sessionId: 's', messages: [{ id: 'u1', type: 'user', content: [{ text: 'Hello ' }, { text: 'there' }] }, { id: 'g1', type: 'gemini', content: [{ text: 'Hi.' }] }] };
+    expect(chat.toNeutral!(chat.parse(Buffer.from(JSON.stringify(doc))))).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'Hello ' }, { type: 'text', text: 'there' }], ids: { id: 'u1' } },
+      { role: 'assistant', content: [{ type: 'text', text: 'Hi.' }], ids: { id: 'g1' } },
+    ]);
+  });
+
   it('fromNeutral writes records that read back as the same conversation', () => {
     const messages = neutral(LIVE);
     const bytes = fmt.fromNeutral!(messages);

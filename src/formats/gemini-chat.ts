@@ -3,7 +3,7 @@
 // The runtime rewrites the file whole, so every artifact is a snapshot: the last one is the context.
 import { BadInputError } from '../errors/index.js';
 import { contentTexts, type StorageFormat } from './format.js';
-import { geminiMessagesToNeutral } from './gemini-messages.js';
+import { geminiMessagesToNeutral, isGeminiMessage } from './gemini-messages.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -26,11 +26,6 @@ export function parseGeminiChat(bytes: Uint8Array): GeminiChat {
   return value as GeminiChat;
 }
 
-const isMessage = (m: unknown) => {
-  const t = (m as { type?: unknown } | null)?.type;
-  return t === 'user' || t === 'gemini';
-};
-
 export const geminiChat: StorageFormat = {
   name: 'gemini-cli-chat-v1',
   ext: 'json',
@@ -40,7 +35,7 @@ export const geminiChat: StorageFormat = {
     return parts[parts.length - 1];
   },
   concatRule: 'snapshot',
-  count: (entries) => entries.filter(isMessage).length,
-  tokenTexts: (entries) => entries.filter(isMessage).flatMap((m) => contentTexts((m as { content?: unknown }).content)),
+  count: (entries) => entries.filter(isGeminiMessage).length,
+  tokenTexts: (entries) => entries.filter(isGeminiMessage).flatMap((m) => contentTexts(m.content)),
   toNeutral: geminiMessagesToNeutral,
 };
