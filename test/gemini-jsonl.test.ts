@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { storageFormat } from '../src/formats/registry.js';
 import { splitSession } from '../src/runtimes/gemini/split.js';
-import { FIXTURES, ctx, fsck, git, newStore, objectCount, refSnapshot, tempDir } from './helpers.js';
+import { FIXTURES, corpusFiles, ctx, fsck, git, itCorpus, newStore, objectCount, refSnapshot, tempDir } from './helpers.js';
 
 const LIVE = join(FIXTURES, 'gemini-cli', 'session-2026-01-10T09-00-aaaa1111.jsonl');
 const RESUMED = join(FIXTURES, 'gemini-cli', 'session-2026-01-11T10-00-bbbb2222.jsonl');
@@ -50,6 +50,20 @@ describe('gemini-cli-jsonl-v1 translation', () => {
       ['user', ['Thanks']],
       ['assistant', ['You are welcome.']],
     ]);
+  });
+
+  itCorpus("keeps every corpus chat's tool calls, each with its result, and every prompt", () => {
+    const chat = storageFormat('gemini-cli-chat-v1');
+    for (const file of corpusFiles('gemini-cli', '.json')) {
+      const doc = JSON.parse(readFileSync(file, 'utf8'));
+      const blocks = chat.toNeutral!(chat.parse(readFileSync(file))).flatMap((m) => m.content.map((b) => [m.role, b] as const));
+      const calls = doc.messages.flatMap((m: { toolCalls?: { id: string }[] }) => (m.toolCalls ?? []).map((c) => c.id));
+      expect(calls.length).toBeGreaterThan(0);
+      expect(blocks.flatMap(([, b]) => (b.type === 'tool_call' ? [b.id] : []))).toEqual(calls);
+      expect(blocks.flatMap(([, b]) => (b.type === 'tool_result' ? [b.call_id] : []))).toEqual(calls);
+      const prompts = doc.messages.filter((m: { type: string }) => m.type === 'user').map((m: { content: string }) => m.content);
+      expect(blocks.flatMap(([role, b]) => (role === 'user' && b.type === 'text' ? [b.text] : []))).toEqual(prompts);
+    }
   });
 
   it('reads user content given as parts in the older chat documents too', () => {
