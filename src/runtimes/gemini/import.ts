@@ -21,16 +21,22 @@ export async function importGemini(ctx: RepoContext, file: string, opts: ImportO
   return isChatDocument(file, bytes) ? importChat(ctx, file, bytes, opts) : importSession(ctx, file, bytes, opts);
 }
 
-/** A `.jsonl` file is a session; anything else that is one JSON document with messages, a chat. */
+/** A `.jsonl` file is a session; another that is one JSON document, or not lines of JSON objects, a chat. */
 function isChatDocument(file: string, bytes: Uint8Array): boolean {
   if (extname(file) === '.jsonl') return false;
   try {
     parseGeminiChat(bytes);
     return true;
   } catch {
-    // one line that is not a chat: the document's own error says why
+    // a session's first line is a JSON object on its own; otherwise the chat's own error says why
     const nl = bytes.indexOf(0x0a);
-    return nl === -1 || nl === bytes.length - 1;
+    if (nl === -1 || nl === bytes.length - 1) return true;
+    try {
+      const first: unknown = JSON.parse(Buffer.from(bytes.subarray(0, nl)).toString('utf8'));
+      return first === null || typeof first !== 'object' || Array.isArray(first);
+    } catch {
+      return true;
+    }
   }
 }
 
