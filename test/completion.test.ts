@@ -51,7 +51,7 @@ describe('ctx completion', () => {
     expect(bash(file, ['ctx', 'log', '--a'])).toBe('--all');
     expect(bash(file, ['ctx', 'log', '-n', ''])).toBe('');
     expect(bash(file, ['ctx', 'hooks', ''])).toBe('install uninstall status');
-    expect(bash(file, ['ctx', 'hooks', 'install', ''])).toBe('claude-code codex');
+    expect(bash(file, ['ctx', 'hooks', 'install', ''])).toBe('claude-code codex gemini-cli');
     expect(bash(file, ['ctx', 'completion', ''])).toBe('bash zsh fish');
     const store = storeWithBranch();
     expect(bash(file, ['ctx', '--store', store, 'log', ''])).toBe('alice/auth-fix');
@@ -89,8 +89,8 @@ describe('ctx completion', () => {
     const file = join(tempDir(), 'ctx.bash');
     writeFileSync(file, script('bash'));
     expect(bash(file, ['ctx', 'import', ''])).toBe('claude-code codex gemini-cli');
-    expect(bash(file, ['ctx', 'export', ''])).toBe('claude-code codex');
-    expect(bash(file, ['ctx', 'hook', ''])).toBe('claude-code codex');
+    expect(bash(file, ['ctx', 'export', ''])).toBe('claude-code codex gemini-cli');
+    expect(bash(file, ['ctx', 'hook', ''])).toBe('claude-code codex gemini-cli');
     const r = ctx(join(tempDir(), 'none'), ['completion', 'tcsh']);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe("ctx: unknown shell 'tcsh' (bash, zsh, fish)\n");

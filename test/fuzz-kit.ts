@@ -74,6 +74,7 @@ export function seeds(): { format: string; kind: 'jsonl' | 'json' | 'cbor'; byte
     { format: 'bureau-agent-v1', kind: 'cbor', bytes: Buffer.from(encode(BUREAU)) },
     { format: 'openai-chat-v1', kind: 'json', bytes: Buffer.from(JSON.stringify(OPENAI)) },
     { format: 'gemini-cli-chat-v1', kind: 'json', bytes: Buffer.from(JSON.stringify(GEMINI, null, 2)) },
+    { format: 'gemini-cli-jsonl-v1', kind: 'jsonl', bytes: Buffer.from(fixture('gemini-cli', 'session-2026-01-11T10-00-bbbb2222.jsonl')) },
   ];
 }
 

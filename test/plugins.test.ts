@@ -109,7 +109,7 @@ describe('a new runtime is one folder and one registry line', () => {
       { role: 'user', content: 'what changed since yesterday?' },
       { role: 'user', content: 'ship it' },
     ]);
-    expect(run(dir, store, ['export', 'echo', 'echo/standup'])).toMatchObject({ code: 2, stderr: 'ctx: echo has no export (export: claude-code, codex)\n' });
+    expect(run(dir, store, ['export', 'echo', 'echo/standup'])).toMatchObject({ code: 2, stderr: 'ctx: echo has no export (export: claude-code, codex, gemini-cli)\n' });
     expect(run(dir, store, ['import', 'nope', file])).toMatchObject({ code: 2, stderr: "ctx: unknown runtime 'nope' (claude-code, codex, gemini-cli, echo)\n" });
     const lib = await import(join(dir, 'dist', 'index.js'));
     expect(lib.runtimeNames()).toEqual(['claude-code', 'codex', 'gemini-cli', 'echo']);

@@ -9,6 +9,7 @@ import { readTipMeta } from './context-reader.js';
 import { materialize } from './materialize.js';
 import type { RepoContext } from './repo-context.js';
 import type { WrittenCommit } from './write.js';
+import type { Trigger } from '../core/meta.js';
 
 export interface CatchUp {
   /** the catch-up commits, oldest first */
@@ -49,14 +50,18 @@ export async function catchUp(ctx: RepoContext, stream: TranscriptStream, branch
   return { commits: await catchUpChain(ctx, stream, branch, tip, named), file: named };
 }
 
-/** The bytes of `file` past `start`, captured as a PreCompact hook call captures them; never a fork. */
-async function strictCapture(ctx: RepoContext, stream: TranscriptStream, c: { key?: string; file: string; session: string; start: Position }): Promise<WrittenCommit[]> {
+/** The bytes of `file` past `start`, captured as a PreCompact hook call captures them (an import: as import does); never a fork. */
+async function strictCapture(ctx: RepoContext, stream: TranscriptStream, c: { key?: string; file: string; session: string; start: Position; trigger?: Trigger }): Promise<WrittenCommit[]> {
   const s = { transcript: stream, key: c.key, base: c.start.branch, file: c.file, main: true };
-  return (await captureStream(ctx, s, { session: c.session, trigger: 'compaction', final: false, strict: true }, c.start)).commits;
+  const final = c.trigger === 'import';
+  return (await captureStream(ctx, s, { session: c.session, trigger: c.trigger ?? 'compaction', final, strict: true }, c.start)).commits;
 }
 
-/** No hook state: what the chain holds is its root materialization, which must be a prefix of the file. */
-async function catchUpChain(ctx: RepoContext, stream: TranscriptStream, branch: string, tip: string, file: string): Promise<WrittenCommit[]> {
+/**
+ * No hook state: what the chain holds is its root materialization, which must be a prefix of the
+ * file. Also a runtime's import of a later save of a file it imported (`trigger` import).
+ */
+export async function catchUpChain(ctx: RepoContext, stream: TranscriptStream, branch: string, tip: string, file: string, trigger?: Trigger): Promise<WrittenCommit[]> {
   const root = await materialize(ctx, tip, { stop: 'root' });
   const other = root.from.find((f) => f !== stream.format);
   if (other !== undefined) throw new BadInputError(`--transcript catches up ${stream.format} chains; ${branch} holds ${other}`);
@@ -70,7 +75,7 @@ async function catchUpChain(ctx: RepoContext, stream: TranscriptStream, branch: 
   const session = newest === undefined ? ctx.defaults.session : (await readTipMeta(ctx, newest.replace(/^ctx-/, ''))).session_id;
   const len = Math.min(TAIL_BYTES, held.length);
   const start: Position = { branch, tip, offset: held.length, tail: { len, bytes: held.subarray(held.length - len) }, valid: true };
-  return strictCapture(ctx, stream, { file, session, start });
+  return strictCapture(ctx, stream, { file, session, start, trigger });
 }
 
 /** The capture lock of a session: a hook call and a catch-up never capture the same bytes twice. */

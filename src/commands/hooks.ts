@@ -11,8 +11,8 @@ export default defineCommand({
     { name: 'action', description: 'install, uninstall or status', required: true, values: HOOKS_ACTIONS },
     { name: 'runtime', description: 'the runtime whose hooks run ctx', required: true, values: 'runtime:hooks' },
   ],
-  options: [{ flags: '--user', description: "the user's settings (Claude Code: $CLAUDE_CONFIG_DIR or ~/.claude) instead of the project's; Codex has only the user's ($CODEX_HOME/config.toml)" }],
-  examples: ['ctx hooks install claude-code', 'ctx hooks status claude-code --json', 'ctx hooks uninstall claude-code --user', 'ctx hooks install codex    # notify in $CODEX_HOME/config.toml: ctx runs after every turn'],
+  options: [{ flags: '--user', description: "the user's settings (Claude Code: $CLAUDE_CONFIG_DIR or ~/.claude; Gemini CLI: ~/.gemini) instead of the project's; Codex has only the user's ($CODEX_HOME/config.toml)" }],
+  examples: ['ctx hooks install claude-code', 'ctx hooks status claude-code --json', 'ctx hooks uninstall claude-code --user', 'ctx hooks install codex    # notify in $CODEX_HOME/config.toml: ctx runs after every turn', 'ctx hooks install gemini-cli'],
   async run(io, [action, runtime]: [string, string], flags: { user?: boolean }) {
     if (!HOOKS_ACTIONS.includes(action as HooksAction)) throw new UsageError(`unknown action '${action}' (${HOOKS_ACTIONS.join(', ')})`);
     const command = (name: string) => `${shellQuote(process.execPath)} ${shellQuote(realpathSync(process.argv[1]))} hook ${name}`;

@@ -54,7 +54,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'import',
     usage: '[options] <runtime> <file>',
-    summary: 'a real transcript into a chain: split at turn boundaries (Claude Code, Codex), or a snapshot per saved chat (Gemini CLI)',
+    summary: 'a real transcript into a chain, split at turn boundaries (an older Gemini CLI chat: a snapshot per save); again later: only what is new',
     load: () => import('./import.js'),
   },
   {

@@ -6,11 +6,12 @@ import { codexRollout } from './codex-rollout.js';
 import { codexRolloutV0 } from './codex-rollout-v0.js';
 import type { OutputFormat, StorageFormat } from './format.js';
 import { geminiChat } from './gemini-chat.js';
+import { geminiJsonl } from './gemini-jsonl.js';
 import { renderMarkdown } from './markdown.js';
 import { renderRaw } from './raw.js';
 import { openaiChat } from './openai-chat.js';
 
-const storage: readonly StorageFormat[] = [claudeCode, bureauAgent, codexRollout, codexRolloutV0, geminiChat, openaiChat];
+const storage: readonly StorageFormat[] = [claudeCode, bureauAgent, codexRollout, codexRolloutV0, geminiJsonl, geminiChat, openaiChat];
 /** Formats that only materialize writes. */
 const output: readonly OutputFormat[] = [
   { name: 'markdown', tier: 'rendering', render: renderMarkdown },

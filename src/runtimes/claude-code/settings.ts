@@ -1,140 +1,21 @@
-// `ctx hooks install|uninstall|status claude-code`: ctx's entries in Claude Code's settings.json,
-// merged with whatever else is there. ctx's entries are the command hooks that run `… hook claude-code`.
-import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { BadInputError } from '../../errors/index.js';
+// `ctx hooks install|uninstall|status claude-code`: ctx's entries in Claude Code's settings.json
+// (the merging is runtimes/hook-settings.ts, shared with Gemini CLI).
+import { join } from 'node:path';
 import type { HooksReport } from '../../api/runtime.js';
-import { writeAtomic } from '../session-file.js';
+import * as hookSettings from '../hook-settings.js';
 import { claudeConfigDir } from './paths.js';
 
 /** The events ctx listens to, and the matcher each gets (SessionStart: only when there is history). */
-export const HOOK_EVENTS: readonly { event: string; matcher?: string }[] = [
-  { event: 'Stop' },
-  { event: 'PreCompact' },
-  { event: 'SessionEnd' },
-  { event: 'SessionStart', matcher: 'resume|compact' },
-];
-
-const SUFFIX = ' hook claude-code';
-
-interface CommandHook {
-  type: string;
-  command?: string;
-  [k: string]: unknown;
-}
-interface MatcherGroup {
-  matcher?: string;
-  hooks?: CommandHook[];
-  [k: string]: unknown;
-}
-type Settings = Record<string, unknown> & { hooks?: Record<string, MatcherGroup[]> };
+const SPEC: hookSettings.HookSpec = {
+  runtime: 'claude-code',
+  events: [{ event: 'Stop' }, { event: 'PreCompact' }, { event: 'SessionEnd' }, { event: 'SessionStart', matcher: 'resume|compact' }],
+};
 
 /** Project: `.claude/settings.json` at the git top level (else cwd); user: `$CLAUDE_CONFIG_DIR` or `~/.claude`. */
 export function settingsPath(user: boolean, cwd: string, env: NodeJS.ProcessEnv = process.env): string {
-  if (user) return join(claudeConfigDir(env), 'settings.json');
-  return join(gitTopLevel(cwd) ?? resolve(cwd), '.claude', 'settings.json');
+  return user ? join(claudeConfigDir(env), 'settings.json') : hookSettings.projectSettings(cwd, '.claude');
 }
 
-function gitTopLevel(cwd: string): string | null {
-  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
-    if (existsSync(join(dir, '.git'))) return dir;
-    if (dirname(dir) === dir) return null;
-  }
-}
-
-export function isCtxHook(h: CommandHook | undefined): boolean {
-  return h?.type === 'command' && typeof h.command === 'string' && h.command.endsWith(SUFFIX) && /ctx/.test(h.command);
-}
-
-function read(path: string): { text: string | null; settings: Settings } {
-  if (!existsSync(path)) return { text: null, settings: {} };
-  const text = readFileSync(path, 'utf8');
-  let settings: unknown;
-  try {
-    settings = text.trim() === '' ? {} : JSON.parse(text);
-  } catch (e) {
-    throw new BadInputError(`${path} is not JSON (${(e as Error).message}); nothing changed`);
-  }
-  if (settings === null || typeof settings !== 'object' || Array.isArray(settings)) throw new BadInputError(`${path} is not a JSON object; nothing changed`);
-  const hooks = (settings as Settings).hooks;
-  if (hooks !== undefined && (hooks === null || typeof hooks !== 'object' || Array.isArray(hooks))) throw new BadInputError(`${path}: "hooks" is not an object; nothing changed`);
-  return { text, settings: settings as Settings };
-}
-
-const serialize = (s: Settings) => `${JSON.stringify(s, null, 2)}\n`;
-
-
-export function status(path: string): HooksReport {
-  const { settings } = read(path);
-  return { path, changed: false, events: installed(settings) };
-}
-
-function installed(settings: Settings): Record<string, string | null> {
-  const out: Record<string, string | null> = {};
-  for (const { event } of HOOK_EVENTS) {
-    const hook = (settings.hooks?.[event] ?? []).flatMap((g) => (Array.isArray(g?.hooks) ? g.hooks : [])).find(isCtxHook);
-    out[event] = hook?.command ?? null;
-  }
-  return out;
-}
-
-/** Adds ctx's hook to each event; an older ctx entry gets the new command. Idempotent. */
-export function install(path: string, command: string): HooksReport {
-  const { text, settings } = read(path);
-  const next = structuredClone(settings);
-  const hooks = (next.hooks ??= {});
-  for (const { event, matcher } of HOOK_EVENTS) {
-    const groups = (hooks[event] = Array.isArray(hooks[event]) ? hooks[event] : []);
-    const existing = groups.flatMap((g) => (Array.isArray(g?.hooks) ? g.hooks : [])).filter(isCtxHook);
-    if (existing.length) {
-      for (const h of existing) h.command = command;
-      continue;
-    }
-    groups.push({ ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command }] });
-  }
-  const out = serialize(next);
-  if (text !== null && JSON.stringify(next) === JSON.stringify(settings)) return { path, changed: false, events: installed(next) };
-  const backup = `${path}.ctx-backup`;
-  // the file as it was before ctx first touched it; a later install keeps that one
-  if (text !== null && !existsSync(backup)) writeFileSync(backup, text);
-  writeAtomic(path, out);
-  return { path, changed: true, events: installed(next), ...(text !== null ? { backup } : {}) };
-}
-
-/** Removes exactly ctx's entries; when what is left is the backed-up original, restores its bytes. */
-export function uninstall(path: string): HooksReport {
-  const { text, settings } = read(path);
-  if (text === null) return { path, changed: false, events: installed(settings) };
-  const next = structuredClone(settings);
-  for (const [event, groups] of Object.entries(next.hooks ?? {})) {
-    if (!Array.isArray(groups)) continue;
-    const kept: MatcherGroup[] = [];
-    for (const g of groups) {
-      if (!(Array.isArray(g?.hooks) && g.hooks.some(isCtxHook))) kept.push(g);
-      else {
-        const rest = g.hooks.filter((h) => !isCtxHook(h));
-        if (rest.length) kept.push({ ...g, hooks: rest });
-      }
-    }
-    if (kept.length === groups.length && kept.every((g, k) => g === groups[k])) continue;
-    if (kept.length) next.hooks![event] = kept;
-    else delete next.hooks![event];
-  }
-  if (next.hooks && Object.keys(next.hooks).length === 0 && !hadHooksKey(path)) delete next.hooks;
-  if (JSON.stringify(next) === JSON.stringify(settings)) return { path, changed: false, events: installed(next) };
-  const backup = `${path}.ctx-backup`;
-  const original = existsSync(backup) ? read(backup) : null;
-  if (original && JSON.stringify(original.settings) === JSON.stringify(next)) {
-    writeAtomic(path, original.text!);
-    unlinkSync(backup);
-  } else if (!original && Object.keys(next).length === 0) {
-    unlinkSync(path); // ctx made the file; nothing else is in it
-  } else writeAtomic(path, serialize(next));
-  return { path, changed: true, events: installed(next) };
-}
-
-/** Whether the original (the backup) had a `hooks` key: an empty one is then kept. */
-function hadHooksKey(path: string): boolean {
-  const backup = `${path}.ctx-backup`;
-  return existsSync(backup) && read(backup).settings.hooks !== undefined;
-}
+export const status = (path: string): HooksReport => hookSettings.status(SPEC, path);
+export const install = (path: string, command: string): HooksReport => hookSettings.install(SPEC, path, command);
+export const uninstall = (path: string): HooksReport => hookSettings.uninstall(SPEC, path);

@@ -1,11 +1,28 @@
-// Gemini CLI as a runtime plug-in: import of its saved chats, a snapshot commit per save.
+// Gemini CLI as a runtime plug-in: import of its sessions (JSONL, and the older chat documents), live
+// capture from its hooks, its hook settings, export for `gemini --resume`. Heavy parts load when used.
 import type { Runtime } from '../../api/runtime.js';
-import { GEMINI_FORMAT, importGemini, sessionBranch } from './import.js';
+import { writeSession } from '../session-file.js';
+import { captureEvent, captureSession } from './hook.js';
+import { GEMINI_CHAT_FORMAT, GEMINI_JSONL_FORMAT, sessionBranch } from './names.js';
+import { exportPath } from './paths.js';
+import { install, settingsPath, status, uninstall } from './settings.js';
+import { sessionTranscript } from './transcript.js';
 
 export const geminiCli: Runtime = {
   name: 'gemini-cli',
   title: 'Gemini CLI',
-  formats: [GEMINI_FORMAT],
+  formats: [GEMINI_JSONL_FORMAT, GEMINI_CHAT_FORMAT],
   sessionBranch,
-  import: { accepts: 'a Gemini CLI chat .json', run: importGemini },
+  import: {
+    accepts: 'a Gemini CLI session .jsonl (or an older chat .json)',
+    run: async (ctx, file, opts) => (await import('./import.js')).importGemini(ctx, file, opts),
+  },
+  transcript: sessionTranscript,
+  capture: { parse: captureEvent, run: captureSession },
+  hooks: { path: settingsPath, install, uninstall, status },
+  export: {
+    render: async (ctx, spec, opts) => (await import('./export.js')).exportGemini(ctx, spec, opts),
+    path: exportPath,
+    write: writeSession,
+  },
 };
