@@ -67,4 +67,7 @@ export const geminiJsonl: StorageFormat = {
   tokenTexts: (entries) => entries.flatMap(lineMessages).flatMap((m) => contentTexts(m.content)),
   toNeutral: (entries) => geminiMessagesToNeutral(replaySession(entries).messages),
   fromNeutral: (messages) => Buffer.from(neutralToGeminiMessages(messages).map((r) => `${JSON.stringify(r)}\n`).join(''), 'utf8'),
+  // as Gemini CLI writes its own compression: one `$set` whose `messages` replace the whole list
+  // (a clear: an empty list), so the lines before it still replay to what the compaction left
+  writeCompaction: (c) => Buffer.from(`${JSON.stringify({ $set: { messages: neutralToGeminiMessages(c.out.messages) } })}\n`, 'utf8'),
 };
