@@ -70,6 +70,8 @@ export interface HooksReport {
   /** event → ctx's command there, or null */
   events: Record<string, string | null>;
   backup?: string;
+  /** which of the runtime's sessions these settings reach, for people */
+  covers?: string;
 }
 
 /** ctx's entries in the runtime's own settings. */
@@ -79,6 +81,8 @@ export interface HookSettings {
   install(path: string, command: string): HooksReport;
   uninstall(path: string): HooksReport;
   status(path: string): HooksReport;
+  /** which sessions the settings at `path` reach (project settings may not reach every directory) */
+  covers?(user: boolean, path: string): string;
 }
 
 export interface ExportOptions {

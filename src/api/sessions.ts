@@ -39,9 +39,9 @@ export const HOOKS_ACTIONS: readonly HooksAction[] = ['install', 'uninstall', 's
 export async function hooks(runtimeName: string, action: HooksAction, opts: { user: boolean; cwd: string; env: NodeJS.ProcessEnv; command: (runtime: string) => string }): Promise<HooksReport> {
   const h = (await runtime(runtimeName, 'hooks')).hooks!;
   const path = h.path(opts.user, opts.cwd, opts.env);
-  if (action === 'install') return h.install(path, opts.command(runtimeName));
-  if (action === 'uninstall') return h.uninstall(path);
-  return h.status(path);
+  const report = action === 'install' ? h.install(path, opts.command(runtimeName)) : action === 'uninstall' ? h.uninstall(path) : h.status(path);
+  const covers = h.covers?.(opts.user, path);
+  return covers === undefined ? report : { ...report, covers };
 }
 
 export interface HookCall {

@@ -133,7 +133,7 @@ export function importJson(r: ImportResult, tip: string) {
 }
 
 export function hooksJson(action: string, r: HooksReport) {
-  return { v: 1, action, path: r.path, changed: r.changed, installed: Object.values(r.events).every((c) => c !== null), events: r.events };
+  return { v: 1, action, path: r.path, changed: r.changed, installed: Object.values(r.events).every((c) => c !== null), events: r.events, ...(r.covers !== undefined ? { covers: r.covers } : {}) };
 }
 
 export function exportJson(sessionId: string, path: string, command: string) {

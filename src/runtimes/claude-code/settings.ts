@@ -15,6 +15,11 @@ export const HOOK_EVENTS: readonly { event: string; matcher?: string }[] = [
 ];
 
 const SUFFIX = ' hook claude-code';
+/**
+ * Seconds Claude Code gives ctx's hook before killing it. Without an explicit timeout it kills a
+ * SessionEnd hook after 1.5 s, which under load lost the compaction only SessionEnd sees in print mode.
+ */
+export const HOOK_TIMEOUT_S = 30;
 
 interface CommandHook {
   type: string;
@@ -28,17 +33,20 @@ interface MatcherGroup {
 }
 type Settings = Record<string, unknown> & { hooks?: Record<string, MatcherGroup[]> };
 
-/** Project: `.claude/settings.json` at the git top level (else cwd); user: `$CLAUDE_CONFIG_DIR` or `~/.claude`. */
+/**
+ * Project: `.claude/settings.json` in cwd, the one a claude started there reads (Claude Code 2.1.330
+ * reads no parent's, not even the git top level's); user: `$CLAUDE_CONFIG_DIR` or `~/.claude`.
+ */
 export function settingsPath(user: boolean, cwd: string, env: NodeJS.ProcessEnv = process.env): string {
   if (user) return join(claudeConfigDir(env), 'settings.json');
-  return join(gitTopLevel(cwd) ?? resolve(cwd), '.claude', 'settings.json');
+  return join(resolve(cwd), '.claude', 'settings.json');
 }
 
-function gitTopLevel(cwd: string): string | null {
-  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
-    if (existsSync(join(dir, '.git'))) return dir;
-    if (dirname(dir) === dir) return null;
-  }
+/** Claude Code reads a project's settings only in the directory it starts in: not its parents', not its subdirectories'. */
+export function covers(user: boolean, path: string): string {
+  if (user) return `every claude session of this user (${path})`;
+  const dir = dirname(dirname(path));
+  return `claude sessions started in ${dir}, not in its subdirectories (Claude Code reads .claude/settings.json only where it starts): run this in each directory claude starts in, or use --user`;
 }
 
 export function isCtxHook(h: CommandHook | undefined): boolean {
@@ -92,10 +100,10 @@ export function install(path: string, command: string): HooksReport {
     const groups = (hooks[event] = Array.isArray(hooks[event]) ? hooks[event] : []);
     const existing = groups.flatMap((g) => (Array.isArray(g?.hooks) ? g.hooks : [])).filter(isCtxHook);
     if (existing.length) {
-      for (const h of existing) h.command = command;
+      for (const h of existing) Object.assign(h, { command, timeout: HOOK_TIMEOUT_S });
       continue;
     }
-    groups.push({ ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command }] });
+    groups.push({ ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command, timeout: HOOK_TIMEOUT_S }] });
   }
   const out = serialize(next);
   if (text !== null && JSON.stringify(next) === JSON.stringify(settings)) return { path, changed: false, events: installed(next) };
