@@ -93,6 +93,8 @@ export interface ExportOptions {
   /** materialize stop: compaction (default), root or an ancestor id */
   stop?: string;
   env?: NodeJS.ProcessEnv;
+  /** where the session is resumed when the context names no directory (one translated from another runtime) */
+  cwd?: string;
 }
 
 export interface Exported {
@@ -114,4 +116,6 @@ export interface Exporter {
   path(e: Exported, opts: ExportOptions): string;
   /** Writes the session there, never over an existing one. */
   write(path: string, bytes: Uint8Array): void;
+  /** After the write: the branch the resumed session's capture continues, made at the exported commit. */
+  track?(ctx: RepoContext, e: Exported, path: string): Promise<string>;
 }

@@ -20,6 +20,8 @@ export async function importSession(ctx: RepoContext, runtimeName: string, file:
 export interface ExportResult extends Exported {
   /** where the session was written; absent when `write` was false */
   path?: string;
+  /** the branch the resumed session's capture continues on, when the runtime keeps one */
+  branch?: string;
 }
 
 /** A context as a new session of the runtime; written where the runtime looks unless `write` is false. */
@@ -29,7 +31,8 @@ export async function exportSession(ctx: RepoContext, runtimeName: string, spec:
   if (opts.write === false) return e;
   const path = r.export!.path(e, opts);
   r.export!.write(path, e.bytes);
-  return { ...e, path };
+  const branch = await r.export!.track?.(ctx, e, path);
+  return { ...e, path, ...(branch !== undefined ? { branch } : {}) };
 }
 
 export type HooksAction = 'install' | 'uninstall' | 'status';

@@ -25,7 +25,7 @@ export default defineCommand({
   ],
   examples: ['ctx export claude-code alice/auth-fix', 'ctx export claude-code alice/auth-fix~2 --stop root --json', 'ctx export claude-code alice/auth-fix --stdout > session.jsonl'],
   async run(io, [runtime, id]: [string, string], flags: Flags) {
-    const opts = { sessionId: flags.sessionId, dir: flags.dir, stop: flags.stop, env: io.env, write: !flags.stdout };
+    const opts = { sessionId: flags.sessionId, dir: flags.dir, stop: flags.stop, env: io.env, cwd: io.cwd, write: !flags.stdout };
     const e = await io.withRepo(false, (repo) => exportSession(repo, runtime, id, opts));
     return { e, command: e.command, path: e.path ?? null };
   },
@@ -35,8 +35,8 @@ export default defineCommand({
       io.note(`session ${e.sessionId}: ${e.lines} lines from ${e.commit.slice(0, 16)}`);
       return;
     }
-    if (io.flags.json) return io.json(exportJson(e.sessionId, path, command));
-    io.note(`wrote ${path} (${e.lines} lines from ${e.commit.slice(0, 16)})${e.cwd ? `; run it in ${e.cwd}` : ''}`);
+    if (io.flags.json) return io.json(exportJson(e.sessionId, path, command, e.branch));
+    io.note(`wrote ${path} (${e.lines} lines from ${e.commit.slice(0, 16)})${e.cwd ? `; run it in ${e.cwd}` : ''}${e.branch ? `; its hook capture continues ${e.branch}` : ''}`);
     io.out(`${command}\n`);
   },
 });

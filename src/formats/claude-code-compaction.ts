@@ -172,3 +172,49 @@ class Relinker {
     this.lastOf.set(side, uuid);
   }
 }
+
+/**
+ * The uuids of the lines a compact_boundary keeps from before it, in order (Claude Code 2.1.3xx:
+ * `compactMetadata.preservedMessages`, or the older `preservedSegment` walked tail to head in `before`).
+ */
+function preservedUuids(boundary: Line, before: readonly Line[]): string[] {
+  const meta = isRecord(boundary.compactMetadata) ? boundary.compactMetadata : {};
+  const kept = isRecord(meta.preservedMessages) ? meta.preservedMessages : undefined;
+  const list = kept && (Array.isArray(kept.allUuids) ? kept.allUuids : kept.uuids);
+  if (Array.isArray(list)) return list.filter((u): u is string => typeof u === 'string');
+  const seg = isRecord(meta.preservedSegment) ? meta.preservedSegment : undefined;
+  if (typeof seg?.headUuid !== 'string' || typeof seg.tailUuid !== 'string') return [];
+  const byUuid = new Map(before.filter((l) => typeof l.uuid === 'string').map((l) => [l.uuid as string, l]));
+  const out: string[] = [];
+  for (let u: unknown = seg.tailUuid; typeof u === 'string' && byUuid.has(u) && out.length <= byUuid.size; u = byUuid.get(u)!.parentUuid) {
+    out.push(u);
+    if (u === seg.headUuid) return out.reverse();
+  }
+  return [];
+}
+
+/**
+ * A context that starts at a compaction (a compact_boundary, its summary) as Claude Code's own
+ * resume reads it: the lines the boundary keeps from before it, found in `before` (the context up to
+ * the compaction), placed after the summary, their bytes unchanged. Null: it keeps nothing missing here.
+ */
+export function withPreserved(context: Uint8Array, before: () => Promise<Uint8Array>): Promise<Uint8Array> | null {
+  const lines = parseJsonLines(context);
+  const boundary = lines[0]?.value;
+  if (!isRecord(boundary) || boundary.type !== 'system' || boundary.subtype !== 'compact_boundary' || !isRecord(boundary.compactMetadata)) return null;
+  const meta = boundary.compactMetadata;
+  if (meta.preservedMessages === undefined && meta.preservedSegment === undefined) return null;
+  const here = new Set(lines.map((l) => (isRecord(l.value) ? l.value.uuid : undefined)));
+  return (async () => {
+    const prior = await before();
+    const parsed = parseJsonLines(prior);
+    const wanted = new Set(preservedUuids(boundary, parsed.map((l) => (isRecord(l.value) ? l.value : {}))).filter((u) => !here.has(u)));
+    if (wanted.size === 0) return context;
+    const kept = parsed.filter((l) => isRecord(l.value) && wanted.has(l.value.uuid as string)).map((l) => wholeLine(prior.subarray(l.start, l.end)));
+    // after the boundary and the summary line(s) that follow it
+    let at = 1;
+    while (at < lines.length && isRecord(lines[at].value) && (lines[at].value as Line).isCompactSummary === true) at++;
+    const cut = at < lines.length ? lines[at].start : context.length;
+    return Buffer.concat([wholeLine(context.subarray(0, cut)), ...kept, context.subarray(cut)]);
+  })();
+}

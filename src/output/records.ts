@@ -136,8 +136,8 @@ export function hooksJson(action: string, r: HooksReport) {
   return { v: 1, action, path: r.path, changed: r.changed, installed: Object.values(r.events).every((c) => c !== null), events: r.events, ...(r.covers !== undefined ? { covers: r.covers } : {}) };
 }
 
-export function exportJson(sessionId: string, path: string, command: string) {
-  return { v: 1, session_id: sessionId, path, command };
+export function exportJson(sessionId: string, path: string, command: string, branch?: string) {
+  return { v: 1, session_id: sessionId, path, command, ...(branch !== undefined ? { branch } : {}) };
 }
 
 /** `url` always redacted (`user:***@`). */

@@ -30,5 +30,6 @@ export const claudeCode: Runtime = {
     render: async (ctx, spec, opts) => (await import('./export.js')).exportClaudeCode(ctx, spec, opts),
     path: exportPath,
     write: writeSession,
+    track: async (ctx, e, path) => (await import('./export.js')).trackExport(ctx, e, path),
   },
 };
