@@ -43,6 +43,8 @@ export interface ImportResult {
 export interface Importer {
   /** for help texts: what files it reads */
   accepts: string;
+  /** the file names it takes when importing a directory (default: `*.jsonl`) */
+  files?: RegExp;
   run(ctx: RepoContext, file: string, opts: ImportOptions): Promise<ImportResult>;
 }
 

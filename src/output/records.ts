@@ -11,6 +11,7 @@ import type { ExpiredBranch, GcReport } from '../api/gc.js';
 import type { RefReport, SyncReport } from '../api/sync.js';
 import type { HooksReport, ImportResult } from '../api/runtime.js';
 import { fullId } from '../core/ids.js';
+import type { CtxError } from '../errors/index.js';
 
 export function initJson(path: string, created: boolean) {
   return { v: 1, path, created };
@@ -130,6 +131,16 @@ export function gcJson(r: GcReport) {
 
 export function importJson(r: ImportResult, tip: string) {
   return { v: 1, branch: r.branch, session: r.session, commits: r.commits.length, bytes: r.bytes, id: fullId(tip) };
+}
+
+/** One file of a directory import. */
+export function importFileJson(file: string, r: ImportResult, tip: string) {
+  return { v: 1, file, branch: r.branch, session: r.session, commits: r.commits.length, bytes: r.bytes, id: fullId(tip), unchanged: r.commits.length === 0 };
+}
+
+/** A file of a directory import that failed: its error, as the CLI would print it alone. */
+export function importFileErrorJson(file: string, e: CtxError) {
+  return { v: 1, file, error: e.code, message: e.message, exit: e.exit };
 }
 
 export function hooksJson(action: string, r: HooksReport) {

@@ -18,7 +18,7 @@ export const claudeCode: Runtime = {
   sessionBranch,
   import: {
     accepts: 'a Claude Code session .jsonl',
-    run: async (ctx, file, opts) => (await import('./import.js')).importClaudeCode(ctx, file, opts),
+    run: async (ctx, file, opts) => (await import('./import.js')).importClaudeCode(ctx, file, transcript, opts),
   },
   transcript,
   capture: {

@@ -7,5 +7,5 @@ export const geminiCli: Runtime = {
   title: 'Gemini CLI',
   formats: [GEMINI_FORMAT],
   sessionBranch,
-  import: { accepts: 'a Gemini CLI chat .json', run: importGemini },
+  import: { accepts: 'a Gemini CLI chat .json', files: /^session-.*\.jsonl?$/, run: importGemini },
 };
