@@ -51,7 +51,8 @@ describeCorpus('ctx export claude-code', () => {
     const j = ctx(store, ['--json', 'export', 'claude-code', `claude/${OLD}`], { env: { HOME: home, CLAUDE_CONFIG_DIR: undefined } });
     expect(j.code).toBe(0);
     const rec = JSON.parse(j.stdout);
-    expect(Object.keys(rec)).toEqual(['v', 'session_id', 'path', 'command']);
+    expect(Object.keys(rec)).toEqual(['v', 'session_id', 'path', 'command', 'branch']);
+    expect(rec.branch).toBe(`claude/${rec.session_id}`);
     expect(rec.session_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(rec.path.startsWith(join(home, '.claude', 'projects', '-Users-randlee-'))).toBe(true);
     expect(rec.command).toBe(`claude --resume ${rec.session_id}`);

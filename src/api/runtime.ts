@@ -119,5 +119,5 @@ export interface Exporter {
   /** Writes the session there, never over an existing one. */
   write(path: string, bytes: Uint8Array): void;
   /** After the write: the branch the resumed session's capture continues, made at the exported commit. */
-  track?(ctx: RepoContext, e: Exported, path: string): Promise<string>;
+  track?(ctx: RepoContext, e: Exported, path: string): Promise<string | undefined>;
 }

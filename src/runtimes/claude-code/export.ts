@@ -66,9 +66,11 @@ function withCwd(line: string, cwd: string): string {
  * hook's position at the end of the written file: the hook then captures the resumed session's new
  * turns onto it, forked from the exported commit, instead of the whole file onto a new root.
  */
-export function trackExport(ctx: RepoContext, e: Exported, path: string): string {
+export function trackExport(ctx: RepoContext, e: Exported, path: string): string | undefined {
   const branch = sessionBranch(e.sessionId);
   const tip = e.commit.slice('ctx-'.length);
+  // a session id given twice (another --dir): its branch stays as it is
+  if (ctx.refs.read(refs.branch(branch)) !== null) return undefined;
   ctx.refs.update(refs.branch(branch), tip, null);
   const len = Math.min(TAIL_BYTES, e.bytes.length);
   writeState(ctx.gitdir, e.sessionId, { v: 1, branch, tip, offset: e.bytes.length, tail_sha256: tailHash(e.bytes.subarray(e.bytes.length - len)), tail_len: len, transcript: path, session: e.sessionId });
