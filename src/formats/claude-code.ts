@@ -1,7 +1,7 @@
 // claude-code-v1: Claude Code transcript JSONL, bytes exactly as the runtime wrote them.
 import { parseObjectLines } from './jsonl.js';
 import { concatBytes, contentTexts, type StorageFormat } from './format.js';
-import { claudeCompactLines } from './claude-code-compaction.js';
+import { claudeCompactLines, withPreserved } from './claude-code-compaction.js';
 import { isMessage, neutralLines } from './claude-code-messages.js';
 import { claudeLinesFromNeutral } from './claude-code-write.js';
 
@@ -16,4 +16,5 @@ export const claudeCode: StorageFormat = {
   toNeutral: (entries) => neutralLines(entries).messages,
   fromNeutral: claudeLinesFromNeutral,
   writeCompaction: claudeCompactLines,
+  withKept: withPreserved,
 };

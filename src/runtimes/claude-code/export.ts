@@ -4,7 +4,7 @@
 // context is translated into Claude Code lines first (claude-code-v1's fromNeutral).
 import { randomUUID } from 'node:crypto';
 import { BadInputError, UsageError } from '../../errors/index.js';
-import { withPreserved } from '../../formats/claude-code-compaction.js';
+import { storageFormat } from '../../formats/registry.js';
 import { materialize } from '../../api/materialize.js';
 import type { RepoContext } from '../../api/repo-context.js';
 import type { ExportOptions, Exported } from '../../api/runtime.js';
@@ -21,7 +21,7 @@ export async function exportClaudeCode(ctx: RepoContext, spec: string, opts: Exp
   const commit = `ctx-${await ctx.resolve(spec)}`;
   const m = await materialize(ctx, spec, { format: CLAUDE_FORMAT, stop: opts.stop ?? 'compaction' });
   // a compaction that keeps messages from before it: Claude Code's resume sends them after the summary
-  const kept = m.tier === 'native' && m.commits.length ? withPreserved(m.bytes, async () => (await materialize(ctx, `${m.commits[0]}~1`, { format: CLAUDE_FORMAT, stop: 'root' })).bytes) : null;
+  const kept = m.tier === 'native' && m.commits.length ? storageFormat(CLAUDE_FORMAT).withKept!(m.bytes, async () => (await materialize(ctx, `${m.commits[0]}~1`, { format: CLAUDE_FORMAT, stop: 'root' })).bytes) : null;
   const bytes = kept ? await kept : m.bytes;
   const text = Buffer.from(bytes).toString('utf8');
   const out: string[] = [];
