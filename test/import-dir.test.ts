@@ -67,6 +67,22 @@ describe('ctx import claude-code FILE, again', () => {
     expect(objectCount(store)).toBe(objects);
   });
 
+  it('an exported session that was resumed: importing it adds the new turns on claude/<new id>, forked from the exported commit', () => {
+    const store = newStore();
+    const imp = JSON.parse(ctx(store, ['import', 'claude-code', COMPACTED, '--json'], { env: ENV }).stdout);
+    const dir = tempDir();
+    const NEW = '0b5c2f7e-1d2a-4e8b-9c3f-5a6b7c8d9e0f';
+    const exp = JSON.parse(ctx(store, ['export', 'claude-code', imp.branch, '--dir', dir, '--session-id', NEW, '--json'], { env: ENV }).stdout);
+    expect(exp.branch).toBe(`claude/${NEW}`);
+    const turn = `${JSON.stringify({ type: 'user', message: { role: 'user', content: 'go on' }, uuid: 'n1', sessionId: NEW, timestamp: '2026-01-03T00:00:00.000Z' })}\n`;
+    writeFileSync(exp.path, turn, { flag: 'a' });
+    const r = JSON.parse(ctx(store, ['import', 'claude-code', exp.path, '--json'], { env: ENV }).stdout);
+    expect(r).toMatchObject({ branch: `claude/${NEW}`, commits: 1 });
+    expect(git(store, ['rev-parse', `${r.id.slice(4)}^`]).trim()).toBe(imp.id.slice(4));
+    expect(git(store, ['cat-file', 'blob', `${r.id.slice(4)}:delta.jsonl`])).toBe(turn);
+    expect(JSON.parse(ctx(store, ['import', 'claude-code', exp.path, '--json'], { env: ENV }).stdout)).toMatchObject({ commits: 0, id: r.id });
+  });
+
   it('a branch that holds another file is still refused', () => {
     const store = newStore();
     expect(ctx(store, ['checkpoint', '-b', 'main', '--format', 'claude-code-v1', '-'], { env: ENV, input: '{"type":"user"}\n' }).code).toBe(0);
