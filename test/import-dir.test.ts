@@ -139,6 +139,8 @@ describeCorpus('ctx import RUNTIME DIR', () => {
     expect(records[1]).toEqual({ v: 1, file: join(dir, 'broken.jsonl'), error: 'BadInputError', message: 'line 1 is not JSON (byte 0)', exit: 1 });
     for (const x of [records[0], ...records.slice(2)]) expect(x).toMatchObject({ v: 1, commits: 0, unchanged: true });
     expect(Object.keys(records[0]).sort()).toEqual(['branch', 'bytes', 'commits', 'file', 'id', 'session', 'unchanged', 'v']);
+    const third = ctx(store, ['import', 'claude-code', dir], { env: ENV });
+    expect(third.stdout.split('\n').filter(Boolean).map((l) => l.split('\t').slice(1, 2).concat(l.split('\t')[3]))).toEqual(rows.map((row) => [row[1], 'unchanged']));
     expect(refSnapshot(store)).toBe(refs);
   }, 60_000);
 

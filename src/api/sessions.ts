@@ -42,7 +42,7 @@ export async function importDirectory(ctx: RepoContext, runtimeName: string, dir
     try {
       f = { file, result: await r.import!.run(ctx, file, opts) };
     } catch (e) {
-      f = { file, error: e instanceof CtxError ? e : new CtxError(`${file}: ${(e as Error).message}`) };
+      f = { file, error: e instanceof CtxError ? e : new CtxError((e as Error).message) };
     }
     out.push(f);
     onFile?.(f, out.length, files.length);

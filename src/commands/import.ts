@@ -53,11 +53,13 @@ export default defineCommand({
       if (io.flags.json) return io.json(importJson(one, one.tip));
       return io.out(`${one.branch}\t${shortId(one.tip)}\t${one.commits.length} commits\n`);
     }
-    for (const f of files!) {
-      if (io.flags.json) io.json(f.result ? importFileJson(f.file, f.result, tipOf(f.result)) : importFileErrorJson(f.file, f.error!));
-      else if (f.error) io.note(`${f.file}: ${f.error.message}`);
-      else for (const w of f.result!.commits.flatMap((c) => c.warnings ?? [])) io.note(`${f.file}: ${w}`);
-      if (f.result && !io.flags.json) io.out(`${f.file}\t${f.result.branch}\t${shortId(tipOf(f.result))}\t${f.result.unchanged ? 'unchanged' : `${f.result.commits.length} commits`}\n`);
+    for (const { file, result: r, error } of files!) {
+      if (io.flags.json) io.json(r ? importFileJson(file, r, tipOf(r)) : importFileErrorJson(file, error!));
+      else if (error) io.note(`${file}: ${error.message}`);
+      else {
+        for (const w of r!.commits.flatMap((c) => c.warnings ?? [])) io.note(`${file}: ${w}`);
+        io.out(`${file}\t${r!.branch}\t${shortId(tipOf(r!))}\t${r!.unchanged ? 'unchanged' : `${r!.commits.length} commits`}\n`);
+      }
     }
   },
   failure({ files }) {
