@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { encodeProjectDir } from '../src/runtimes/claude-code/paths.js';
 import { claudeEnv, conversation, describeClaude, runClaude, toolThenText, transcripts, type ClaudeEnv } from './claude-cli.js';
-import { FIXTURES, ctx, git, tempDir } from './helpers.js';
+import { CORPUS, FIXTURES, ctx, git, itCorpus, tempDir } from './helpers.js';
 import { startMockApi, type MockApi } from './mock-anthropic-api.js';
 
 let api: MockApi;
@@ -96,6 +96,25 @@ describeClaude('ctx export claude-code, resumed by the real claude CLI (2.1.330)
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_a1', content: expect.stringContaining('src/cli.py:12:def list(args)') }] },
       { role: 'assistant', content: [{ type: 'text', text: 'Added `--done`: it lists only finished items.' }] },
       { role: 'user', content: [{ type: 'text', text: 'Now write tests for it.' }] },
+    ]);
+    expect(sent[sent.length - 1].content.at(-1)).toEqual({ type: 'text', text: 'next' });
+  }, 120_000);
+
+  itCorpus('a Gemini CLI chat exported to claude-code resumes with its tool calls as tool_use/tool_result', async () => {
+    const root = tempDir();
+    const dir = join(root, 'gemini-test');
+    mkdirSync(dir);
+    const store = join(root, '.ctx');
+    const c = claudeEnv(root, api.url);
+    expect(ctx(store, ['init', store]).code).toBe(0);
+    const imp = JSON.parse(ctx(store, ['import', 'gemini-cli', join(CORPUS, 'gemini-cli', 'jnarowski__agentcmd__session-2025-10-29T10-36-453aa339.json'), '--json']).stdout);
+    const rec = JSON.parse(ctx(store, ['export', 'claude-code', imp.branch, '--json'], { cwd: dir, env: { CLAUDE_CONFIG_DIR: c.config, HOME: c.home } }).stdout);
+    expect((await runClaude(c, dir, ['-p', '--resume', rec.session_id, 'next', '--allowedTools', 'Bash'])).code).toBe(0);
+    const sent = conversation(api.turns()[api.turns().length - 2]);
+    expect(sent.slice(0, 3)).toEqual([
+      { role: 'user', content: [{ type: 'text', text: "Change 'Hello' to 'Goodbye' in /tmp/gemini-test/created.txt\n\n\n" }] },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'read_file-1761734225259-ef6c719c767c', name: 'read_file', input: { absolute_path: '/private/tmp/gemini-test/created.txt' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'read_file-1761734225259-ef6c719c767c', content: 'Hello from Gemini CLI' }] },
     ]);
     expect(sent[sent.length - 1].content.at(-1)).toEqual({ type: 'text', text: 'next' });
   }, 120_000);
