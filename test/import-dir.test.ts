@@ -107,6 +107,9 @@ describeCorpus('ctx import claude-code of subagent transcripts', () => {
 
     expect(ctx(store, ['import', 'claude-code', agent, '-b', 'review/agent'], { env: ENV }).code).toBe(0);
     expect(expectForkedAtSpawn(store, 'review/agent', 'aae161c')).toBe(spawn);
+    // under another name, a subagent transcript is known by its first line (a sidechain naming its agent)
+    expect(ctx(store, ['import', 'claude-code', agentFile('aae161c'), '-b', 'review/renamed'], { env: ENV }).code).toBe(0);
+    expect(expectForkedAtSpawn(store, 'review/renamed', 'aae161c')).toBe(spawn);
   }, 60_000);
 });
 

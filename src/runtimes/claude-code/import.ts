@@ -13,6 +13,7 @@ import { lockSession, readState, statePath } from '../../store/capture-state.js'
 import { refs } from '../../store/refs.js';
 import { importSegments, readNonEmpty } from '../transcript.js';
 import { AGENT_FILE } from './agents.js';
+import { findSpawnCommit } from './spawn.js';
 import { CLAUDE_FORMAT, agentBranch, sessionBranch } from './names.js';
 import { splitTranscript } from './split.js';
 
@@ -20,26 +21,20 @@ export async function importClaudeCode(ctx: RepoContext, file: string, transcrip
   const bytes = readNonEmpty(file);
   const segments = splitTranscript(bytes);
   const session = opts.fields?.session ?? segments.find((s) => s.sessionId)?.sessionId ?? basename(file).replace(/\.jsonl$/, '');
-  const agent = AGENT_FILE.exec(basename(file))?.[1];
+  const agent = AGENT_FILE.exec(basename(file))?.[1] ?? sidechainAgent(bytes);
   const branch = opts.branch ?? (agent !== undefined ? agentBranch(session, agent) : sessionBranch(session));
   const tip = ctx.refs.read(refs.branch(branch));
-  if (tip === null && agent === undefined)
-    return importSegments(ctx, { file, bytes, segments, session, branch, template: 'claude-code', format: CLAUDE_FORMAT }, opts);
+  if (tip === null) {
+    // a subagent's chain starts at the commit that spawned it, as the hook's capture starts it
+    const mainTip = agent === undefined ? null : ctx.refs.read(refs.branch(sessionBranch(session)));
+    const onto = mainTip && (await findSpawnCommit(ctx, mainTip, agent!, bytes));
+    return importSegments(ctx, { file, bytes, segments, session, branch, template: 'claude-code', format: CLAUDE_FORMAT, onto }, opts);
+  }
   // the default branch is the hook's: its position there (an exported session's) is shared
   const key = opts.branch === undefined ? (agent === undefined ? session : `${session}.agent-${agent}`) : undefined;
-  if (tip !== null && !(await holdsFile(ctx, tip, file, key))) throw new AlreadyExistsError(`branch ${branch} already exists`, { hint: 'choose another with -b NAME' });
-  // what is new past the branch's tip, or a subagent's whole file from the commit that spawned it
-  const stream = {
-    transcript,
-    key,
-    base: branch,
-    file,
-    main: agent === undefined,
-    startAt: async (first: Uint8Array) => {
-      const mainTip = ctx.refs.read(refs.branch(sessionBranch(session)));
-      return mainTip && (await import('./spawn.js')).findSpawnCommit(ctx, mainTip, agent!, first);
-    },
-  };
+  if (!(await holdsFile(ctx, tip, file, key))) throw new AlreadyExistsError(`branch ${branch} already exists`, { hint: 'choose another with -b NAME' });
+  // what is new past the branch's tip, split and written as the hook's capture writes it
+  const stream = { transcript, key, base: branch, file, main: agent === undefined };
   const release = lockSession(ctx.gitdir, session);
   if (!release) throw new ConflictError(`a ctx hook is capturing session ${session}; import again when it is done`);
   let r;
@@ -62,4 +57,15 @@ async function holdsFile(ctx: RepoContext, tip: string, file: string, key: strin
   let meta = await readTipMeta(ctx, tip);
   for (let from = derivedFrom(meta); from !== null; from = derivedFrom(meta)) meta = await readTipMeta(ctx, from);
   return (meta.source as { file?: unknown } | undefined)?.file === basename(file);
+}
+
+/** A subagent transcript under another name: its first line is a sidechain line naming its agent. */
+function sidechainAgent(bytes: Uint8Array): string | undefined {
+  const nl = bytes.indexOf(0x0a);
+  try {
+    const first = JSON.parse(Buffer.from(bytes.subarray(0, nl < 0 ? bytes.length : nl)).toString('utf8'));
+    return first?.isSidechain === true && typeof first.agentId === 'string' && first.agentId !== '' ? first.agentId : undefined;
+  } catch {
+    return undefined;
+  }
 }
