@@ -147,6 +147,18 @@ describeCorpus('ctx import RUNTIME DIR', () => {
     expect(refSnapshot(store)).toBe(refs);
   }, 60_000);
 
+});
+
+describe('ctx import RUNTIME DIR, refused or empty', () => {
+  it('a directory with no session file in it: says so, exit 0, nothing written', () => {
+    const store = newStore();
+    const dir = tempDir();
+    writeFileSync(join(dir, 'notes.txt'), 'x\n');
+    const refs = refSnapshot(store);
+    expect(ctx(store, ['import', 'codex', dir], { env: ENV })).toMatchObject({ code: 0, stdout: '', stderr: `${dir}: no session file in it\n` });
+    expect(refSnapshot(store)).toBe(refs);
+  });
+
   it('refuses -b with a directory (one branch cannot hold many sessions), writing nothing', () => {
     const store = newStore();
     const dir = tempDir();

@@ -2,7 +2,7 @@
 // transcript, export a context for the runtime's resume, install its hooks, capture a hook call.
 import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { ConflictError, CtxError, UsageError } from '../errors/index.js';
+import { BadInputError, ConflictError, CtxError, UsageError } from '../errors/index.js';
 import { lockSession } from '../store/capture-state.js';
 import { appendDerived, derivedDir } from '../store/derived.js';
 import { initRepo, locateStore } from '../store/repo.js';
@@ -62,7 +62,12 @@ export function sessionFiles(root: string, names: RegExp): string[] {
   };
   const out: string[] = [];
   const walk = (dir: string) => {
-    const entries = readdirSync(dir).sort();
+    let entries: string[];
+    try {
+      entries = readdirSync(dir).sort();
+    } catch (e) {
+      throw new BadInputError(`cannot read ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
     const dirs: string[] = [];
     for (const name of entries) {
       const path = join(dir, name);

@@ -32,6 +32,7 @@ export default defineCommand({
       const bar = io.progress(`importing ${basename(file)}`, '');
       try {
         const files = await io.withRepo(true, (repo) => importDirectory(repo, runtime, file, { branch: flags.branch, fields: metadataFields(flags) }, (_, n, total) => bar.update(n, total)));
+        if (files.length === 0) io.note(`${file}: no session file in it`);
         return { files };
       } finally {
         bar.done();
