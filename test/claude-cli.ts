@@ -1,6 +1,6 @@
 // The real `claude` CLI (node_modules/.bin/claude, pinned in package.json) run non-interactively in
 // a temp HOME and config dir against the mock Messages API: what the Claude Code tests drive.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe } from 'vitest';
@@ -8,12 +8,18 @@ import { ROOT } from './helpers.js';
 import type { RecordedRequest, Reply } from './mock-anthropic-api.js';
 
 export const CLAUDE_BIN = join(ROOT, 'node_modules', '.bin', 'claude');
-const HAS_CLAUDE = existsSync(CLAUDE_BIN);
+/** Why the real claude cannot run here, or null: the binary is missing, or it does not run on this platform. */
+function missing(): string | null {
+  if (!existsSync(CLAUDE_BIN)) return `${CLAUDE_BIN} not found: npm install fetches the pinned @anthropic-ai/claude-code`;
+  const r = spawnSync(CLAUDE_BIN, ['--version'], { encoding: 'utf8', timeout: 20_000 });
+  return r.status === 0 ? null : `${CLAUDE_BIN} --version does not run here (${r.error?.message ?? `exit ${r.status}: ${r.stderr.trim()}`})`;
+}
+const MISSING = missing();
 
-/** `describe` for suites that run the real claude; skipped with the reason when the binary is missing. */
+/** `describe` for suites that run the real claude; skipped with the reason when it cannot run. */
 export function describeClaude(name: string, fn: () => void): void {
-  if (HAS_CLAUDE) describe(name, fn);
-  else describe.skip(`${name} (skipped: ${CLAUDE_BIN} not found: npm install fetches the pinned @anthropic-ai/claude-code)`, fn);
+  if (MISSING === null) describe(name, fn);
+  else describe.skip(`${name} (skipped: ${MISSING})`, fn);
 }
 
 export interface ClaudeEnv {
