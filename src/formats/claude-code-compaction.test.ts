@@ -101,6 +101,12 @@ describe('a compaction that keeps messages from before it (withKept)', () => {
     expect(await kept(meta)).toBe(lines([boundary(meta), summary, user('u2', 'a1', 'more'), assistant('a3', 'u2', 'm2', { type: 'text', text: 'kept' }), after]));
   });
 
+  it('a context that already holds them after its summary (a snapshot of one read this way) is given back as it is', async () => {
+    const meta = { preservedMessages: { anchorUuid: 's1', uuids: ['u2', 'a3'] } };
+    const whole = toBytes([boundary(meta), summary, user('u2', 'a1', 'more'), assistant('a3', 'u2', 'm2', { type: 'text', text: 'kept' }), after]);
+    expect(Buffer.from(await claudeCode.withKept!(whole, async () => before)!).equals(whole)).toBe(true);
+  });
+
   it('walks an older preservedSegment from its tail to its head', async () => {
     const meta = { preservedSegment: { headUuid: 'a1', anchorUuid: 's1', tailUuid: 'u2' } };
     expect(await kept(meta)).toBe(lines([boundary(meta), summary, assistant('a1', 'u0', 'm1', { type: 'text', text: 'one' }), user('u2', 'a1', 'more'), after]));
