@@ -149,7 +149,15 @@ describeCorpus('ctx import RUNTIME DIR', () => {
 
 });
 
-describe('ctx import RUNTIME DIR, refused or empty', () => {
+describe('ctx import RUNTIME DIR: the runtime\'s own files, refused or empty', () => {
+  it('takes only the file names the runtime imports (codex: rollout-*.jsonl)', () => {
+    const store = newStore();
+    const dir = join(FIXTURES, 'codex');
+    const r = ctx(store, ['import', 'codex', dir, '--json'], { env: ENV });
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(jsonLines(r.stdout).map((x) => [x.file, x.branch])).toEqual([[join(dir, 'rollout-2025-11-20T09-00-00-0a1b2c3d-4e5f-7a8b-9c0d-1e2f3a4b5c6d.jsonl'), 'codex/0a1b2c3d-4e5f-7a8b-9c0d-1e2f3a4b5c6d']]);
+  });
+
   it('a directory with no session file in it: says so, exit 0, nothing written', () => {
     const store = newStore();
     const dir = tempDir();
