@@ -3,7 +3,7 @@
 // bytes differ from the stored ones; the messages do not. Any chain exports: another runtime's
 // context is translated into Claude Code lines first (claude-code-v1's fromNeutral).
 import { randomUUID } from 'node:crypto';
-import { BadInputError, UsageError } from '../../errors/index.js';
+import { BadInputError, NotFoundError, UsageError } from '../../errors/index.js';
 import { storageFormat } from '../../formats/registry.js';
 import { materialize } from '../../api/materialize.js';
 import type { RepoContext } from '../../api/repo-context.js';
@@ -21,7 +21,7 @@ export async function exportClaudeCode(ctx: RepoContext, spec: string, opts: Exp
   const commit = `ctx-${await ctx.resolve(spec)}`;
   const m = await materialize(ctx, spec, { format: CLAUDE_FORMAT, stop: opts.stop ?? 'compaction' });
   // a compaction that keeps messages from before it: Claude Code's resume sends them after the summary
-  const kept = m.tier === 'native' && m.commits.length ? storageFormat(CLAUDE_FORMAT).withKept!(m.bytes, async () => (await materialize(ctx, `${m.commits[0]}~1`, { format: CLAUDE_FORMAT, stop: 'root' })).bytes) : null;
+  const kept = m.tier === 'native' && m.commits.length ? storageFormat(CLAUDE_FORMAT).withKept!(m.bytes, () => contextBefore(ctx, m.commits[0])) : null;
   const bytes = kept ? await kept : m.bytes;
   const text = Buffer.from(bytes).toString('utf8');
   const out: string[] = [];
@@ -54,6 +54,16 @@ export async function exportClaudeCode(ctx: RepoContext, spec: string, opts: Exp
   cwd ??= opts.cwd ?? null;
   const session = cwd === null ? out : out.map((l) => (l.includes('"cwd":') ? l : withCwd(l, cwd!)));
   return { sessionId, commit, cwd, bytes: Buffer.from(session.join(''), 'utf8'), lines, command: `claude --resume ${sessionId}` };
+}
+
+/** The whole context before `commit`; none when it is a root. */
+async function contextBefore(ctx: RepoContext, commit: string): Promise<Uint8Array> {
+  try {
+    return (await materialize(ctx, `${commit}~1`, { format: CLAUDE_FORMAT, stop: 'root' })).bytes;
+  } catch (e) {
+    if (e instanceof NotFoundError) return new Uint8Array();
+    throw e;
+  }
 }
 
 function withCwd(line: string, cwd: string): string {
