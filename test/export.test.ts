@@ -1,7 +1,7 @@
 // `ctx export claude-code ID`: a resumable session where Claude Code looks for it.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CORPUS, ctx, describeCorpus, newStore, tempDir } from './helpers.js';
 
 const RANDLEE = join(CORPUS, 'claude-code', 'randlee__claude-history__simple-967e501d-session.jsonl');
@@ -51,7 +51,8 @@ describeCorpus('ctx export claude-code', () => {
     const j = ctx(store, ['--json', 'export', 'claude-code', `claude/${OLD}`], { env: { HOME: home, CLAUDE_CONFIG_DIR: undefined } });
     expect(j.code).toBe(0);
     const rec = JSON.parse(j.stdout);
-    expect(Object.keys(rec)).toEqual(['v', 'session_id', 'path', 'command']);
+    expect(Object.keys(rec)).toEqual(['v', 'session_id', 'path', 'command', 'branch']);
+    expect(rec.branch).toBe(`claude/${rec.session_id}`);
     expect(rec.session_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(rec.path.startsWith(join(home, '.claude', 'projects', '-Users-randlee-'))).toBe(true);
     expect(rec.command).toBe(`claude --resume ${rec.session_id}`);
@@ -67,5 +68,16 @@ describeCorpus('ctx export claude-code', () => {
     const s = ctx(store, ['export', 'claude-code', `claude/${OLD}`, '--stdout', '--session-id', NEW]);
     expect(s.stdout).toBe(readFileSync(join(dir, `${NEW}.jsonl`), 'utf8'));
     expect(ctx(store, ['export', 'claude-code', `claude/${OLD}`, '--session-id', 'nope']).code).toBe(2);
+  });
+});
+
+describe('ctx export claude-code of a compaction that keeps messages', () => {
+  it('a compaction at the root keeps nothing it could find: exported as it is', () => {
+    const store = newStore();
+    const boundary = '{"type":"system","subtype":"compact_boundary","uuid":"b","sessionId":"s","cwd":"/w","compactMetadata":{"preservedMessages":{"anchorUuid":"c","uuids":["x"]}}}\n';
+    const summary = '{"type":"user","isCompactSummary":true,"uuid":"c","sessionId":"s","message":{"role":"user","content":"summary"}}\n';
+    expect(ctx(store, ['checkpoint', '-b', 'm', '--format', 'claude-code-v1', '--type', 'compaction', '-'], { input: boundary + summary }).code).toBe(0);
+    const r = ctx(store, ['export', 'claude-code', 'm', '--stdout', '--session-id', '0b5c2f7e-1d2a-4e8b-9c3f-5a6b7c8d9e0f']);
+    expect([r.code, r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l).uuid)]).toEqual([0, ['b', 'c']]);
   });
 });

@@ -25,10 +25,9 @@ describe('ctx hooks claude-code', () => {
     const project = tempDir();
     mkdirSync(join(project, '.git'));
     mkdirSync(join(project, '.claude'));
-    mkdirSync(join(project, 'sub'));
     const file = join(project, '.claude', 'settings.json');
     writeFileSync(file, USER_SETTINGS);
-    const run = (args: string[]) => ctx(store, ['hooks', ...args, 'claude-code'], { cwd: join(project, 'sub') });
+    const run = (args: string[]) => ctx(store, ['hooks', ...args, 'claude-code'], { cwd: project });
 
     const first = run(['install']);
     expect(first.code).toBe(0);
@@ -36,9 +35,10 @@ describe('ctx hooks claude-code', () => {
     const installed = JSON.parse(readFileSync(file, 'utf8'));
     const command = `${process.execPath} ${CTX} hook claude-code`;
     expect(installed.model).toBe('opus');
+    expect(first.stderr).toContain(`covers claude sessions started in ${project}, not in its subdirectories (Claude Code reads .claude/settings.json only where it starts): run this in each directory claude starts in, or use --user\n`);
     expect(installed.hooks.PreToolUse).toEqual([{ matcher: 'Bash', hooks: [{ type: 'command', command: './check.sh' }] }]);
-    expect(installed.hooks.Stop).toEqual([{ hooks: [{ type: 'command', command: 'say done' }] }, { hooks: [{ type: 'command', command }] }]);
-    expect(installed.hooks.SessionStart).toEqual([{ matcher: 'resume|compact', hooks: [{ type: 'command', command }] }]);
+    expect(installed.hooks.Stop).toEqual([{ hooks: [{ type: 'command', command: 'say done' }] }, { hooks: [{ type: 'command', command, timeout: 30 }] }]);
+    expect(installed.hooks.SessionStart).toEqual([{ matcher: 'resume|compact', hooks: [{ type: 'command', command, timeout: 30 }] }]);
     for (const e of EVENTS) expect(first.stdout).toContain(`${e}\t${command}\n`);
 
     const bytes = readFileSync(file);

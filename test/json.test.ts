@@ -100,9 +100,9 @@ describe('--json records', () => {
     expect(failed.code).toBe(1);
     expect(new Set(failed.stdout.trimEnd().split('\n').map((l) => Object.keys(JSON.parse(l)).sort().join(' ')))).toEqual(new Set(['error id status v']));
     const claude = { CLAUDE_CONFIG_DIR: join(dir, 'claude') };
-    expect(keys(['hooks', 'status', 'claude-code', '--user'], { env: claude })).toEqual(['action changed events installed path v']);
-    expect(keys(['hooks', 'install', 'claude-code', '--user'], { env: claude })).toEqual(['action changed events installed path v']);
-    expect(keys(['export', 'claude-code', 'alice/auth-fix', '--dir', join(dir, 'out'), '--session-id', '3f6c2a9e-8b1d-4e57-a0c4-5d2e9b7f1a80'])).toEqual(['command path session_id v']);
+    expect(keys(['hooks', 'status', 'claude-code', '--user'], { env: claude })).toEqual(['action changed covers events installed path v']);
+    expect(keys(['hooks', 'install', 'claude-code', '--user'], { env: claude })).toEqual(['action changed covers events installed path v']);
+    expect(keys(['export', 'claude-code', 'alice/auth-fix', '--dir', join(dir, 'out'), '--session-id', '3f6c2a9e-8b1d-4e57-a0c4-5d2e9b7f1a80'])).toEqual(['branch command path session_id v']);
 
     const remote = join(dir, 'remote.git');
     execFileSync('git', ['init', '-q', '--bare', remote]);

@@ -34,7 +34,7 @@ describe.skipIf(SKIP)(`man pages${SKIP ? ' (skipped: neither man nor groff is in
   it('ctx-export.1 shows the resume command with its spaces, and the --json record whole', () => {
     const { text } = render('ctx-export.1');
     expect(text).toContain('Exactly claude --resume UUID and a newline');
-    expect(text).toContain('{"v":1,"session_id":"UUID","path":"file","command":"claude --resume UUID"}');
+    expect(text).toContain('{"v":1,"session_id":"UUID","path":"file","command":"claude --resume UUID","branch":"claude/UUID"}');
     expect(text).not.toContain('claude--resume');
   });
 });

@@ -66,18 +66,18 @@ describeCorpus('views', () => {
     expect(counts).toEqual([[45, 11], [81, 13], [9, 4], [46, 15]]);
   }, 60_000);
 
-  it('a view needs a format written from messages: exit 2 naming them; without --format, openai-chat-v1', () => {
+  it('a view needs a format written from messages: exit 2 naming them; without --format, the stored claude-code-v1 (written from messages)', () => {
     const store = importAll();
     for (const args of [['--view', 'conversation'], ['--mask-tool-outputs', '2']]) {
       const r = ctx(store, ['materialize', 's0', ...args, '--json'], { env });
       expect(r.code).toBe(0);
-      expect(r.stderr).toBe('ctx: translated claude-code-v1 → openai-chat-v1 (structural)\n');
-      expect(JSON.parse(r.stdout)).toMatchObject({ format: 'openai-chat-v1', tier: 'structural' });
+      expect(r.stderr).toBe('');
+      expect(JSON.parse(r.stdout)).toMatchObject({ format: 'claude-code-v1', tier: 'structural' });
     }
-    for (const args of [['--view', 'conversation', '--format', 'claude-code-v1'], ['--view', 'conversation', '--format', 'raw'], ['--mask-tool-outputs', '1', '--format', 'gemini-cli-chat-v1']]) {
+    for (const args of [['--view', 'conversation', '--format', 'raw'], ['--mask-tool-outputs', '1', '--format', 'gemini-cli-chat-v1']]) {
       const r = ctx(store, ['materialize', 's0', ...args], { env });
       expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(/cannot be written as (claude-code-v1|raw|gemini-cli-chat-v1): give --format bureau-agent-v1, codex-rollout-v1, gemini-cli-jsonl-v1, openai-chat-v1, markdown\n$/);
+      expect(r.stderr).toMatch(/cannot be written as (raw|gemini-cli-chat-v1): give --format claude-code-v1, bureau-agent-v1, codex-rollout-v1, gemini-cli-jsonl-v1, openai-chat-v1, markdown\n$/);
     }
     expect(ctx(store, ['materialize', 's0', '--view', 'outline'], { env })).toMatchObject({ code: 2, stderr: "ctx: unknown view 'outline': reasoning or conversation\n" });
     expect(ctx(store, ['materialize', 's0', '--mask-tool-outputs', '-1', '--format', 'markdown'], { env }).code).toBe(2);

@@ -43,6 +43,8 @@ export interface ImportResult {
 export interface Importer {
   /** for help texts: what files it reads */
   accepts: string;
+  /** the file names it takes when importing a directory (default: `*.jsonl`) */
+  files?: RegExp;
   run(ctx: RepoContext, file: string, opts: ImportOptions): Promise<ImportResult>;
 }
 
@@ -70,6 +72,8 @@ export interface HooksReport {
   /** event → ctx's command there, or null */
   events: Record<string, string | null>;
   backup?: string;
+  /** which of the runtime's sessions these settings reach, for people */
+  covers?: string;
 }
 
 /** ctx's entries in the runtime's own settings. */
@@ -79,6 +83,8 @@ export interface HookSettings {
   install(path: string, command: string): HooksReport;
   uninstall(path: string): HooksReport;
   status(path: string): HooksReport;
+  /** which sessions the settings at `path` reach (project settings may not reach every directory) */
+  covers?(user: boolean, path: string): string;
 }
 
 export interface ExportOptions {
@@ -89,6 +95,8 @@ export interface ExportOptions {
   /** materialize stop: compaction (default), root or an ancestor id */
   stop?: string;
   env?: NodeJS.ProcessEnv;
+  /** where the session is resumed when the context names no directory (one translated from another runtime) */
+  cwd?: string;
 }
 
 export interface Exported {
@@ -110,4 +118,6 @@ export interface Exporter {
   path(e: Exported, opts: ExportOptions): string;
   /** Writes the session there, never over an existing one. */
   write(path: string, bytes: Uint8Array): void;
+  /** After the write: the branch the resumed session's capture continues, made at the exported commit. */
+  track?(ctx: RepoContext, e: Exported, path: string): Promise<string | undefined>;
 }

@@ -1,7 +1,8 @@
 // A runtime's sessions in and out of a store, dispatched through the runtime registry: import a
 // transcript, export a context for the runtime's resume, install its hooks, capture a hook call.
-import { join } from 'node:path';
-import { ConflictError } from '../errors/index.js';
+import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { isAbsolute, join, relative, sep } from 'node:path';
+import { BadInputError, ConflictError, CtxError, UsageError } from '../errors/index.js';
 import { lockSession } from '../store/capture-state.js';
 import { appendDerived, derivedDir } from '../store/derived.js';
 import { initRepo, locateStore } from '../store/repo.js';
@@ -17,9 +18,82 @@ export async function importSession(ctx: RepoContext, runtimeName: string, file:
   return r.import!.run(ctx, file, opts);
 }
 
+/** One file of a directory import: what it wrote, or why it failed. */
+export interface FileImport {
+  file: string;
+  result?: ImportResult;
+  error?: CtxError;
+}
+
+const JSONL = /\.jsonl$/;
+
+/**
+ * Every session file under `dir` that the runtime takes (`Importer.files`), each imported as
+ * `importSession` does (again later: only what is new). A failed file is reported, the others are
+ * still imported. `onFile` hears each file as it is done.
+ */
+export async function importDirectory(ctx: RepoContext, runtimeName: string, dir: string, opts: ImportOptions = {}, onFile?: (f: FileImport, done: number, total: number) => void): Promise<FileImport[]> {
+  const r = await runtime(runtimeName, 'import');
+  if (opts.branch !== undefined) throw new UsageError('-b names one branch: give a file, not a directory');
+  const files = sessionFiles(dir, r.import!.files ?? JSONL);
+  const out: FileImport[] = [];
+  for (const file of files) {
+    let f: FileImport;
+    try {
+      f = { file, result: await r.import!.run(ctx, file, opts) };
+    } catch (e) {
+      f = { file, error: e instanceof CtxError ? e : new CtxError((e as Error).message) };
+    }
+    out.push(f);
+    onFile?.(f, out.length, files.length);
+  }
+  return out;
+}
+
+/**
+ * The files under `root` whose names match, sorted, each directory's files before its
+ * subdirectories (a session before its subagents); a link is followed only to a file inside `root`.
+ */
+export function sessionFiles(root: string, names: RegExp): string[] {
+  const top = realpathSync(root);
+  const inside = (p: string) => {
+    const rel = relative(top, p);
+    return rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
+  };
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    let entries: string[];
+    try {
+      entries = readdirSync(dir).sort();
+    } catch (e) {
+      throw new BadInputError(`cannot read ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+    const dirs: string[] = [];
+    for (const name of entries) {
+      const path = join(dir, name);
+      const st = lstatSync(path);
+      if (st.isDirectory()) dirs.push(path);
+      else if (names.test(name) && (st.isFile() || (st.isSymbolicLink() && isFileInside(path, inside)))) out.push(path);
+    }
+    for (const d of dirs) walk(d);
+  };
+  walk(root);
+  return out;
+}
+
+function isFileInside(link: string, inside: (p: string) => boolean): boolean {
+  try {
+    return inside(realpathSync(link)) && statSync(link).isFile();
+  } catch {
+    return false;
+  }
+}
+
 export interface ExportResult extends Exported {
   /** where the session was written; absent when `write` was false */
   path?: string;
+  /** the branch the resumed session's capture continues on, when the runtime keeps one */
+  branch?: string;
 }
 
 /** A context as a new session of the runtime; written where the runtime looks unless `write` is false. */
@@ -29,7 +103,8 @@ export async function exportSession(ctx: RepoContext, runtimeName: string, spec:
   if (opts.write === false) return e;
   const path = r.export!.path(e, opts);
   r.export!.write(path, e.bytes);
-  return { ...e, path };
+  const branch = await r.export!.track?.(ctx, e, path);
+  return { ...e, path, ...(branch !== undefined ? { branch } : {}) };
 }
 
 export type HooksAction = 'install' | 'uninstall' | 'status';
@@ -39,9 +114,9 @@ export const HOOKS_ACTIONS: readonly HooksAction[] = ['install', 'uninstall', 's
 export async function hooks(runtimeName: string, action: HooksAction, opts: { user: boolean; cwd: string; env: NodeJS.ProcessEnv; command: (runtime: string) => string }): Promise<HooksReport> {
   const h = (await runtime(runtimeName, 'hooks')).hooks!;
   const path = h.path(opts.user, opts.cwd, opts.env);
-  if (action === 'install') return h.install(path, opts.command(runtimeName));
-  if (action === 'uninstall') return h.uninstall(path);
-  return h.status(path);
+  const report = action === 'install' ? h.install(path, opts.command(runtimeName)) : action === 'uninstall' ? h.uninstall(path) : h.status(path);
+  const covers = h.covers?.(opts.user, path);
+  return covers === undefined ? report : { ...report, covers };
 }
 
 export interface HookCall {

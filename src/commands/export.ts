@@ -31,7 +31,7 @@ export default defineCommand({
     'ctx export gemini-cli alice/auth-fix --stop root',
   ],
   async run(io, [runtime, id]: [string, string], flags: Flags) {
-    const opts = { sessionId: flags.sessionId, dir: flags.dir, stop: flags.stop, env: io.env, write: !flags.stdout };
+    const opts = { sessionId: flags.sessionId, dir: flags.dir, stop: flags.stop, env: io.env, cwd: io.cwd, write: !flags.stdout };
     const e = await io.withRepo(false, (repo) => exportSession(repo, runtime, id, opts));
     return { e, command: e.command, path: e.path ?? null };
   },
@@ -41,8 +41,8 @@ export default defineCommand({
       io.note(`session ${e.sessionId}: ${e.lines} lines from ${e.commit.slice(0, 16)}`);
       return;
     }
-    if (io.flags.json) return io.json(exportJson(e.sessionId, path, command));
-    io.note(`wrote ${path} (${e.lines} lines from ${e.commit.slice(0, 16)})${e.cwd ? `; run it in ${e.cwd}` : ''}`);
+    if (io.flags.json) return io.json(exportJson(e.sessionId, path, command, e.branch));
+    io.note(`wrote ${path} (${e.lines} lines from ${e.commit.slice(0, 16)})${e.cwd ? `; run it in ${e.cwd}` : ''}${e.branch ? `; its hook capture continues ${e.branch}` : ''}`);
     io.out(`${command}\n`);
   },
 });

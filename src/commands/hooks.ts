@@ -21,6 +21,7 @@ export default defineCommand({
   print(io, { action, report: r }) {
     if (io.flags.json) return io.json(hooksJson(action, r));
     if (action !== 'status') io.note(r.changed ? `${action === 'install' ? 'installed in' : 'removed from'} ${r.path}${r.backup ? ` (backup: ${r.backup})` : ''}` : `${r.path}: nothing to change`);
+    if (r.covers !== undefined && action !== 'uninstall') io.note(`covers ${r.covers}`);
     for (const [event, command] of Object.entries(r.events)) io.out(`${event}\t${command ?? '-'}\n`);
   },
 });

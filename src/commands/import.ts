@@ -1,7 +1,10 @@
+import { statSync } from 'node:fs';
 import { basename } from 'node:path';
-import { importSession } from '../api/sessions.js';
+import { importDirectory, importSession, type FileImport } from '../api/sessions.js';
+import type { ImportResult } from '../api/runtime.js';
 import { shortId } from '../core/ids.js';
-import { importJson } from '../output/records.js';
+import { CtxError } from '../errors/index.js';
+import { importFileErrorJson, importFileJson, importJson } from '../output/records.js';
 import { defineCommand } from './command.js';
 import { METADATA_OPTIONS, metadataFields, type MetadataFlags } from './metadata-flags.js';
 import { runtimeNames } from './runtime-names.js';
@@ -11,7 +14,7 @@ export default defineCommand({
   summary: 'a real transcript into a chain, split at turn boundaries (an older Gemini CLI chat: a snapshot per save); again later: only what is new',
   args: [
     { name: 'runtime', description: `the runtime that wrote it: ${runtimeNames().join(', ')}`, required: true, values: 'runtime:import' },
-    { name: 'file', description: 'transcript file: Claude Code session .jsonl, Codex rollout .jsonl, Gemini CLI session .jsonl (or chat .json)', required: true, values: 'file' },
+    { name: 'file', description: 'transcript file (Claude Code session .jsonl, Codex rollout .jsonl, Gemini CLI session .jsonl or chat .json), or a directory: every session file in it, recursively', required: true, values: 'file' },
   ],
   options: [
     { flags: '-b, --branch <name>', description: "branch (default: the runtime's own for the session, e.g. claude/<session id>); a later save of a saved chat adds to an existing one", values: 'branch' },
@@ -21,8 +24,20 @@ export default defineCommand({
     'ctx import claude-code ~/.claude/projects/my-project/3f6c2a9e-8b1d-4e57-a0c4-5d2e9b7f1a83.jsonl -b alice/auth-fix',
     'ctx import codex ~/.codex/sessions/2025/11/17/rollout-2025-11-17T15-30-28-session.jsonl',
     'ctx import gemini-cli ~/.gemini/tmp/my-project/chats/session-2026-01-10T09-00-aaaa1111.jsonl --json',
+    'ctx import codex ~/.codex/sessions    # a directory: every session in it; again later: only what is new',
+    'ctx import claude-code ~/.claude/projects/-home-alice-my-project --json',
   ],
-  async run(io, [runtime, file]: [string, string], flags: MetadataFlags & { branch?: string }) {
+  async run(io, [runtime, file]: [string, string], flags: MetadataFlags & { branch?: string }): Promise<Imported> {
+    if (isDirectory(file)) {
+      const bar = io.progress(`importing ${basename(file)}`, '');
+      try {
+        const files = await io.withRepo(true, (repo) => importDirectory(repo, runtime, file, { branch: flags.branch, fields: metadataFields(flags) }, (_, n, total) => bar.update(n, total)));
+        if (files.length === 0) io.note(`${file}: no session file in it`);
+        return { files };
+      } finally {
+        bar.done();
+      }
+    }
     const bar = io.progress(`importing ${basename(file)}`, 'commits');
     let result;
     try {
@@ -32,11 +47,39 @@ export default defineCommand({
     }
     for (const w of result.commits.flatMap((c) => c.warnings ?? [])) io.note(w);
     if (result.unchanged) io.note(`${result.branch} already holds this chat: nothing written`);
-    const tip = result.commits.length ? result.commits[result.commits.length - 1].oid : result.tip!;
-    return { ...result, tip };
+    return { one: { ...result, tip: tipOf(result) } };
   },
-  print(io, r) {
-    if (io.flags.json) return io.json(importJson(r, r.tip));
-    io.out(`${r.branch}\t${shortId(r.tip)}\t${r.commits.length} commits\n`);
+  print(io, { one, files }) {
+    if (one) {
+      if (io.flags.json) return io.json(importJson(one, one.tip));
+      return io.out(`${one.branch}\t${shortId(one.tip)}\t${one.commits.length} commits\n`);
+    }
+    for (const { file, result: r, error } of files!) {
+      if (io.flags.json) io.json(r ? importFileJson(file, r, tipOf(r)) : importFileErrorJson(file, error!));
+      else if (error) io.note(`${file}: ${error.message}`);
+      else {
+        for (const w of r!.commits.flatMap((c) => c.warnings ?? [])) io.note(`${file}: ${w}`);
+        io.out(`${file}\t${r!.branch}\t${shortId(tipOf(r!))}\t${r!.unchanged ? 'unchanged' : `${r!.commits.length} commits`}\n`);
+      }
+    }
+  },
+  failure({ files }) {
+    const failed = files?.filter((f) => f.error) ?? [];
+    return failed.length ? new CtxError(`${failed.length} of ${files!.length} files not imported`) : undefined;
   },
 });
+
+interface Imported {
+  one?: ImportResult & { tip: string };
+  files?: FileImport[];
+}
+
+const tipOf = (r: ImportResult) => (r.commits.length ? r.commits[r.commits.length - 1].oid : r.tip!);
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}

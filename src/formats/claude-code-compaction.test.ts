@@ -83,3 +83,37 @@ describe('claudeCompactLines', () => {
     expect(back.slice(1).map((m) => m.content)).toEqual([out.messages[0], ...out.messages.slice(2)].map((m) => m.content));
   });
 });
+
+describe('a compaction that keeps messages from before it (withKept)', () => {
+  const toBytes = (ls: unknown[]) => Buffer.from(ls.map((l) => `${JSON.stringify(l)}\n`).join(''));
+  const before = toBytes([user('u0', null, 'task'), assistant('a1', 'u0', 'm1', { type: 'text', text: 'one' }), user('u2', 'a1', 'more'), assistant('a3', 'u2', 'm2', { type: 'text', text: 'kept' })]);
+  const boundary = (compactMetadata: unknown) => ({ parentUuid: null, logicalParentUuid: 'a3', ...base, type: 'system', subtype: 'compact_boundary', uuid: 'b', compactMetadata });
+  const summary = { parentUuid: 'b', ...base, type: 'user', isCompactSummary: true, message: { role: 'user', content: 'summary' }, uuid: 's1' };
+  const after = user('u9', 's1', 'next');
+  const kept = async (meta: unknown) => {
+    const p = claudeCode.withKept!(toBytes([boundary(meta), summary, after]), async () => before);
+    return p && Buffer.from(await p).toString('utf8');
+  };
+  const lines = (ls: unknown[]) => toBytes(ls).toString('utf8');
+
+  it('puts the lines preservedMessages lists right after the summary, bytes unchanged', async () => {
+    const meta = { trigger: 'manual', preservedMessages: { anchorUuid: 's1', uuids: ['u2', 'a3'], allUuids: ['u2', 'a3'] } };
+    expect(await kept(meta)).toBe(lines([boundary(meta), summary, user('u2', 'a1', 'more'), assistant('a3', 'u2', 'm2', { type: 'text', text: 'kept' }), after]));
+  });
+
+  it('a context that already holds them after its summary (a snapshot of one read this way) is given back as it is', async () => {
+    const meta = { preservedMessages: { anchorUuid: 's1', uuids: ['u2', 'a3'] } };
+    const whole = toBytes([boundary(meta), summary, user('u2', 'a1', 'more'), assistant('a3', 'u2', 'm2', { type: 'text', text: 'kept' }), after]);
+    expect(Buffer.from(await claudeCode.withKept!(whole, async () => before)!).equals(whole)).toBe(true);
+  });
+
+  it('walks an older preservedSegment from its tail to its head', async () => {
+    const meta = { preservedSegment: { headUuid: 'a1', anchorUuid: 's1', tailUuid: 'u2' } };
+    expect(await kept(meta)).toBe(lines([boundary(meta), summary, assistant('a1', 'u0', 'm1', { type: 'text', text: 'one' }), user('u2', 'a1', 'more'), after]));
+  });
+
+  it('a compaction that keeps nothing, or a context that does not start at one, is left alone (null)', async () => {
+    expect(await kept({ trigger: 'auto', preTokens: 10 })).toBeNull();
+    expect(claudeCode.withKept!(before, async () => before)).toBeNull();
+  });
+});

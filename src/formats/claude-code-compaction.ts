@@ -172,3 +172,69 @@ class Relinker {
     this.lastOf.set(side, uuid);
   }
 }
+
+/**
+ * The uuids of the lines a compact_boundary keeps from before it, in order (Claude Code 2.1.3xx:
+ * `compactMetadata.preservedMessages`, or the older `preservedSegment` walked tail to head in `before`).
+ */
+function preservedUuids(boundary: Line, before: readonly Line[]): string[] {
+  const meta = isRecord(boundary.compactMetadata) ? boundary.compactMetadata : {};
+  const kept = isRecord(meta.preservedMessages) ? meta.preservedMessages : undefined;
+  const list = kept && (Array.isArray(kept.allUuids) ? kept.allUuids : kept.uuids);
+  if (Array.isArray(list)) return list.filter((u): u is string => typeof u === 'string');
+  const seg = isRecord(meta.preservedSegment) ? meta.preservedSegment : undefined;
+  if (typeof seg?.headUuid !== 'string' || typeof seg.tailUuid !== 'string') return [];
+  const byUuid = new Map(before.filter((l) => typeof l.uuid === 'string').map((l) => [l.uuid as string, l]));
+  const out: string[] = [];
+  for (let u: unknown = seg.tailUuid; typeof u === 'string' && byUuid.has(u) && out.length <= byUuid.size; u = byUuid.get(u)!.parentUuid) {
+    out.push(u);
+    if (u === seg.headUuid) return out.reverse();
+  }
+  return [];
+}
+
+/**
+ * A context that starts at a compaction (a compact_boundary, its summary) as Claude Code's own
+ * resume reads it: the lines the boundary keeps from before it, found in `before` (the context up to
+ * the compaction), placed after the summary, their bytes unchanged. Null: it keeps nothing. Only the
+ * context's first lines are read.
+ */
+export function withPreserved(context: Uint8Array, before: () => Promise<Uint8Array>): Promise<Uint8Array> | null {
+  const head = headLines(context);
+  const boundary = head.next().value?.value;
+  if (!isRecord(boundary) || boundary.type !== 'system' || boundary.subtype !== 'compact_boundary' || !isRecord(boundary.compactMetadata)) return null;
+  const meta = boundary.compactMetadata;
+  if (meta.preservedMessages === undefined && meta.preservedSegment === undefined) return null;
+  // after the boundary and the summary line(s) that follow it
+  let next = head.next();
+  while (!next.done && isRecord(next.value.value) && next.value.value.isCompactSummary === true) next = head.next();
+  const cut = next.done ? context.length : next.value.start;
+  return (async () => {
+    const prior = await before();
+    const parsed = parseJsonLines(prior);
+    const uuids = preservedUuids(boundary, parsed.map((l) => (isRecord(l.value) ? l.value : {})));
+    // already there (a context read this way before, kept whole in a snapshot)
+    const following: unknown[] = [];
+    for (let l = next; !l.done && following.length < uuids.length; l = head.next()) following.push(isRecord(l.value.value) ? l.value.value.uuid : undefined);
+    if (uuids.every((u, i) => following[i] === u)) return context;
+    const wanted = new Set(uuids);
+    const kept = parsed.filter((l) => isRecord(l.value) && wanted.has(l.value.uuid as string)).map((l) => wholeLine(prior.subarray(l.start, l.end)));
+    return Buffer.concat([wholeLine(context.subarray(0, cut)), ...kept, context.subarray(cut)]);
+  })();
+}
+
+/** The lines of `bytes` one at a time, each parsed (undefined when not JSON): a head is read without the rest. */
+function* headLines(bytes: Uint8Array): Generator<{ value: unknown; start: number }> {
+  for (let start = 0; start < bytes.length; ) {
+    const nl = bytes.indexOf(0x0a, start);
+    const end = nl < 0 ? bytes.length : nl;
+    let value: unknown;
+    try {
+      value = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('utf8'));
+    } catch {
+      value = undefined;
+    }
+    yield { value, start };
+    start = end + 1;
+  }
+}

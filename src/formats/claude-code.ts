@@ -1,8 +1,9 @@
 // claude-code-v1: Claude Code transcript JSONL, bytes exactly as the runtime wrote them.
 import { parseObjectLines } from './jsonl.js';
 import { concatBytes, contentTexts, type StorageFormat } from './format.js';
-import { claudeCompactLines } from './claude-code-compaction.js';
+import { claudeCompactLines, withPreserved } from './claude-code-compaction.js';
 import { isMessage, neutralLines } from './claude-code-messages.js';
+import { claudeLinesFromNeutral } from './claude-code-write.js';
 
 export const claudeCode: StorageFormat = {
   name: 'claude-code-v1',
@@ -13,5 +14,7 @@ export const claudeCode: StorageFormat = {
   count: (entries) => entries.filter(isMessage).length,
   tokenTexts: (entries) => entries.filter(isMessage).flatMap((e) => contentTexts(e.message?.content)),
   toNeutral: (entries) => neutralLines(entries).messages,
+  fromNeutral: claudeLinesFromNeutral,
   writeCompaction: claudeCompactLines,
+  withKept: withPreserved,
 };

@@ -45,6 +45,12 @@ export interface StorageFormat {
    * this format is written from the neutral messages (`fromNeutral`).
    */
   writeCompaction?(c: CompactionWrite): Uint8Array;
+  /**
+   * A context that starts at a compaction keeping entries from before it (Claude Code 2.1.3xx's
+   * `compactMetadata.preservedMessages`): the context with those entries where the runtime's own
+   * resume reads them. `before` reads the context up to the compaction. Null: it keeps none.
+   */
+  withKept?(context: Uint8Array, before: () => Promise<Uint8Array>): Promise<Uint8Array> | null;
 }
 
 /** What `writeCompaction` gets: the context as read, and what the compaction pipeline made of it. */

@@ -13,6 +13,7 @@ import type { RefReport, SyncReport } from '../api/sync.js';
 import type { HooksReport, ImportResult } from '../api/runtime.js';
 import type { Resolution, SessionTip } from '../api/resolve.js';
 import { fullId } from '../core/ids.js';
+import type { CtxError } from '../errors/index.js';
 
 export function initJson(path: string, created: boolean) {
   return { v: 1, path, created };
@@ -135,12 +136,22 @@ export function importJson(r: ImportResult, tip: string) {
   return { v: 1, branch: r.branch, session: r.session, commits: r.commits.length, bytes: r.bytes, id: fullId(tip) };
 }
 
-export function hooksJson(action: string, r: HooksReport) {
-  return { v: 1, action, path: r.path, changed: r.changed, installed: Object.values(r.events).every((c) => c !== null), events: r.events };
+/** One file of a directory import. */
+export function importFileJson(file: string, r: ImportResult, tip: string) {
+  return { v: 1, file, branch: r.branch, session: r.session, commits: r.commits.length, bytes: r.bytes, id: fullId(tip), unchanged: r.commits.length === 0 };
 }
 
-export function exportJson(sessionId: string, path: string, command: string) {
-  return { v: 1, session_id: sessionId, path, command };
+/** A file of a directory import that failed: its error, as the CLI would print it alone. */
+export function importFileErrorJson(file: string, e: CtxError) {
+  return { v: 1, file, error: e.code, message: e.message, exit: e.exit };
+}
+
+export function hooksJson(action: string, r: HooksReport) {
+  return { v: 1, action, path: r.path, changed: r.changed, installed: Object.values(r.events).every((c) => c !== null), events: r.events, ...(r.covers !== undefined ? { covers: r.covers } : {}) };
+}
+
+export function exportJson(sessionId: string, path: string, command: string, branch?: string) {
+  return { v: 1, session_id: sessionId, path, command, ...(branch !== undefined ? { branch } : {}) };
 }
 
 /** `url` always redacted (`user:***@`). */

@@ -4,12 +4,12 @@ import { closeSync, mkdirSync, openSync, renameSync, writeFileSync, writeSync } 
 import { dirname } from 'node:path';
 import { AlreadyExistsError } from '../errors/index.js';
 
-/** Written with O_EXCL: an existing session is never overwritten. */
+/** Written with O_EXCL, mode 0600 as the runtimes write their own sessions: an existing one is never overwritten. */
 export function writeSession(path: string, bytes: Uint8Array): void {
   mkdirSync(dirname(path), { recursive: true });
   let fd: number;
   try {
-    fd = openSync(path, 'wx');
+    fd = openSync(path, 'wx', 0o600);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw new AlreadyExistsError(`${path} already exists`, { hint: 'choose another --session-id' });
     throw e;

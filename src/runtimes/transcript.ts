@@ -7,6 +7,7 @@ import { readTranscript } from '../api/files.js';
 import type { RepoContext } from '../api/repo-context.js';
 import type { ImportOptions, ImportResult } from '../api/runtime.js';
 import { writeChain, type ChainItem } from '../api/write.js';
+import { refs } from '../store/refs.js';
 
 /** One transcript line as a splitter classifies it; `K` names the runtime's own kinds. */
 export interface SplitLine<K extends string> {
@@ -49,6 +50,8 @@ export interface SegmentChain {
   branch: string;
   template: string;
   format: string;
+  /** the commit the new branch starts at (a subagent's spawn point); none: a new root */
+  onto?: string | null;
 }
 
 /** One commit per segment on a new branch. */
@@ -69,7 +72,18 @@ export async function importSegments(ctx: RepoContext, c: SegmentChain, opts: Im
     artifact: c.bytes.subarray(s.start, s.end),
     lastOfFile: i === c.segments.length - 1,
   }));
-  const commits = await writeChain(ctx, c.branch, c.format, items, (n) => opts.onProgress?.(n, items.length));
+  const onto = c.onto ?? null;
+  if (onto === null) return { branch: c.branch, session: c.session, bytes: c.bytes.length, commits: await writeChain(ctx, c.branch, c.format, items, (n) => opts.onProgress?.(n, items.length)) };
+  // the branch starts where the chain forks; it is removed again when the chain cannot be written
+  const ref = refs.branch(c.branch);
+  ctx.refs.update(ref, onto, null);
+  let commits;
+  try {
+    commits = await writeChain(ctx, c.branch, c.format, items, (n) => opts.onProgress?.(n, items.length), onto);
+  } catch (e) {
+    if (ctx.refs.read(ref) === onto) ctx.refs.delete(ref, onto);
+    throw e;
+  }
   return { branch: c.branch, session: c.session, bytes: c.bytes.length, commits };
 }
 

@@ -9,7 +9,7 @@ export interface AgentFile {
   path: string;
 }
 
-const AGENT_FILE = /^agent-(.+)\.jsonl$/;
+export const AGENT_FILE = /^agent-(.+)\.jsonl$/;
 
 /**
  * A session's subagent transcripts: `<dir>/<session>/subagents/agent-<id>.jsonl` (current layout) and

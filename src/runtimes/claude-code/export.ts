@@ -1,12 +1,16 @@
 // `ctx export claude-code ID`: a context as a new Claude Code session that `claude --resume` accepts.
 // Every line is re-encoded (JSON.parse → new sessionId and forkedFrom → JSON.stringify), so the
-// bytes differ from the stored ones; the messages do not.
+// bytes differ from the stored ones; the messages do not. Any chain exports: another runtime's
+// context is translated into Claude Code lines first (claude-code-v1's fromNeutral).
 import { randomUUID } from 'node:crypto';
-import { BadInputError, UsageError } from '../../errors/index.js';
+import { BadInputError, NotFoundError, UsageError } from '../../errors/index.js';
+import { storageFormat } from '../../formats/registry.js';
 import { materialize } from '../../api/materialize.js';
 import type { RepoContext } from '../../api/repo-context.js';
 import type { ExportOptions, Exported } from '../../api/runtime.js';
-import { CLAUDE_FORMAT } from './names.js';
+import { TAIL_BYTES, tailHash, writeState } from '../../store/capture-state.js';
+import { refs } from '../../store/refs.js';
+import { CLAUDE_FORMAT, sessionBranch } from './names.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -16,7 +20,10 @@ export async function exportClaudeCode(ctx: RepoContext, spec: string, opts: Exp
   if (!UUID.test(sessionId)) throw new UsageError(`--session-id must be a UUID (Claude Code accepts no other): ${sessionId}`);
   const commit = `ctx-${await ctx.resolve(spec)}`;
   const m = await materialize(ctx, spec, { format: CLAUDE_FORMAT, stop: opts.stop ?? 'compaction' });
-  const text = Buffer.from(m.bytes).toString('utf8');
+  // a compaction that keeps messages from before it: Claude Code's resume sends them after the summary
+  const kept = m.tier === 'native' && m.commits.length ? storageFormat(CLAUDE_FORMAT).withKept!(m.bytes, () => contextBefore(ctx, m.commits[0])) : null;
+  const bytes = kept ? await kept : m.bytes;
+  const text = Buffer.from(bytes).toString('utf8');
   const out: string[] = [];
   let cwd: string | null = null;
   let lines = 0;
@@ -43,6 +50,39 @@ export async function exportClaudeCode(ctx: RepoContext, spec: string, opts: Exp
     out.push(`${JSON.stringify(entry)}\n`);
   }
   if (lines === 0) throw new BadInputError(`${spec}: nothing to export (the context is empty)`);
-  return { sessionId, commit, cwd, bytes: Buffer.from(out.join(''), 'utf8'), lines, command: `claude --resume ${sessionId}` };
+  // a context translated from another runtime names no directory: the session belongs where ctx runs
+  cwd ??= opts.cwd ?? null;
+  const session = cwd === null ? out : out.map((l) => (l.includes('"cwd":') ? l : withCwd(l, cwd!)));
+  return { sessionId, commit, cwd, bytes: Buffer.from(session.join(''), 'utf8'), lines, command: `claude --resume ${sessionId}` };
 }
 
+/** The whole context before `commit`; none when it is a root. */
+async function contextBefore(ctx: RepoContext, commit: string): Promise<Uint8Array> {
+  try {
+    return (await materialize(ctx, `${commit}~1`, { format: CLAUDE_FORMAT, stop: 'root' })).bytes;
+  } catch (e) {
+    if (e instanceof NotFoundError) return new Uint8Array();
+    throw e;
+  }
+}
+
+function withCwd(line: string, cwd: string): string {
+  const entry = JSON.parse(line);
+  return entry && typeof entry === 'object' && !Array.isArray(entry) && (entry.type === 'user' || entry.type === 'assistant') ? `${JSON.stringify({ ...entry, cwd })}\n` : line;
+}
+
+/**
+ * The exported session's own branch, `claude/<session id>`, made at the exported commit, with the
+ * hook's position at the end of the written file: the hook then captures the resumed session's new
+ * turns onto it, forked from the exported commit, instead of the whole file onto a new root.
+ */
+export function trackExport(ctx: RepoContext, e: Exported, path: string): string | undefined {
+  const branch = sessionBranch(e.sessionId);
+  const tip = e.commit.slice('ctx-'.length);
+  // a session id given twice (another --dir): its branch stays as it is
+  if (ctx.refs.read(refs.branch(branch)) !== null) return undefined;
+  ctx.refs.update(refs.branch(branch), tip, null);
+  const len = Math.min(TAIL_BYTES, e.bytes.length);
+  writeState(ctx.gitdir, e.sessionId, { v: 1, branch, tip, offset: e.bytes.length, tail_sha256: tailHash(e.bytes.subarray(e.bytes.length - len)), tail_len: len, transcript: path, session: e.sessionId });
+  return branch;
+}

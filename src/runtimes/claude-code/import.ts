@@ -1,15 +1,71 @@
 // `ctx import claude-code FILE`: a transcript into a chain, a commit per prompt and its answer,
 // compact_boundary + summary as compaction commits. Every byte lands in exactly one artifact.
-import { basename } from 'node:path';
+// A file imported before (or captured by the hook) gets only its new bytes, through live capture's
+// own engine; a subagent transcript starts at the commit that spawned it, as the hook's capture does.
+import { basename, resolve } from 'node:path';
+import { AlreadyExistsError, ConflictError } from '../../errors/index.js';
+import { derivedFrom } from '../../core/meta.js';
+import { captureStream, type TranscriptStream } from '../../api/capture.js';
+import { readTipMeta } from '../../api/context-reader.js';
 import type { RepoContext } from '../../api/repo-context.js';
 import type { ImportOptions, ImportResult } from '../../api/runtime.js';
+import { lockSession, readState, statePath } from '../../store/capture-state.js';
+import { refs } from '../../store/refs.js';
 import { importSegments, readNonEmpty } from '../transcript.js';
-import { CLAUDE_FORMAT, sessionBranch } from './names.js';
+import { AGENT_FILE } from './agents.js';
+import { findSpawnCommit } from './spawn.js';
+import { CLAUDE_FORMAT, agentBranch, sessionBranch } from './names.js';
 import { splitTranscript } from './split.js';
 
-export async function importClaudeCode(ctx: RepoContext, file: string, opts: ImportOptions = {}): Promise<ImportResult> {
+export async function importClaudeCode(ctx: RepoContext, file: string, transcript: TranscriptStream, opts: ImportOptions = {}): Promise<ImportResult> {
   const bytes = readNonEmpty(file);
   const segments = splitTranscript(bytes);
   const session = opts.fields?.session ?? segments.find((s) => s.sessionId)?.sessionId ?? basename(file).replace(/\.jsonl$/, '');
-  return importSegments(ctx, { file, bytes, segments, session, branch: opts.branch ?? sessionBranch(session), template: 'claude-code', format: CLAUDE_FORMAT }, opts);
+  const agent = AGENT_FILE.exec(basename(file))?.[1] ?? sidechainAgent(bytes);
+  const branch = opts.branch ?? (agent !== undefined ? agentBranch(session, agent) : sessionBranch(session));
+  const tip = ctx.refs.read(refs.branch(branch));
+  if (tip === null) {
+    // a subagent's chain starts at the commit that spawned it, as the hook's capture starts it
+    const mainTip = agent === undefined ? null : ctx.refs.read(refs.branch(sessionBranch(session)));
+    const onto = mainTip && (await findSpawnCommit(ctx, mainTip, agent!, bytes));
+    return importSegments(ctx, { file, bytes, segments, session, branch, template: 'claude-code', format: CLAUDE_FORMAT, onto }, opts);
+  }
+  // the default branch is the hook's: its position there (an exported session's) is shared
+  const key = opts.branch === undefined ? (agent === undefined ? session : `${session}.agent-${agent}`) : undefined;
+  if (!(await holdsFile(ctx, tip, file, key))) throw new AlreadyExistsError(`branch ${branch} already exists`, { hint: 'choose another with -b NAME' });
+  // what is new past the branch's tip, split and written as the hook's capture writes it
+  const stream = { transcript, key, base: branch, file, main: agent === undefined };
+  const release = lockSession(ctx.gitdir, session);
+  if (!release) throw new ConflictError(`a ctx hook is capturing session ${session}; import again when it is done`);
+  let r;
+  try {
+    r = await captureStream(ctx, stream, { session, trigger: 'import', final: true, strict: true });
+  } finally {
+    release();
+  }
+  const now = ctx.refs.read(refs.branch(r.branch))!;
+  return { branch: r.branch, session, bytes: bytes.length, commits: r.commits, unchanged: r.commits.length === 0, tip: now };
+}
+
+/**
+ * The branch's newest transcript bytes came from a file of this name (a `ctx compact` compaction or
+ * snapshot passed over), or the hook's position for it names this file at the tip (an exported session).
+ */
+async function holdsFile(ctx: RepoContext, tip: string, file: string, key: string | undefined): Promise<boolean> {
+  const state = key === undefined ? null : readState(statePath(ctx.gitdir, key));
+  if (state?.tip === tip && state.transcript === resolve(file)) return true;
+  let meta = await readTipMeta(ctx, tip);
+  for (let from = derivedFrom(meta); from !== null; from = derivedFrom(meta)) meta = await readTipMeta(ctx, from);
+  return (meta.source as { file?: unknown } | undefined)?.file === basename(file);
+}
+
+/** A subagent transcript under another name: its first line is a sidechain line naming its agent. */
+function sidechainAgent(bytes: Uint8Array): string | undefined {
+  const nl = bytes.indexOf(0x0a);
+  try {
+    const first = JSON.parse(Buffer.from(bytes.subarray(0, nl < 0 ? bytes.length : nl)).toString('utf8'));
+    return first?.isSidechain === true && typeof first.agentId === 'string' && first.agentId !== '' ? first.agentId : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -5,7 +5,7 @@ import type { Runtime } from '../../api/runtime.js';
 import { captureEvent, captureSession, type HookInput } from './hook.js';
 import { CLAUDE_FORMAT, sessionBranch } from './names.js';
 import { exportPath, writeSession } from './paths.js';
-import { install, settingsPath, status, uninstall } from './settings.js';
+import { covers, install, settingsPath, status, uninstall } from './settings.js';
 import { splitTranscript } from './split.js';
 import { usageOf } from './usage.js';
 
@@ -18,17 +18,18 @@ export const claudeCode: Runtime = {
   sessionBranch,
   import: {
     accepts: 'a Claude Code session .jsonl',
-    run: async (ctx, file, opts) => (await import('./import.js')).importClaudeCode(ctx, file, opts),
+    run: async (ctx, file, opts) => (await import('./import.js')).importClaudeCode(ctx, file, transcript, opts),
   },
   transcript,
   capture: {
     parse: captureEvent,
     run: async (ctx, event, note) => void (await captureSession(ctx, transcript, event.input as HookInput, note)),
   },
-  hooks: { path: settingsPath, install, uninstall, status },
+  hooks: { path: settingsPath, install, uninstall, status, covers },
   export: {
     render: async (ctx, spec, opts) => (await import('./export.js')).exportClaudeCode(ctx, spec, opts),
     path: exportPath,
     write: writeSession,
+    track: async (ctx, e, path) => (await import('./export.js')).trackExport(ctx, e, path),
   },
 };

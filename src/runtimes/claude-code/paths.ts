@@ -9,9 +9,19 @@ export function claudeConfigDir(env: NodeJS.ProcessEnv = process.env): string {
   return env.CLAUDE_CONFIG_DIR ? resolve(env.CLAUDE_CONFIG_DIR) : join(env.HOME || homedir(), '.claude');
 }
 
-/** Claude Code's project directory name: the cwd with every character not a letter or digit as `-`. */
+/** Longer encoded paths are cut here and given a hash of the whole path, as Claude Code names them. */
+const PROJECT_DIR_MAX = 200;
+
+/**
+ * Claude Code's project directory name: the cwd with every character not a letter or digit as `-`;
+ * past 200 characters, the first 200 and `-` + the base-36 absolute value of the path's 32-bit string hash.
+ */
 export function encodeProjectDir(cwd: string): string {
-  return cwd.replace(/[^A-Za-z0-9]/g, '-');
+  const name = cwd.replace(/[^A-Za-z0-9]/g, '-');
+  if (name.length <= PROJECT_DIR_MAX) return name;
+  let h = 0;
+  for (let i = 0; i < cwd.length; i++) h = ((h << 5) - h + cwd.charCodeAt(i)) | 0;
+  return `${name.slice(0, PROJECT_DIR_MAX)}-${Math.abs(h).toString(36)}`;
 }
 
 /** Where Claude Code looks for the session: `<config>/projects/<encoded cwd>/<uuid>.jsonl`. */

@@ -12,7 +12,7 @@ export const codex: Runtime = {
   title: 'Codex CLI',
   formats: [CODEX_FORMAT, CODEX_LEGACY_FORMAT],
   sessionBranch,
-  import: { accepts: 'a Codex rollout .jsonl', run: importCodex },
+  import: { accepts: 'a Codex rollout .jsonl', files: /^rollout-.*\.jsonl$/, run: importCodex },
   transcript,
   capture: { parse: captureEvent, run: captureTurn },
   hooks: { path: configPath, install, uninstall, status },

@@ -15,6 +15,7 @@ export const geminiCli: Runtime = {
   sessionBranch,
   import: {
     accepts: 'a Gemini CLI session .jsonl (or an older chat .json)',
+    files: /^session-.*\.jsonl?$/,
     run: async (ctx, file, opts) => (await import('./import.js')).importGemini(ctx, file, opts),
   },
   transcript: sessionTranscript,
