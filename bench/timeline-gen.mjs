@@ -5,18 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { closeSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-
-/** Deterministic random numbers in [0, 1) (mulberry32). */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from './lib.mjs';
 
 const LINE = '{"type":"user","message":{"role":"user","content":"hi"}}\n';
 // every commit holds the same one-line artifact: its BLAKE3
