@@ -11,6 +11,7 @@ import { knownFormat, storageFormat } from '../formats/registry.js';
 import { parseMeta, readArtifacts, readArtifactsAt, readEntries, readLayouts } from '../store/context-commits.js';
 import type { ChainLink } from '../store/engine.js';
 import { readNotes } from '../store/notes.js';
+import { StoreDamage, UnreadableObject } from '../store/damage.js';
 import { foldAnnotations, type Annotations } from './read.js';
 import type { RepoContext } from './repo-context.js';
 
@@ -138,9 +139,72 @@ export async function chainWithArtifacts(ctx: RepoContext, tip: string): Promise
  * this build does not know makes the context unreadable (an integrity failure), as docs/format.md says.
  */
 async function readPartArtifacts(ctx: RepoContext, parts: readonly Walked[]): Promise<Uint8Array[]> {
+  const named = await artifactSpecs(ctx, parts);
+  // both in flight at once; a meta.json problem is reported before a missing artifact, as one after the other did
+  const [metas, artifacts] = await Promise.allSettled([ctx.engine.readObjects(parts.map((p) => `${p.tree}:meta.json`)), readArtifactsAt(ctx.engine, named)]);
+  if (metas.status === 'rejected') throw metas.reason;
+  metas.value.forEach((m, i) => {
+    if (!m || m.type !== 'blob') throw new IntegrityError(`${shortId(parts[i].oid)}: meta.json is missing`);
+    parseMeta(parts[i].oid, m.data);
+  });
+  if (artifacts.status === 'rejected') throw artifacts.reason;
+  return artifacts.value;
+}
+
+/**
+ * Parts handed to `each` in order as they are read, none kept: one pass of meta.json and artifact
+ * alternately (each meta.json checked before its artifact is handed over) when the engine streams,
+ * else readParts batch by batch.
+ */
+/** `artifact` is valid during the call only: copy what you keep. */
+export async function eachPart(ctx: RepoContext, commits: readonly Walked[], each: (commit: Walked, artifact: Uint8Array) => void): Promise<void> {
+  const { engine } = ctx;
+  if (!engine.readEach) {
+    for (let at = 0; at < commits.length; at += 500) for (const p of await readParts(ctx, commits.slice(at, at + 500))) each(p, p.artifact);
+    return;
+  }
+  const specs = await artifactSpecs(ctx, commits);
+  // a chunked artifact (a tree) is read apart; the parts after it wait for it, in order (copied:
+  // the engine's bytes are valid during its call only)
+  let behind: Promise<void> | null = null;
+  const give = (i: number, artifact: Promise<Uint8Array> | Uint8Array) => {
+    if (!behind && artifact instanceof Uint8Array) return each(commits[i], artifact);
+    const kept = artifact instanceof Uint8Array ? Uint8Array.from(artifact) : artifact;
+    behind = (behind ?? Promise.resolve()).then(async () => each(commits[i], await kept));
+    behind.catch(() => {}); // awaited below; until then a failure waits there
+  };
+  const interleaved = specs.flatMap((s, i) => [`${commits[i].tree}:meta.json`, s.spec]);
+  try {
+    await engine.readEach(interleaved, (j, obj) => {
+      const i = j >> 1;
+      if (j % 2 === 0) {
+        if (!obj || obj.type !== 'blob') throw new IntegrityError(`${shortId(commits[i].oid)}: meta.json is missing`);
+        parseMeta(commits[i].oid, obj.data);
+      } else if (obj?.type === 'blob') give(i, obj.data);
+      else if (obj?.type === 'tree') give(i, readArtifactsAt(engine, [{ oid: commits[i].oid, spec: specs[i].spec }]).then(([a]) => a));
+      else throw new IntegrityError(`${shortId(commits[i].oid)}: artifact is missing`);
+    });
+  } catch (e) {
+    // a damaged artifact is named as readArtifactsAt names it
+    if (e instanceof UnreadableObject) {
+      const j = interleaved.indexOf(e.spec);
+      if (j % 2 === 1) throw new StoreDamage(commits[j >> 1].oid, 'artifact is damaged', { cause: e });
+    }
+    throw e;
+  }
+  await behind;
+}
+
+/** Where each part's artifact is: `<tree>:<name>` for a known format, else found in its tree. */
+async function artifactSpecs(ctx: RepoContext, parts: readonly Walked[]): Promise<{ oid: string; spec: string }[]> {
+  const names = new Map<string, string | null>();
   const named = parts.map((p) => {
-    const f = knownFormat(p.format);
-    return f ? { oid: p.oid, spec: `${p.tree}:${artifactName(p.type, f.ext)}` } : null;
+    let name = names.get(`${p.type} ${p.format}`);
+    if (name === undefined) {
+      const f = knownFormat(p.format);
+      names.set(`${p.type} ${p.format}`, (name = f ? artifactName(p.type, f.ext) : null));
+    }
+    return name === null ? null : { oid: p.oid, spec: `${p.tree}:${name}` };
   });
   const unnamed = parts.filter((_, i) => named[i] === null);
   if (unnamed.length) {
@@ -152,12 +216,7 @@ async function readPartArtifacts(ctx: RepoContext, parts: readonly Walked[]): Pr
       named[i] = { oid: p.oid, spec: a.oid };
     });
   }
-  const metas = await ctx.engine.readObjects(parts.map((p) => `${p.tree}:meta.json`));
-  metas.forEach((m, i) => {
-    if (!m || m.type !== 'blob') throw new IntegrityError(`${shortId(parts[i].oid)}: meta.json is missing`);
-    parseMeta(parts[i].oid, m.data);
-  });
-  return readArtifactsAt(ctx.engine, named as { oid: string; spec: string }[]);
+  return named as { oid: string; spec: string }[];
 }
 
 /** Walks tip-first in growing batches until the stop is found. */
