@@ -3,13 +3,14 @@
 // both engines; a damaged meta.json anywhere in the chain is refused (exit 5) with nothing written
 // to stdout or the cache index.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ENGINES, FIXED_ENV, ctx, git, newStore, tempDir } from './helpers.js';
 
 const N = 1200; // past the git engine's bulk threshold (1,000 specs): a one-shot cat-file, read from a spool file
-const line = (i: number) => `${JSON.stringify({ type: 'user', message: { role: 'user', content: `turn ${i} ${'y'.repeat(i % 97)}` }, uuid: `u-${i}` })}\n`;
+// every 100th line is over 1 KiB: chunked when ctx.maxBlobSize is 1024
+const line = (i: number) => `${JSON.stringify({ type: 'user', message: { role: 'user', content: `turn ${i} ${'y'.repeat(i % 100 === 7 ? 3000 + i : i % 97)}` }, uuid: `u-${i}` })}\n`;
 const lines = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => line(from + k)).join('');
 const cacheFiles = (store: string) => {
   const dir = join(store, 'ctx', 'cache', 'chains');
@@ -17,8 +18,9 @@ const cacheFiles = (store: string) => {
 };
 
 /** Imported with the git engine (isomorphic-git takes ~10 s for it); each engine then reads it. */
-function imported(): string {
+function imported(maxBlobSize?: number): string {
   const store = newStore();
+  if (maxBlobSize) git(store, ['config', 'ctx.maxBlobSize', String(maxBlobSize)]);
   const file = join(tempDir(), 'long.jsonl');
   writeFileSync(file, lines(0, N));
   expect(ctx(store, ['import', 'claude-code', file, '-b', 'b'], { env: { ...FIXED_ENV, CTX_ENGINE: 'git' } }).code).toBe(0);
@@ -44,6 +46,18 @@ describe.each(ENGINES)('a cold materialize of a %s-engine chain of 1,200 commits
     const next = ctx(store, ['materialize', 'b'], { env });
     expect([next.code, next.stdout === lines(0, N + 1)]).toEqual([0, true]);
     expect(cacheFiles(store)[1]).toEqual(['KEY.idx', (N + 1) * 32]);
+  });
+
+  it('with chunked artifacts (trees of 1 KiB blobs) among them: byte-exact, to stdout and to -o', () => {
+    const store = imported(1024);
+    const tree = git(store, ['cat-file', '-t', `b~${N - 1 - 107}:delta.jsonl`]).trim();
+    expect(tree).toBe('tree');
+    const out = ctx(store, ['materialize', 'b'], { env });
+    expect([out.code, out.stderr, out.stdout === lines(0, N)]).toEqual([0, '', true]);
+    rmSync(join(store, 'ctx', 'cache'), { recursive: true, force: true });
+    const file = join(tempDir(), 'out.jsonl');
+    expect(ctx(store, ['materialize', 'b', '-o', file], { env })).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(readFileSync(file, 'utf8') === lines(0, N)).toBe(true);
   });
 });
 

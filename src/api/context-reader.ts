@@ -8,7 +8,7 @@ import { contributing, formatRuns, stopIndex, stopLabel, type Stop, type WalkCom
 import { COMMIT_TYPES, artifactName, parseTrailers, type CommitType, type Meta } from '../core/meta.js';
 import type { NeutralMessage } from '../core/neutral.js';
 import { knownFormat, storageFormat } from '../formats/registry.js';
-import { parseMeta, readArtifacts, readArtifactsAt, readEntries, readLayouts } from '../store/context-commits.js';
+import { eachChunk, parseMeta, readArtifacts, readArtifactsAt, readEntries, readLayouts } from '../store/context-commits.js';
 import type { ChainLink } from '../store/engine.js';
 import { readNotes } from '../store/notes.js';
 import { StoreDamage, UnreadableObject } from '../store/damage.js';
@@ -151,38 +151,53 @@ async function readPartArtifacts(ctx: RepoContext, parts: readonly Walked[]): Pr
   return artifacts.value;
 }
 
+/** Where eachPart hands the artifacts: each one's bytes in one or more pieces, then its commit. */
+export interface PartSink {
+  /** valid during the call only: copy what you keep */
+  piece(bytes: Uint8Array): void;
+  done(commit: Walked): void;
+}
+
 /**
- * Parts handed to `each` in order as they are read, none kept: one pass of meta.json and artifact
- * alternately (each meta.json checked before its artifact is handed over) when the engine streams,
- * else readParts batch by batch.
+ * Every part's artifact handed to `sink` in chain order as it is read, none kept: one pass of
+ * meta.json and artifact alternately (each meta.json checked before its artifact is handed over)
+ * when the engine streams, a chunked artifact chunk by chunk; else readParts batch by batch.
  */
-/** `artifact` is valid during the call only: copy what you keep. */
-export async function eachPart(ctx: RepoContext, commits: readonly Walked[], each: (commit: Walked, artifact: Uint8Array) => void): Promise<void> {
+export async function eachPart(ctx: RepoContext, commits: readonly Walked[], sink: PartSink): Promise<void> {
   const { engine } = ctx;
   if (!engine.readEach) {
-    for (let at = 0; at < commits.length; at += 500) for (const p of await readParts(ctx, commits.slice(at, at + 500))) each(p, p.artifact);
+    for (let at = 0; at < commits.length; at += 500)
+      for (const p of await readParts(ctx, commits.slice(at, at + 500))) {
+        sink.piece(p.artifact);
+        sink.done(p);
+      }
     return;
   }
   const specs = await artifactSpecs(ctx, commits);
-  // a chunked artifact (a tree) is read apart; the parts after it wait for it, in order (copied:
-  // the engine's bytes are valid during its call only)
+  // a chunked artifact (a tree) is read chunk by chunk apart; the parts after it wait for it, in
+  // order, copied (the engine's bytes are valid during its call only)
   let behind: Promise<void> | null = null;
-  const give = (i: number, artifact: Promise<Uint8Array> | Uint8Array) => {
-    if (!behind && artifact instanceof Uint8Array) return each(commits[i], artifact);
-    const kept = artifact instanceof Uint8Array ? Uint8Array.from(artifact) : artifact;
-    behind = (behind ?? Promise.resolve()).then(async () => each(commits[i], await kept));
+  const later = (fn: () => void | Promise<void>) => {
+    behind = (behind ?? Promise.resolve()).then(fn);
     behind.catch(() => {}); // awaited below; until then a failure waits there
   };
   const interleaved = specs.flatMap((s, i) => [`${commits[i].tree}:meta.json`, s.spec]);
   try {
     await engine.readEach(interleaved, (j, obj) => {
-      const i = j >> 1;
+      const c = commits[j >> 1];
       if (j % 2 === 0) {
-        if (!obj || obj.type !== 'blob') throw new IntegrityError(`${shortId(commits[i].oid)}: meta.json is missing`);
-        parseMeta(commits[i].oid, obj.data);
-      } else if (obj?.type === 'blob') give(i, obj.data);
-      else if (obj?.type === 'tree') give(i, readArtifactsAt(engine, [{ oid: commits[i].oid, spec: specs[i].spec }]).then(([a]) => a));
-      else throw new IntegrityError(`${shortId(commits[i].oid)}: artifact is missing`);
+        if (!obj || obj.type !== 'blob') throw new IntegrityError(`${shortId(c.oid)}: meta.json is missing`);
+        parseMeta(c.oid, obj.data);
+      } else if (obj?.type === 'blob' && !behind) {
+        sink.piece(obj.data);
+        sink.done(c);
+      } else if (obj?.type === 'blob') {
+        const kept = Uint8Array.from(obj.data);
+        later(() => (sink.piece(kept), sink.done(c)));
+      } else if (obj?.type === 'tree') {
+        const tree = Uint8Array.from(obj.data);
+        later(async () => (await eachChunk(engine, c.oid, tree, sink.piece), sink.done(c)));
+      } else throw new IntegrityError(`${shortId(c.oid)}: artifact is missing`);
     });
   } catch (e) {
     // a damaged artifact is named as readArtifactsAt names it

@@ -188,12 +188,12 @@ async function appendChain(ctx: RepoContext, tip: string, walked: readonly Walke
 async function coldChain(ctx: RepoContext, cache: ChainCache, walked: readonly Walked[], format: string, write?: (chunk: Uint8Array) => void): Promise<Uint8Array> {
   const w = cache.writer(null);
   if (!w) {
-    const artifacts: Uint8Array[] = [];
-    await eachPart(ctx, walked, (_, artifact) => artifacts.push(Uint8Array.from(artifact)));
-    return storageFormat(format).concat(artifacts);
+    const pieces: Uint8Array[] = [];
+    await eachPart(ctx, walked, { piece: (bytes) => pieces.push(Uint8Array.from(bytes)), done: () => {} });
+    return storageFormat(format).concat(pieces);
   }
   try {
-    await eachPart(ctx, walked, (c, artifact) => w.add(c.oid, artifact));
+    await eachPart(ctx, walked, { piece: (bytes) => w.write(bytes), done: (c) => w.mark(c.oid) });
     let bytes: Uint8Array = STREAMED;
     if (write) w.copyTo(write);
     else bytes = w.read();

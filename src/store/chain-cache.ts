@@ -20,9 +20,12 @@ export interface ChainEntry {
   end: number;
 }
 
-/** Appends to a chain cache under its lock: segments go to the data file at once, the index at close. */
+/** Appends to a chain cache under its lock: bytes go to the data file as they come, the index at close. */
 export interface ChainWriter {
-  add(oid: string, bytes: Uint8Array): void;
+  /** the bytes of the next commit (in one or more calls), copied or written before the call returns */
+  write(bytes: Uint8Array): void;
+  /** the commit whose bytes end here */
+  mark(oid: string): void;
   /** Writes the index; the data file then holds `end` bytes, all indexed. */
   close(): void;
   /** Leaves the index as it was (bytes past it are overwritten by the next writer). */
@@ -93,7 +96,10 @@ export class ChainCache {
     const w = this.writer(after);
     if (!w) return;
     try {
-      for (const s of segments) w.add(s.oid, s.bytes);
+      for (const s of segments) {
+        w.write(s.bytes);
+        w.mark(s.oid);
+      }
       w.close();
     } catch {
       w.abort();
@@ -146,12 +152,14 @@ export class ChainCache {
         release = null;
       };
       return {
-        add: (oid, bytes) => {
+        write: (bytes) => {
           if (staged + bytes.length > stage.length) flush();
           if (bytes.length >= stage.length) write(bytes);
           else staged += Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).copy(stage, staged);
           end += bytes.length;
           crc = crc32(bytes, crc);
+        },
+        mark: (oid) => {
           if ((n + 1) * RECORD > records.length) records = Buffer.concat([records, Buffer.allocUnsafe(records.length)]);
           const at = n++ * RECORD;
           records.write(oid, at, 20, 'hex');
