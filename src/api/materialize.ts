@@ -76,7 +76,7 @@ async function build(ctx: RepoContext, spec: string, opts: MaterializeOptions): 
   if (shaped && opts.format !== undefined) checkViewCarrier(opts.format, view, mask);
   // resume's path first: its results live in the chain cache, never in the per-key entries below
   if (!shaped && !opts.verify) {
-    const known = await fromHeads(ctx, tip, stopLabel(stop), opts.format, view);
+    const known = await fromHeads(ctx, tip, stopLabel(stop), opts.format, view, opts.write);
     if (known) return known;
   }
   const cache = MaterializeCache.forRepo(ctx.gitdir);
@@ -171,7 +171,7 @@ async function appendChain(ctx: RepoContext, tip: string, walked: readonly Walke
   else {
     const parts = await readParts(ctx, walked.slice(k));
     if (extends_) cache.append(walked[k - 1].oid, parts.map((p) => ({ oid: p.oid, bytes: p.artifact })));
-    bytes = storageFormat(format).concat([head, ...parts.map((p) => p.artifact)]);
+    bytes = joined(format, [head, ...parts.map((p) => p.artifact)], write);
     fresh = parts.length;
   }
   if (extends_) new ChainHeads(ctx.gitdir).record({ tip, stop, format, base: walked[0].oid, n: walked.length });
@@ -205,6 +205,13 @@ async function coldChain(ctx: RepoContext, cache: ChainCache, walked: readonly W
   }
 }
 
+/** A byte-append chain's cached prefix and new artifacts: handed to `write` one by one (STREAMED), else joined. */
+function joined(format: string, pieces: Uint8Array[], write?: (chunk: Uint8Array) => void): Uint8Array {
+  if (!write) return storageFormat(format).concat(pieces);
+  for (const p of pieces) if (p.length) write(p);
+  return STREAMED;
+}
+
 /** How far back a tip is looked for among the recorded heads before the whole chain is walked. */
 const NEAR = 16;
 
@@ -212,7 +219,7 @@ const NEAR = 16;
  * A tip the chain heads know (materialized before), or one a few deltas past a known one: the
  * cached prefix, plus those deltas read from the repo, without walking the whole chain.
  */
-async function fromHeads(ctx: RepoContext, tip: string, stop: string, requested: string | undefined, view: View): Promise<Materialized | null> {
+async function fromHeads(ctx: RepoContext, tip: string, stop: string, requested: string | undefined, view: View, write?: (chunk: Uint8Array) => void): Promise<Materialized | null> {
   const heads = new ChainHeads(ctx.gitdir);
   const known = heads.all().filter((h) => h.stop === stop && (requested === undefined || h.format === requested));
   if (known.length === 0) return null;
@@ -247,7 +254,7 @@ async function fromHeads(ctx: RepoContext, tip: string, stop: string, requested:
     cache.append(head.tip, fresh.map((p) => ({ oid: p.oid, bytes: p.artifact })));
     heads.record({ ...head, tip, n: head.n + fresh.length });
   }
-  const bytes = storageFormat(head.format).concat([prefix, ...fresh.map((p) => p.artifact)]);
+  const bytes = joined(head.format, [prefix, ...fresh.map((p) => p.artifact)], write);
   const commits = [...entries.slice(0, head.n).map((e) => fullId(e.oid)), ...fresh.map((p) => fullId(p.oid))];
   return { bytes, format: head.format, tier: 'native', from: [head.format], commits, stop, view, masked: 0, cached: fresh.length === 0, binary: isBinary(head.format) };
 }
