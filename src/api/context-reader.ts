@@ -212,14 +212,14 @@ export async function eachPart(ctx: RepoContext, commits: readonly Walked[], sin
 
 /** Where each part's artifact is: `<tree>:<name>` for a known format, else found in its tree. */
 async function artifactSpecs(ctx: RepoContext, parts: readonly Walked[]): Promise<{ oid: string; spec: string }[]> {
-  const names = new Map<string, string | null>();
+  // one name per (type, format), and a chain is mostly one of them: no lookup, no key string per part
+  let last: { type: string; format: string; name: string | null } | null = null;
   const named = parts.map((p) => {
-    let name = names.get(`${p.type} ${p.format}`);
-    if (name === undefined) {
+    if (last?.type !== p.type || last.format !== p.format) {
       const f = knownFormat(p.format);
-      names.set(`${p.type} ${p.format}`, (name = f ? artifactName(p.type, f.ext) : null));
+      last = { type: p.type, format: p.format, name: f ? artifactName(p.type, f.ext) : null };
     }
-    return name === null ? null : { oid: p.oid, spec: `${p.tree}:${name}` };
+    return last.name === null ? null : { oid: p.oid, spec: `${p.tree}:${last.name}` };
   });
   const unnamed = parts.filter((_, i) => named[i] === null);
   if (unnamed.length) {
@@ -246,16 +246,27 @@ async function walkToStop(ctx: RepoContext, tip: string, stop: Stop, spec: strin
   }
 }
 
+/** parseTrailers(message)[key] without splitting the message: its last `key: value` line. */
+export function trailer(message: string, key: string): string | undefined {
+  const head = `${key}: `;
+  const at = message.startsWith(head) ? 0 : message.lastIndexOf(`\n${head}`) + 1;
+  if (at === 0 && !message.startsWith(head)) return undefined;
+  const end = message.indexOf('\n', at);
+  const value = message.slice(at + head.length, end < 0 ? message.length : end);
+  // a line parseTrailers would not take (a CR, a line separator): ask it
+  return /[\r\u2028\u2029]/.test(value) || (at === 0 && message.includes(`\n${head}`)) ? parseTrailers(message)[key] : value;
+}
+
 /**
  * Type and format from the commits' trailers (which `verify` checks against meta.json), so the walk
  * reads no blobs; meta.json is read only for snapshots and commits whose trailers do not tell.
  */
 async function describe(ctx: RepoContext, links: readonly ChainLink[]): Promise<Walked[]> {
   const out: (Walked | null)[] = links.map((l) => {
-    const t = parseTrailers(l.message);
-    const type = t['Ctx-Type'] as CommitType;
-    if (!COMMIT_TYPES.includes(type) || type === 'snapshot' || !t['Ctx-Format']) return null;
-    return { ...l, type, format: t['Ctx-Format'] };
+    const type = trailer(l.message, 'Ctx-Type') as CommitType;
+    const format = trailer(l.message, 'Ctx-Format');
+    if (!COMMIT_TYPES.includes(type) || type === 'snapshot' || !format) return null;
+    return { oid: l.oid, tree: l.tree, message: l.message, type, format };
   });
   const unknown = links.filter((_, i) => out[i] === null);
   if (unknown.length) {
