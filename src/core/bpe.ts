@@ -118,13 +118,21 @@ export function bpeCounter(bytes: Uint8Array): (text: string) => number {
     return starts.length - 1;
   }
 
+  // pieces recur (words, and the chunks of a long run boundedCount cuts): their merges are remembered
+  const seen = new Map<string, number>();
   return (text) => {
     let n = 0;
     for (const [piece] of text.matchAll(SPLIT)) {
-      if (scratch.length < piece.length * 3) scratch = new Uint8Array(piece.length * 3);
-      const len = enc.encodeInto(piece, scratch).written;
-      // gpt-tokenizer looks the whole piece up as a string, which a lone surrogate never matches
-      n += isWellFormed(piece) && rank(scratch, 0, len) !== -1 ? 1 : merged(scratch, len);
+      let k = seen.get(piece);
+      if (k === undefined) {
+        if (scratch.length < piece.length * 3) scratch = new Uint8Array(piece.length * 3);
+        const len = enc.encodeInto(piece, scratch).written;
+        // gpt-tokenizer looks the whole piece up as a string, which a lone surrogate never matches
+        k = isWellFormed(piece) && rank(scratch, 0, len) !== -1 ? 1 : merged(scratch, len);
+        if (seen.size >= 20_000) seen.clear();
+        seen.set(piece, k);
+      }
+      n += k;
     }
     return n;
   };
