@@ -16,9 +16,10 @@ import { benchHook } from './hook.mjs';
 import { benchTokens } from './tokens.mjs';
 import { benchTranslate } from './translate.mjs';
 import { benchResume } from './resume.mjs';
+import { benchLarge } from './large.mjs';
 import { benchResolve } from './resolve.mjs';
 
-const ALL = ['chain', 'resume', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens', 'translate', 'resolve'];
+const ALL = ['chain', 'resume', 'large', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens', 'translate', 'resolve'];
 const wanted = process.argv.slice(2);
 for (const w of wanted) if (!ALL.includes(w)) throw new Error(`unknown benchmark '${w}' (${ALL.join(', ')})`);
 const picked = wanted.length ? ALL.filter((b) => wanted.includes(b)) : ALL;
@@ -54,6 +55,8 @@ try {
       sections.push(r.markdown);
       for (const s of r.summary)
         targets.push(`- resume ${s.size.toLocaleString('en-US')} commits: cold CPU / native = ${fmtRatio(s.cold)} (target ≤ 1.3x: ${s.cold <= 1.3 ? '**met**' : '**missed**'}); peak RSS / native = ${fmtRatio(s.rssRatio)} (target ≤ 1.5x: ${s.rssRatio <= 1.5 ? '**met**' : '**missed**'}); after one more checkpoint ${s.next.toFixed(0)} ms CPU, cached ${s.cached.toFixed(0)} ms`);
+    } else if (b === 'large') {
+      sections.push((await benchLarge()).markdown);
     } else if (b === 'import') {
       sections.push((await benchImport()).markdown);
     } else if (b === 'checkpoint') {

@@ -28,7 +28,7 @@ describe('the append-only chain cache', () => {
     const after20 = chainFiles(store);
     expect(after20.slice(0, 2)).toEqual([
       ['KEY.data', Buffer.byteLength(expected(0, 20))],
-      ['KEY.idx', 20 * 44],
+      ['KEY.idx', 20 * 32],
     ]);
 
     for (let i = 20; i < 25; i++) add(store, 'b', i);
@@ -41,7 +41,7 @@ describe('the append-only chain cache', () => {
     expect(materialize(store, 'b')).toBe(expected(0, 25));
     expect(chainFiles(store).slice(0, 2)).toEqual([
       ['KEY.data', Buffer.byteLength(expected(0, 25))],
-      ['KEY.idx', 25 * 44],
+      ['KEY.idx', 25 * 32],
     ]);
     // an older tip is a prefix: nothing read, nothing written
     expect(materialize(store, 'b~7')).toBe(expected(0, 18));
@@ -51,7 +51,7 @@ describe('the append-only chain cache', () => {
     expect(ctx(store, ['fork', 'b~3', 'f'], { env: FIXED_ENV }).code).toBe(0);
     add(store, 'f', 99);
     expect(materialize(store, 'f')).toBe(expected(0, 22) + line(99));
-    expect(chainFiles(store)[1][1]).toBe(25 * 44);
+    expect(chainFiles(store)[1][1]).toBe(25 * 32);
   });
 
   it('a tip a few deltas past one materialized before is resumed without walking the whole chain', () => {

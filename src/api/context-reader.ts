@@ -8,9 +8,10 @@ import { contributing, formatRuns, stopIndex, stopLabel, type Stop, type WalkCom
 import { COMMIT_TYPES, artifactName, parseTrailers, type CommitType, type Meta } from '../core/meta.js';
 import type { NeutralMessage } from '../core/neutral.js';
 import { knownFormat, storageFormat } from '../formats/registry.js';
-import { parseMeta, readArtifacts, readArtifactsAt, readEntries, readLayouts } from '../store/context-commits.js';
+import { eachChunk, parseMeta, readArtifacts, readArtifactsAt, readEntries, readLayouts } from '../store/context-commits.js';
 import type { ChainLink } from '../store/engine.js';
 import { readNotes } from '../store/notes.js';
+import { StoreDamage, UnreadableObject } from '../store/damage.js';
 import { foldAnnotations, type Annotations } from './read.js';
 import type { RepoContext } from './repo-context.js';
 
@@ -138,9 +139,87 @@ export async function chainWithArtifacts(ctx: RepoContext, tip: string): Promise
  * this build does not know makes the context unreadable (an integrity failure), as docs/format.md says.
  */
 async function readPartArtifacts(ctx: RepoContext, parts: readonly Walked[]): Promise<Uint8Array[]> {
+  const named = await artifactSpecs(ctx, parts);
+  // both in flight at once; a meta.json problem is reported before a missing artifact, as one after the other did
+  const [metas, artifacts] = await Promise.allSettled([ctx.engine.readObjects(parts.map((p) => `${p.tree}:meta.json`)), readArtifactsAt(ctx.engine, named)]);
+  if (metas.status === 'rejected') throw metas.reason;
+  metas.value.forEach((m, i) => {
+    if (!m || m.type !== 'blob') throw new IntegrityError(`${shortId(parts[i].oid)}: meta.json is missing`);
+    parseMeta(parts[i].oid, m.data);
+  });
+  if (artifacts.status === 'rejected') throw artifacts.reason;
+  return artifacts.value;
+}
+
+/** Where eachPart hands the artifacts: each one's bytes in one or more pieces, then its commit. */
+export interface PartSink {
+  /** valid during the call only: copy what you keep */
+  piece(bytes: Uint8Array): void;
+  done(commit: Walked): void;
+}
+
+/**
+ * Every part's artifact handed to `sink` in chain order as it is read, none kept: one pass of
+ * meta.json and artifact alternately (each meta.json checked before its artifact is handed over)
+ * when the engine streams, a chunked artifact chunk by chunk; else readParts batch by batch.
+ */
+export async function eachPart(ctx: RepoContext, commits: readonly Walked[], sink: PartSink): Promise<void> {
+  const { engine } = ctx;
+  if (!engine.readEach) {
+    for (let at = 0; at < commits.length; at += 500)
+      for (const p of await readParts(ctx, commits.slice(at, at + 500))) {
+        sink.piece(p.artifact);
+        sink.done(p);
+      }
+    return;
+  }
+  const specs = await artifactSpecs(ctx, commits);
+  // a chunked artifact (a tree) is read chunk by chunk apart; the parts after it wait for it, in
+  // order, copied (the engine's bytes are valid during its call only)
+  let behind: Promise<void> | null = null;
+  const later = (fn: () => void | Promise<void>) => {
+    behind = (behind ?? Promise.resolve()).then(fn);
+    behind.catch(() => {}); // awaited below; until then a failure waits there
+  };
+  const interleaved = specs.flatMap((s, i) => [`${commits[i].tree}:meta.json`, s.spec]);
+  try {
+    await engine.readEach(interleaved, (j, obj) => {
+      const c = commits[j >> 1];
+      if (j % 2 === 0) {
+        if (!obj || obj.type !== 'blob') throw new IntegrityError(`${shortId(c.oid)}: meta.json is missing`);
+        parseMeta(c.oid, obj.data);
+      } else if (obj?.type === 'blob' && !behind) {
+        sink.piece(obj.data);
+        sink.done(c);
+      } else if (obj?.type === 'blob') {
+        const kept = Uint8Array.from(obj.data);
+        later(() => (sink.piece(kept), sink.done(c)));
+      } else if (obj?.type === 'tree') {
+        const tree = Uint8Array.from(obj.data);
+        later(async () => (await eachChunk(engine, c.oid, tree, sink.piece), sink.done(c)));
+      } else throw new IntegrityError(`${shortId(c.oid)}: artifact is missing`);
+    });
+  } catch (e) {
+    // a damaged artifact is named as readArtifactsAt names it
+    if (e instanceof UnreadableObject) {
+      const j = interleaved.indexOf(e.spec);
+      if (j % 2 === 1) throw new StoreDamage(commits[j >> 1].oid, 'artifact is damaged', { cause: e });
+    }
+    throw e;
+  }
+  await behind;
+}
+
+/** Where each part's artifact is: `<tree>:<name>` for a known format, else found in its tree. */
+async function artifactSpecs(ctx: RepoContext, parts: readonly Walked[]): Promise<{ oid: string; spec: string }[]> {
+  // one name per (type, format), and a chain is mostly one of them: no lookup, no key string per part
+  let last: { type: string; format: string; name: string | null } | null = null;
   const named = parts.map((p) => {
-    const f = knownFormat(p.format);
-    return f ? { oid: p.oid, spec: `${p.tree}:${artifactName(p.type, f.ext)}` } : null;
+    if (last?.type !== p.type || last.format !== p.format) {
+      const f = knownFormat(p.format);
+      last = { type: p.type, format: p.format, name: f ? artifactName(p.type, f.ext) : null };
+    }
+    return last.name === null ? null : { oid: p.oid, spec: `${p.tree}:${last.name}` };
   });
   const unnamed = parts.filter((_, i) => named[i] === null);
   if (unnamed.length) {
@@ -152,12 +231,7 @@ async function readPartArtifacts(ctx: RepoContext, parts: readonly Walked[]): Pr
       named[i] = { oid: p.oid, spec: a.oid };
     });
   }
-  const metas = await ctx.engine.readObjects(parts.map((p) => `${p.tree}:meta.json`));
-  metas.forEach((m, i) => {
-    if (!m || m.type !== 'blob') throw new IntegrityError(`${shortId(parts[i].oid)}: meta.json is missing`);
-    parseMeta(parts[i].oid, m.data);
-  });
-  return readArtifactsAt(ctx.engine, named as { oid: string; spec: string }[]);
+  return named as { oid: string; spec: string }[];
 }
 
 /** Walks tip-first in growing batches until the stop is found. */
@@ -172,16 +246,27 @@ async function walkToStop(ctx: RepoContext, tip: string, stop: Stop, spec: strin
   }
 }
 
+/** parseTrailers(message)[key] without splitting the message: its last `key: value` line. */
+export function trailer(message: string, key: string): string | undefined {
+  const head = `${key}: `;
+  const at = message.startsWith(head) ? 0 : message.lastIndexOf(`\n${head}`) + 1;
+  if (at === 0 && !message.startsWith(head)) return undefined;
+  const end = message.indexOf('\n', at);
+  const value = message.slice(at + head.length, end < 0 ? message.length : end);
+  // a line parseTrailers would not take (a CR, a line separator): ask it
+  return /[\r\u2028\u2029]/.test(value) || (at === 0 && message.includes(`\n${head}`)) ? parseTrailers(message)[key] : value;
+}
+
 /**
  * Type and format from the commits' trailers (which `verify` checks against meta.json), so the walk
  * reads no blobs; meta.json is read only for snapshots and commits whose trailers do not tell.
  */
 async function describe(ctx: RepoContext, links: readonly ChainLink[]): Promise<Walked[]> {
   const out: (Walked | null)[] = links.map((l) => {
-    const t = parseTrailers(l.message);
-    const type = t['Ctx-Type'] as CommitType;
-    if (!COMMIT_TYPES.includes(type) || type === 'snapshot' || !t['Ctx-Format']) return null;
-    return { ...l, type, format: t['Ctx-Format'] };
+    const type = trailer(l.message, 'Ctx-Type') as CommitType;
+    const format = trailer(l.message, 'Ctx-Format');
+    if (!COMMIT_TYPES.includes(type) || type === 'snapshot' || !format) return null;
+    return { oid: l.oid, tree: l.tree, message: l.message, type, format };
   });
   const unknown = links.filter((_, i) => out[i] === null);
   if (unknown.length) {

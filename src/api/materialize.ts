@@ -10,7 +10,7 @@ import { MaterializeCache } from '../store/cache.js';
 import { readEntries } from '../store/context-commits.js';
 import { refs } from '../store/refs.js';
 import { ChainCache, ChainHeads } from '../store/chain-cache.js';
-import { neutralMessages, parseRun, parseStop, pinnedMessages, readParts, runsOf, walkContext, type ContextPart, type Walked } from './context-reader.js';
+import { eachPart, neutralMessages, parseRun, parseStop, pinnedMessages, readParts, runsOf, walkContext, type ContextPart, type Walked } from './context-reader.js';
 import type { RepoContext } from './repo-context.js';
 
 export interface MaterializeOptions {
@@ -24,6 +24,12 @@ export interface MaterializeOptions {
   view?: View;
   /** replace tool results older than the last N turns by a placeholder (pinned commits' messages kept) */
   maskToolOutputs?: number;
+  /**
+   * the output is handed to `write` (in pieces, once everything is read and checked) and `bytes`
+   * comes back empty: a chain read whole from the repo then goes from the chain cache's file to
+   * `write` without ever being one buffer
+   */
+  write?: (chunk: Uint8Array) => void;
 }
 
 export interface Materialized {
@@ -47,6 +53,17 @@ export interface Materialized {
 }
 
 export async function materialize(ctx: RepoContext, spec: string, opts: MaterializeOptions = {}): Promise<Materialized> {
+  const { write } = opts;
+  const m = await build(ctx, spec, opts);
+  if (!write || m.bytes === STREAMED) return m;
+  write(m.bytes);
+  return { ...m, bytes: STREAMED };
+}
+
+/** `bytes` of a result already handed to opts.write */
+const STREAMED: Uint8Array = new Uint8Array(0);
+
+async function build(ctx: RepoContext, spec: string, opts: MaterializeOptions): Promise<Materialized> {
   const tip = await ctx.resolve(spec);
   const stop = await parseStop(ctx, opts.stop ?? 'compaction');
   if (opts.format !== undefined) checkOutputFormat(opts.format);
@@ -59,7 +76,7 @@ export async function materialize(ctx: RepoContext, spec: string, opts: Material
   if (shaped && opts.format !== undefined) checkViewCarrier(opts.format, view, mask);
   // resume's path first: its results live in the chain cache, never in the per-key entries below
   if (!shaped && !opts.verify) {
-    const known = await fromHeads(ctx, tip, stopLabel(stop), opts.format, view);
+    const known = await fromHeads(ctx, tip, stopLabel(stop), opts.format, view, opts.write);
     if (known) return known;
   }
   const cache = MaterializeCache.forRepo(ctx.gitdir);
@@ -82,7 +99,7 @@ export async function materialize(ctx: RepoContext, spec: string, opts: Material
   const format = opts.format ?? (shaped ? viewFormatFor(stored) : stored);
   // resume's path: a byte-append chain in its own format is read through the chain's append-only cache
   if (!shaped && !opts.verify && walk.parts.length && walk.parts.every((p) => p.format === format) && knownFormat(format)?.concatRule === 'append')
-    return appendChain(ctx, tip, walk.parts, format, stopLabel(stop), view);
+    return appendChain(ctx, tip, walk.parts, format, stopLabel(stop), view, opts.write);
   const parts = await readParts(ctx, walk.parts, { verify: opts.verify });
   const artifacts = parts.map((p) => p.artifact);
   if (shaped) checkViewCarrier(format, view, mask);
@@ -135,7 +152,7 @@ const isBinary = (format: string) => knownFormat(format)?.binary === true;
  * (every tip of the chain is a prefix of it), then only the artifacts past it, read from the repo
  * and appended to the cache when they extend it.
  */
-async function appendChain(ctx: RepoContext, tip: string, walked: readonly Walked[], format: string, stop: string, view: View): Promise<Materialized> {
+async function appendChain(ctx: RepoContext, tip: string, walked: readonly Walked[], format: string, stop: string, view: View, write?: (chunk: Uint8Array) => void): Promise<Materialized> {
   const cache = new ChainCache(ctx.gitdir, walked[0].oid, format);
   const entries = cache.entries();
   let k = 0;
@@ -147,12 +164,52 @@ async function appendChain(ctx: RepoContext, tip: string, walked: readonly Walke
     cache.reset();
     [k, head] = [0, new Uint8Array(0)];
   }
-  const fresh = await readParts(ctx, walked.slice(k));
-  if (k === 0 || k === entries.length) cache.append(k === 0 ? null : walked[k - 1].oid, fresh.map((p) => ({ oid: p.oid, bytes: p.artifact })));
-  const bytes = storageFormat(format).concat([head, ...fresh.map((p) => p.artifact)]);
-  if (k === 0 || k === entries.length) new ChainHeads(ctx.gitdir).record({ tip, stop, format, base: walked[0].oid, n: walked.length });
+  const extends_ = k === 0 || k === entries.length;
+  let bytes: Uint8Array;
+  let fresh = walked.length - k;
+  if (k === 0) bytes = await coldChain(ctx, cache, walked, format, write);
+  else {
+    const parts = await readParts(ctx, walked.slice(k));
+    if (extends_) cache.append(walked[k - 1].oid, parts.map((p) => ({ oid: p.oid, bytes: p.artifact })));
+    bytes = joined(format, [head, ...parts.map((p) => p.artifact)], write);
+    fresh = parts.length;
+  }
+  if (extends_) new ChainHeads(ctx.gitdir).record({ tip, stop, format, base: walked[0].oid, n: walked.length });
   const commits = walked.map((p) => fullId(p.oid));
-  return { bytes, format, tier: 'native', from: [format], commits, stop, view, masked: 0, cached: fresh.length === 0, binary: isBinary(format) };
+  return { bytes, format, tier: 'native', from: [format], commits, stop, view, masked: 0, cached: fresh === 0, binary: isBinary(format) };
+}
+
+/**
+ * A whole chain read from the repo, nothing cached: each artifact goes to the chain cache's data file
+ * as it arrives, and the result is that file, handed to `write` piece by piece (STREAMED) or read
+ * back once, so memory never holds every artifact and then their join. Without the cache (its lock
+ * held elsewhere, a read-only store) the artifacts are joined in memory.
+ */
+async function coldChain(ctx: RepoContext, cache: ChainCache, walked: readonly Walked[], format: string, write?: (chunk: Uint8Array) => void): Promise<Uint8Array> {
+  const w = cache.writer(null);
+  if (!w) {
+    const pieces: Uint8Array[] = [];
+    await eachPart(ctx, walked, { piece: (bytes) => pieces.push(Uint8Array.from(bytes)), done: () => {} });
+    return storageFormat(format).concat(pieces);
+  }
+  try {
+    await eachPart(ctx, walked, { piece: (bytes) => w.write(bytes), done: (c) => w.mark(c.oid) });
+    let bytes: Uint8Array = STREAMED;
+    if (write) w.copyTo(write);
+    else bytes = w.read();
+    w.close();
+    return bytes;
+  } catch (e) {
+    w.abort();
+    throw e;
+  }
+}
+
+/** A byte-append chain's cached prefix and new artifacts: handed to `write` one by one (STREAMED), else joined. */
+function joined(format: string, pieces: Uint8Array[], write?: (chunk: Uint8Array) => void): Uint8Array {
+  if (!write) return storageFormat(format).concat(pieces);
+  for (const p of pieces) if (p.length) write(p);
+  return STREAMED;
 }
 
 /** How far back a tip is looked for among the recorded heads before the whole chain is walked. */
@@ -162,7 +219,7 @@ const NEAR = 16;
  * A tip the chain heads know (materialized before), or one a few deltas past a known one: the
  * cached prefix, plus those deltas read from the repo, without walking the whole chain.
  */
-async function fromHeads(ctx: RepoContext, tip: string, stop: string, requested: string | undefined, view: View): Promise<Materialized | null> {
+async function fromHeads(ctx: RepoContext, tip: string, stop: string, requested: string | undefined, view: View, write?: (chunk: Uint8Array) => void): Promise<Materialized | null> {
   const heads = new ChainHeads(ctx.gitdir);
   const known = heads.all().filter((h) => h.stop === stop && (requested === undefined || h.format === requested));
   if (known.length === 0) return null;
@@ -197,7 +254,7 @@ async function fromHeads(ctx: RepoContext, tip: string, stop: string, requested:
     cache.append(head.tip, fresh.map((p) => ({ oid: p.oid, bytes: p.artifact })));
     heads.record({ ...head, tip, n: head.n + fresh.length });
   }
-  const bytes = storageFormat(head.format).concat([prefix, ...fresh.map((p) => p.artifact)]);
+  const bytes = joined(head.format, [prefix, ...fresh.map((p) => p.artifact)], write);
   const commits = [...entries.slice(0, head.n).map((e) => fullId(e.oid)), ...fresh.map((p) => fullId(p.oid))];
   return { bytes, format: head.format, tier: 'native', from: [head.format], commits, stop, view, masked: 0, cached: fresh.length === 0, binary: isBinary(head.format) };
 }

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { materialize } from '../api/materialize.js';
 import type { View } from '../core/views.js';
 import { UsageError } from '../errors/index.js';
@@ -41,18 +41,28 @@ export default defineCommand({
   ],
   async run(io, [id]: [string], flags: Flags) {
     const mask = flags.maskToolOutputs === undefined ? undefined : turns(flags.maskToolOutputs);
-    const opts = { format: flags.format, stop: flags.stop, verify: flags.verify, view: flags.view as View | undefined, maskToolOutputs: mask };
-    const m = await io.withRepo(false, (repo) => materialize(repo, id, opts));
-    if (m.unknown) io.note(`ctx: this build does not know the stored format '${m.unknown}': wrote every artifact as it is (raw)`);
-    else if (m.tier !== 'native' && m.tier !== 'raw' && m.from.some((f) => f !== m.format)) io.note(`ctx: translated ${m.from.join(', ')} → ${m.format} (${m.tier})`);
-    if (flags.output) writeFileSync(flags.output, m.bytes);
-    return m;
+    // the bytes go out as materialize hands them over (a long chain never becomes one buffer); JSON needs them whole
+    let fd: number | null = null;
+    const write = io.flags.json ? undefined : flags.output ? (chunk: Uint8Array) => void writeAll((fd ??= openSync(flags.output!, 'w')), chunk) : (chunk: Uint8Array) => io.out(chunk);
+    const opts = { format: flags.format, stop: flags.stop, verify: flags.verify, view: flags.view as View | undefined, maskToolOutputs: mask, write };
+    try {
+      const m = await io.withRepo(false, (repo) => materialize(repo, id, opts));
+      if (m.unknown) io.note(`ctx: this build does not know the stored format '${m.unknown}': wrote every artifact as it is (raw)`);
+      else if (m.tier !== 'native' && m.tier !== 'raw' && m.from.some((f) => f !== m.format)) io.note(`ctx: translated ${m.from.join(', ')} → ${m.format} (${m.tier})`);
+      if (flags.output && !write) writeFileSync(flags.output, m.bytes);
+      return m;
+    } finally {
+      if (fd !== null) closeSync(fd);
+    }
   },
   print(io, m, flags) {
     if (io.flags.json) return io.json(materializedJson(m, !flags.output));
-    if (!flags.output) io.out(m.bytes);
   },
 });
+
+function writeAll(fd: number, bytes: Uint8Array): void {
+  for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+}
 
 function turns(s: string): number {
   if (!/^\d+$/.test(s)) throw new UsageError(`--mask-tool-outputs takes a number of turns, not '${s}'`);

@@ -1,8 +1,9 @@
-// Token estimation: a BPE tokenizer (gpt-tokenizer, cl100k_base) loaded on first use, and the
+// Token estimation: a BPE tokenizer (cl100k_base, src/core/bpe.ts) loaded on first use, and the
 // characters/4 heuristic. meta.json's token_count uses the repo's estimator (`ctx.tokenCount`,
 // cl100k_base unless set to chars/4): it is part of every commit id, so a tokenizer that cannot
 // load is an error there, never a silent switch to another estimator.
 import { CtxError, UsageError } from '../errors/index.js';
+import { bpeCounter } from './bpe.js';
 
 /** Counts the tokens of a message's texts, taken together. */
 export interface TokenCounter {
@@ -32,17 +33,19 @@ export const charsPerToken: TokenCounter = {
 
 let tokenizer: Promise<TokenCounter> | undefined;
 
-/** The BPE tokenizer, loaded once per process (its ranks ship inside the package, ~80 ms to load). */
+/**
+ * The BPE tokenizer, loaded once per process: cl100k_base's ranks as one serialized table (built into
+ * dist/ by build.mjs from gpt-tokenizer's), opened without parsing, so a writing process pays ~1 ms
+ * for it, not the ~80 ms gpt-tokenizer takes to build its maps. Counts equal gpt-tokenizer's.
+ */
 export function loadTokenizer(): Promise<TokenCounter> {
-  tokenizer ??= import('gpt-tokenizer/encoding/cl100k_base').then(
-    ({ countTokens }) => {
-      // special-token strings in a transcript (`<|endoftext|>`) are text, not an error
-      const opts = { disallowedSpecial: new Set<string>() };
-      const bpe = (t: string) => countTokens(t, opts);
+  tokenizer ??= import('./cl100k-ranks.js').then(
+    ({ rankTable }) => {
+      const bpe = bpeCounter(rankTable());
       return { name: 'cl100k_base' as const, count: (texts: readonly string[]) => texts.reduce((n, t) => n + boundedCount(t, bpe), 0) };
     },
     (e: Error) => {
-      throw new CtxError(`the tokenizer (gpt-tokenizer) cannot load: ${e.message.split('\n')[0]}; reinstall ctx, or set ctx.tokenCount to chars/4`);
+      throw new CtxError(`the tokenizer (cl100k_base ranks) cannot load: ${e.message.split('\n')[0]}; reinstall ctx, or set ctx.tokenCount to chars/4`);
     },
   );
   return tokenizer;

@@ -1,20 +1,39 @@
 // The materialize cache of a chain whose format joins by byte append: one append-only data file per
-// (walk base, format) under <repo>/ctx/cache/chains/, and an index of (commit, end offset, segment
-// hash). Every tip of the chain is a prefix of it, so a new tip costs the cached bytes plus its new
-// artifacts, and the cache grows with the chain, not with the number of tips materialized. Derived
-// data: a segment whose bytes do not match its hash ends the usable prefix; never trusted over the repo.
+// (walk base, format) under <repo>/ctx/cache/chains/, and an index of (commit, end offset, CRC-32 of
+// the data up to that end). Every tip of the chain is a prefix of it, so a new tip costs the cached
+// bytes plus its new artifacts, and the cache grows with the chain, not with the number of tips
+// materialized. Derived data: a prefix whose bytes do not match its CRC is not used; never trusted
+// over the repo.
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, ftruncateSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import * as zlib from 'node:zlib';
 import { derivedDir, writeDerived } from './derived.js';
 import { tryLock } from './lock-owner.js';
 
-const RECORD = 20 + 8 + 16;
-const segmentHash = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest().subarray(0, 16);
+const RECORD = 20 + 8 + 4;
+// one running CRC over the whole data: a prefix is checked in one native pass (zlib.crc32: node 20.15+)
+const crc32: (data: Uint8Array, value?: number) => number = zlib.crc32 ?? jsCrc32;
 
 export interface ChainEntry {
   oid: string;
   end: number;
+}
+
+/** Appends to a chain cache under its lock: bytes go to the data file as they come, the index at close. */
+export interface ChainWriter {
+  /** the bytes of the next commit (in one or more calls), copied or written before the call returns */
+  write(bytes: Uint8Array): void;
+  /** the commit whose bytes end here */
+  mark(oid: string): void;
+  /** Writes the index; the data file then holds `end` bytes, all indexed. */
+  close(): void;
+  /** Leaves the index as it was (bytes past it are overwritten by the next writer). */
+  abort(): void;
+  /** The data file's bytes so far, read back through the writer's own descriptor. */
+  read(): Buffer;
+  /** The same bytes handed to `write` a few megabytes at a time. */
+  copyTo(write: (chunk: Uint8Array) => void): void;
 }
 
 export class ChainCache {
@@ -29,7 +48,8 @@ export class ChainCache {
     base: string,
     format: string,
   ) {
-    const key = createHash('sha256').update(`${base} ${format}`).digest('hex').slice(0, 40);
+    // v2: CRC-32 records (v1's per-segment SHA-256 files are left alone, never read)
+    const key = createHash('sha256').update(`${base} ${format} v2`).digest('hex').slice(0, 40);
     const dir = join(gitdir, 'ctx', 'cache', 'chains');
     this.data = join(dir, `${key}.data`);
     this.index = join(dir, `${key}.idx`);
@@ -49,25 +69,18 @@ export class ChainCache {
   }
 
   /**
-   * The bytes of the first `n` indexed commits, each segment checked against its hash; null when the
-   * files do not hold them whole (then the caller reads the repo).
+   * The bytes of the first `n` indexed commits, checked against the CRC recorded at the n-th; null
+   * when the files do not hold them whole (then the caller reads the repo).
    */
   prefix(n: number): Uint8Array | null {
     if (n === 0) return new Uint8Array(0);
     try {
       const idx = this.indexBytes ?? this.readIndex();
       if (idx.length < n * RECORD) return null;
-      const end = Number(idx.readBigUInt64BE((n - 1) * RECORD + 20));
+      const at = (n - 1) * RECORD;
+      const end = Number(idx.readBigUInt64BE(at + 20));
       const bytes = readWhole(this.data, end);
-      if (bytes.length < end) return null;
-      let start = 0;
-      for (let i = 0; i < n; i++) {
-        const at = i * RECORD;
-        const stop = Number(idx.readBigUInt64BE(at + 20));
-        if (stop < start || !segmentHash(bytes.subarray(start, stop)).equals(idx.subarray(at + 28, at + RECORD))) return null;
-        start = stop;
-      }
-      return bytes;
+      return bytes.length === end && crc32(bytes) === idx.readUInt32BE(at + 28) ? bytes : null;
     } catch {
       return null;
     }
@@ -75,49 +88,122 @@ export class ChainCache {
 
   /**
    * Appends commits after the last indexed one (`after` must be it: a fork that left the chain
-   * elsewhere is not cached here). Data first, then the index, under a lock; a writer that finds
-   * the lock held leaves the cache to the holder. Failures cost time, never correctness.
+   * elsewhere is not cached here). A writer that finds the lock held leaves the cache to the holder.
+   * Failures cost time, never correctness.
    */
   append(after: string | null, segments: readonly { oid: string; bytes: Uint8Array }[]): void {
     if (segments.length === 0) return;
+    const w = this.writer(after);
+    if (!w) return;
+    try {
+      for (const s of segments) {
+        w.write(s.bytes);
+        w.mark(s.oid);
+      }
+      w.close();
+    } catch {
+      w.abort();
+    }
+  }
+
+  /**
+   * A writer after the last indexed commit, which must be `after` (null: the cache starts again
+   * empty), under the cache's lock; null when the lock is held, the chain moved on, or the files
+   * cannot be written. Data first, then the index: a crash between them leaves unindexed bytes,
+   * which the next writer overwrites.
+   */
+  writer(after: string | null): ChainWriter | null {
     let release: (() => void) | null = null;
+    let fd: number | null = null;
     try {
       release = tryLock(`${this.index}.lock`, derivedDir(this.gitdir, 'cache', 'chains'));
-      if (!release) return;
+      if (!release) return null;
+      if (after === null) this.reset();
       const entries = this.entries();
       const last = entries.length ? entries[entries.length - 1] : null;
-      if ((last?.oid ?? null) !== after) return;
+      if ((last?.oid ?? null) !== after) {
+        release();
+        return null;
+      }
+      const base = entries.length;
+      const idx = this.indexBytes!;
       let end = last?.end ?? 0;
-      const dataFd = openSync(this.data, entries.length ? 'r+' : 'w');
-      try {
-        // bytes past the last indexed segment (a crash between the two writes) are overwritten
-        for (const s of segments) {
-          writeSync(dataFd, s.bytes, 0, s.bytes.length, end);
-          end += s.bytes.length;
-        }
-        ftruncateSync(dataFd, end);
-      } finally {
+      let crc = last ? idx.readUInt32BE((base - 1) * RECORD + 28) : 0;
+      fd = openSync(this.data, base ? 'r+' : 'w+');
+      const dataFd = fd;
+      let records = Buffer.allocUnsafe(RECORD * 1024);
+      let n = 0;
+      // segments are copied into a megabyte of staging and written a megabyte at a time: one write
+      // each would cost a syscall each, and the caller's bytes may not outlive the call
+      const stage = Buffer.allocUnsafe(1 << 20);
+      let staged = 0;
+      let written = end;
+      const write = (buf: Uint8Array) => {
+        for (let at = 0; at < buf.length; ) at += writeSync(dataFd, buf, at, buf.length - at, written + at);
+        written += buf.length;
+      };
+      const flush = () => {
+        write(stage.subarray(0, staged));
+        staged = 0;
+      };
+      const done = () => {
         closeSync(dataFd);
-      }
-      const records = Buffer.alloc(segments.length * RECORD);
-      let at = last?.end ?? 0;
-      segments.forEach((s, i) => {
-        at += s.bytes.length;
-        records.write(s.oid, i * RECORD, 20, 'hex');
-        records.writeBigUInt64BE(BigInt(at), i * RECORD + 20);
-        segmentHash(s.bytes).copy(records, i * RECORD + 28);
-      });
-      const idxFd = openSync(this.index, entries.length ? 'r+' : 'w');
-      try {
-        writeSync(idxFd, records, 0, records.length, entries.length * RECORD);
-        ftruncateSync(idxFd, (entries.length + segments.length) * RECORD);
-      } finally {
-        closeSync(idxFd);
-      }
+        release?.();
+        release = null;
+      };
+      return {
+        write: (bytes) => {
+          if (staged + bytes.length > stage.length) flush();
+          if (bytes.length >= stage.length) write(bytes);
+          else staged += Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).copy(stage, staged);
+          end += bytes.length;
+          crc = crc32(bytes, crc);
+        },
+        mark: (oid) => {
+          if ((n + 1) * RECORD > records.length) records = Buffer.concat([records, Buffer.allocUnsafe(records.length)]);
+          const at = n++ * RECORD;
+          records.write(oid, at, 20, 'hex');
+          // an offset past 2^32 in two halves: a BigInt per record costs more than the rest of it
+          records.writeUInt32BE(Math.floor(end / 2 ** 32), at + 20);
+          records.writeUInt32BE(end >>> 0, at + 24);
+          records.writeUInt32BE(crc, at + 28);
+        },
+        read: () => {
+          flush();
+          return readAll(dataFd, end);
+        },
+        copyTo: (out) => {
+          flush();
+          for (let at = 0; at < end; ) {
+            const buf = Buffer.allocUnsafe(Math.min(4 << 20, end - at));
+            const n = readSync(dataFd, buf, 0, buf.length, at);
+            if (n === 0) throw new Error('the chain cache file was cut short');
+            out(buf.subarray(0, n));
+            at += n;
+          }
+        },
+        close: () => {
+          try {
+            flush();
+            ftruncateSync(dataFd, end);
+            const idxFd = openSync(this.index, base ? 'r+' : 'w');
+            try {
+              writeSync(idxFd, records, 0, n * RECORD, base * RECORD);
+              ftruncateSync(idxFd, (base + n) * RECORD);
+            } finally {
+              closeSync(idxFd);
+            }
+          } finally {
+            done();
+          }
+        },
+        abort: done,
+      };
     } catch {
       // a cache that cannot be written (read-only store, a link planted in ctx/) costs time only
-    } finally {
+      if (fd !== null) closeSync(fd);
       release?.();
+      return null;
     }
   }
 
@@ -136,22 +222,37 @@ export class ChainCache {
   }
 }
 
+/** CRC-32 (IEEE, as zlib's) for a node without zlib.crc32. */
+let table: Int32Array | undefined;
+function jsCrc32(data: Uint8Array, value = 0): number {
+  table ??= Int32Array.from({ length: 256 }, (_, n) => {
+    for (let k = 0; k < 8; k++) n = n & 1 ? 0xedb88320 ^ (n >>> 1) : n >>> 1;
+    return n;
+  });
+  let c = ~value;
+  for (let i = 0; i < data.length; i++) c = table[(c ^ data[i]) & 0xff] ^ (c >>> 8);
+  return ~c >>> 0;
+}
+
 /** A file's bytes (at most `limit`), read through one descriptor. */
 function readWhole(path: string, limit = Infinity): Buffer {
   const fd = openSync(path, 'r');
   try {
-    const size = Math.min(fstatSync(fd).size, limit);
-    const buf = Buffer.allocUnsafe(size);
-    let got = 0;
-    while (got < size) {
-      const n = readSync(fd, buf, got, size - got, got);
-      if (n === 0) break;
-      got += n;
-    }
-    return buf.subarray(0, got);
+    return readAll(fd, Math.min(fstatSync(fd).size, limit));
   } finally {
     closeSync(fd);
   }
+}
+
+function readAll(fd: number, size: number): Buffer {
+  const buf = Buffer.allocUnsafe(size);
+  let got = 0;
+  while (got < size) {
+    const n = readSync(fd, buf, got, size - got, got);
+    if (n === 0) break;
+    got += n;
+  }
+  return buf.subarray(0, got);
 }
 
 /**

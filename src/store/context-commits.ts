@@ -113,6 +113,18 @@ export function readArtifacts(engine: Engine, entries: readonly Pick<ContextEntr
   return readArtifactsAt(engine, entries.map((e) => ({ oid: e.oid, spec: e.artifact!.oid })));
 }
 
+/** A chunked artifact's tree: its numbered blobs, in order. */
+const chunkEntries = (tree: Uint8Array) => parseTree(tree).sort((a, b) => Number(a.name) - Number(b.name));
+
+/** A chunked artifact's chunks handed to `each` in order, read one at a time: one chunk in memory, not the artifact. */
+export async function eachChunk(engine: Engine, commit: string, tree: Uint8Array, each: (chunk: Uint8Array) => void): Promise<void> {
+  for (const c of chunkEntries(tree)) {
+    const [blob] = await readParts(engine, [c.oid], [commit], 'an artifact chunk');
+    if (!blob) throw new IntegrityError(`${shortId(commit)}: an artifact chunk is missing`);
+    each(blob.data);
+  }
+}
+
 /** Artifact bytes by object spec (a blob or chunk-tree id, or `<tree>:<name>`), in order. */
 export async function readArtifactsAt(engine: Engine, items: readonly { oid: string; spec: string }[]): Promise<Uint8Array[]> {
   const objs = await readParts(engine, items.map((i) => i.spec), items.map((i) => i.oid), 'artifact');
@@ -124,7 +136,7 @@ export async function readArtifactsAt(engine: Engine, items: readonly { oid: str
       out.push(o.data);
       continue;
     }
-    const chunks = parseTree(o.data).sort((a, b) => Number(a.name) - Number(b.name));
+    const chunks = chunkEntries(o.data);
     const blobs = await readParts(engine, chunks.map((c) => c.oid), chunks.map(() => items[i].oid), 'an artifact chunk');
     if (blobs.some((b) => !b)) throw new IntegrityError(`${shortId(items[i].oid)}: an artifact chunk is missing`);
     out.push(Buffer.concat(blobs.map((b) => b!.data)));

@@ -1,7 +1,9 @@
 // The native engine: the git binary. One long-lived `cat-file --batch` for reads (a one-shot `--buffer` one for bulk),
 // `fast-import.ts` for bulk writes, loose objects in-process for small ones.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
+import { closeSync, openSync, readSync, rmSync, unlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { ChainLink, Engine, GitObject, ObjectType } from './engine.js';
 import { fastImport } from './fast-import.js';
 import { drained, gitEnv, gitError, run } from './git-process.js';
@@ -31,9 +33,13 @@ class CatFile {
   failure: Error | null = null;
   readonly exited: Promise<void>;
 
-  constructor(gitdir: string, buffered: boolean) {
-    this.proc = spawn('git', ['cat-file', '--batch', ...(buffered ? ['--buffer'] : [])], { env: gitEnv(gitdir), stdio: ['pipe', 'pipe', 'pipe'] });
-    this.proc.stdout!.on('data', (chunk: Buffer) => this.onData(chunk));
+  /**
+   * `spool`: a file descriptor git writes its answers to, read once git is done (see spoolFile);
+   * `transient`: the objects handed out are views valid during the delivery only, so one read buffer serves.
+   */
+  constructor(gitdir: string, buffered: boolean, spool: number | null = null, transient = false) {
+    this.proc = spawn('git', ['cat-file', '--batch', ...(buffered ? ['--buffer'] : [])], { env: gitEnv(gitdir), stdio: ['pipe', spool ?? 'pipe', 'pipe'] });
+    this.proc.stdout?.on('data', (chunk: Buffer) => this.onData(chunk));
     this.proc.stderr!.on('data', (chunk: Buffer) => void (this.stderr += chunk.toString('utf8')));
     this.proc.stdin!.on('error', () => {}); // an early exit surfaces through 'close' below
     this.exited = new Promise((ok) => {
@@ -42,6 +48,15 @@ class CatFile {
         ok();
       });
       this.proc.on('close', (code) => {
+        if (spool !== null) {
+          try {
+            if (code === 0) readSpool(spool, transient, (chunk) => this.onData(chunk));
+          } catch (e) {
+            this.fail(e as Error);
+          } finally {
+            closeSync(spool);
+          }
+        }
         const e = gitError('cat-file', code, this.stderr);
         // git read an object and died on its bytes; not a start-up failure (no repo) nor a signal
         if (code !== null && code !== 0 && this.stderr !== '' && !/not a git repository/.test(this.stderr)) damaged.add(e);
@@ -148,16 +163,51 @@ class CatFile {
   }
 }
 
+/**
+ * A bulk read's answers go to an unlinked temp file, read back in big chunks once git exits: node
+ * reading a pipe gets them a kilobyte or two at a time, and those reads cost it more CPU than git
+ * spends finding the objects. null (a pipe, then) when no temp file can be made.
+ */
+let spools = 0;
+function spoolFile(): number | null {
+  const path = join(tmpdir(), `ctx-cat-file-${process.pid}-${spools++}`);
+  try {
+    const fd = openSync(path, 'wx+', 0o600);
+    try {
+      unlinkSync(path);
+    } catch {
+      closeSync(fd);
+      rmSync(path, { force: true });
+      return null;
+    }
+    return fd;
+  } catch {
+    return null;
+  }
+}
+
+/** The spool's bytes in 4 MiB chunks, each a buffer of its own (answers are views into them) unless `transient`. */
+function readSpool(fd: number, transient: boolean, each: (chunk: Buffer) => void): void {
+  const one = transient ? Buffer.allocUnsafe(4 << 20) : null;
+  for (let at = 0; ; ) {
+    const buf = one ?? Buffer.allocUnsafe(4 << 20);
+    const n = readSync(fd, buf, 0, buf.length, at);
+    if (n === 0) return;
+    at += n;
+    each(buf.subarray(0, n));
+  }
+}
+
 export function createGitEngine(gitdir: string): Engine {
   const dir = resolve(gitdir);
   let catFile: CatFile | null = null;
   const oneShots = new Set<CatFile>();
   let closed = false;
 
-  function batch(count: number): CatFile {
+  function batch(count: number, transient = false): CatFile {
     if (closed) throw new Error('engine is closed');
     if (count >= BULK_SPECS) {
-      const cat = new CatFile(dir, true);
+      const cat = new CatFile(dir, true, spoolFile(), transient);
       oneShots.add(cat);
       void cat.exited.then(() => oneShots.delete(cat));
       return cat;
@@ -166,28 +216,42 @@ export function createGitEngine(gitdir: string): Engine {
     return catFile;
   }
 
-  async function readObjects(specs: readonly string[]): Promise<(GitObject | null)[]> {
-    const out: (GitObject | null)[] = new Array(specs.length).fill(null);
+  /** Each object handed over as it arrives, in order (a missing one as null), none kept: see Engine.readEach. */
+  async function readEach(specs: readonly string[], each: (i: number, obj: GitObject | null) => void, transient = true): Promise<void> {
     // A spec with a newline cannot be sent on a line; no git object is named that way.
     const sendable: number[] = [];
-    specs.forEach((s, i) => !/[\n\r]/.test(s) && sendable.push(i));
-    if (sendable.length === 0) return out;
-    const cat = batch(sendable.length);
+    specs.forEach((s, i) => (/[\n\r]/.test(s) ? each(i, null) : sendable.push(i)));
+    if (sendable.length === 0) return;
+    const cat = batch(sendable.length, transient);
     let left = sendable.length;
+    let failed = false;
     return new Promise((ok, fail) => {
       const deliver = (j: number, obj: GitObject | null, err?: Error) => {
-        if (err) return fail(damaged.has(err) ? new UnreadableObject(specs[sendable[j]], err) : err);
-        out[sendable[j]] = obj;
-        if (--left === 0) ok(out);
+        if (failed) return;
+        try {
+          if (err) throw damaged.has(err) ? new UnreadableObject(specs[sendable[j]], err) : err;
+          each(sendable[j], obj);
+        } catch (e) {
+          failed = true;
+          return fail(e);
+        }
+        if (--left === 0) ok();
       };
       const sent = cat.send(sendable.length === specs.length ? specs : sendable.map((i) => specs[i]), deliver);
       sent.then(() => void (oneShots.has(cat) && cat.close()), fail);
     });
   }
 
+  async function readObjects(specs: readonly string[]): Promise<(GitObject | null)[]> {
+    const out: (GitObject | null)[] = new Array(specs.length).fill(null);
+    await readEach(specs, (i, obj) => void (out[i] = obj), false);
+    return out;
+  }
+
   return {
     name: 'git',
     readObjects,
+    readEach: (specs, each) => readEach(specs, each),
     readObject: async (oid) => (await readObjects([oid]))[0],
 
     async chain(tip, max) {

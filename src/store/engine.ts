@@ -53,6 +53,13 @@ export interface Engine {
    * (the entry at that path in the commit's tree). A missing object or path gives null.
    */
   readObjects(specs: readonly string[]): Promise<(GitObject | null)[]>;
+  /**
+   * The same pass, each object handed to `each` as it arrives, in order, and not kept: memory holds
+   * a few objects, not all of them. `obj.data` may be a view valid only during the call: copy what
+   * you keep. A throw from `each` ends the read with that error. An engine without it is read with
+   * readObjects, batch by batch.
+   */
+  readEach?(specs: readonly string[], each: (i: number, obj: GitObject | null) => void): Promise<void>;
   /** First-parent history from `tip` (inclusive), tip first, with trees and messages; at most `max`. */
   chain(tip: string, max?: number): Promise<ChainLink[]>;
   /** Write commits (and their blobs and trees) in order; returns their ids. Moves no ref. */
