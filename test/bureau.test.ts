@@ -59,15 +59,15 @@ describe.each(ENGINES)('bureau-agent-v1, engine %s', (engine) => {
     expect(r.stdout).toBe(`${JSON.stringify({ v: 1, format: 'raw', artifacts: [artifact(ROOT, FIRST), artifact(TIP, SECOND)] })}\n`);
   });
 
-  it('refuses to materialize a bureau chain as codex-rollout-v1 (no writer from messages)', () => {
+  it('refuses to materialize a bureau chain as gemini-cli-chat-v1 (no writer from messages)', () => {
     const store = twoCommits();
     const refs = refSnapshot(store);
     const objects = objectCount(store);
-    const r = ctx(store, ['materialize', '--format', 'codex-rollout-v1', 'b'], { env });
+    const r = ctx(store, ['materialize', '--format', 'gemini-cli-chat-v1', 'b'], { env });
     expect(r).toMatchObject({
       code: 1,
       stdout: '',
-      stderr: `ctx: ${ROOT.slice(0, 16)} holds bureau-agent-v1, not codex-rollout-v1: materialize it as bureau-agent-v1 or raw\n`,
+      stderr: `ctx: ${ROOT.slice(0, 16)} holds bureau-agent-v1, not gemini-cli-chat-v1: materialize it as bureau-agent-v1 or raw\n`,
     });
     expect(refSnapshot(store)).toBe(refs);
     expect(objectCount(store)).toBe(objects);

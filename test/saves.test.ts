@@ -11,6 +11,7 @@ import { createServedRepo, startGitServer, type GitServer } from './git-http-ser
 
 const CLAUDE = join(FIXTURES, 'claude-code', 'compacted-session.jsonl');
 const CODEX = join(FIXTURES, 'codex', 'rollout-2025-11-20T09-00-00-0a1b2c3d-4e5f-7a8b-9c0d-1e2f3a4b5c6d.jsonl');
+const GEMINI = join(FIXTURES, 'gemini-cli', 'session-2026-01-10T09-00-aaaa1111.jsonl');
 const env = FIXED_ENV;
 
 function ok(r: Run): Run {
@@ -87,12 +88,28 @@ describe('ctx clear', () => {
     expect(bytes(store, ['a', '--format', 'openai-chat-v1', '--stop', 'root']).toString()).toBe('[\n{"role":"user","content":"hi"},\n{"role":"assistant","content":"yo"},\n{"role":"user","content":"next"}\n]\n');
   });
 
-  it('on a Codex chain, writes the empty compaction ctx compact writes there (bureau-agent-v1); --stop root reads the rollout back', () => {
+  it('on a Codex chain, writes the empty compaction ctx compact writes there (codex-rollout-v1: a session_meta alone); what follows reads after it; --stop root reads the rollout back', () => {
     const store = newStore();
     run(store, ['import', 'codex', CODEX, '-b', 'cx']);
-    expect(json(store, ['clear', 'cx']).format).toBe('bureau-agent-v1');
-    expect(bytes(store, ['cx'])).toEqual(Buffer.from([0x80]));
-    expect(bytes(store, ['cx', '--stop', 'root', '--format', 'codex-rollout-v1'])).toEqual(readFileSync(CODEX));
+    expect(json(store, ['clear', 'cx']).format).toBe('codex-rollout-v1');
+    const empty = '{"timestamp":"1970-01-01T00:00:00.000Z","type":"session_meta","payload":{"id":"","timestamp":"1970-01-01T00:00:00.000Z","cwd":"","originator":"ctx","cli_version":"","source":"exec","model_provider":""}}\n';
+    expect(bytes(store, ['cx']).toString()).toBe(empty);
+    expect(bytes(store, ['cx', '--stop', 'root'])).toEqual(readFileSync(CODEX));
+    const next = readFileSync(CODEX, 'utf8').trimEnd().split('\n').pop()! + '\n';
+    expect(ctx(store, ['checkpoint', '-b', 'cx', '--format', 'codex-rollout-v1', '-'], { env, input: next }).code).toBe(0);
+    expect(bytes(store, ['cx']).toString()).toBe(empty + next);
+  });
+
+  it('on a Gemini CLI chain, a $set of no messages, as Gemini CLI writes a compression: the lines before it replay to nothing', () => {
+    const store = newStore();
+    run(store, ['import', 'gemini-cli', GEMINI, '-b', 'gm']);
+    expect(json(store, ['clear', 'gm']).format).toBe('gemini-cli-jsonl-v1');
+    expect(bytes(store, ['gm']).toString()).toBe('{"$set":{"messages":[]}}\n');
+    // a root walk skips ctx's own compactions: the session as Gemini CLI wrote it
+    expect(bytes(store, ['gm', '--stop', 'root'])).toEqual(readFileSync(GEMINI));
+    const next = '{"id":"u9","timestamp":"2026-01-10T09:01:00.000Z","type":"user","content":"again"}\n';
+    expect(ctx(store, ['checkpoint', '-b', 'gm', '--format', 'gemini-cli-jsonl-v1', '-'], { env, input: next }).code).toBe(0);
+    expect(bytes(store, ['gm', '--format', 'openai-chat-v1']).toString()).toBe('[\n{"role":"user","content":"again"}\n]\n');
   });
 
   it('refuses an unknown branch (exit 4) and writes nothing', () => {

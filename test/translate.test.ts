@@ -115,7 +115,7 @@ describe('structural translation', () => {
       { role: 'tool', tool_call_id: 'c1', content: 'a.txt' },
     ]);
     // a format that cannot be written from the neutral model is still refused
-    expect(ctx(store, ['materialize', 'm', '--format', 'codex-rollout-v1'], { env })).toMatchObject({ code: 1, stdout: '' });
+    expect(ctx(store, ['materialize', 'm', '--format', 'gemini-cli-chat-v1'], { env })).toMatchObject({ code: 1, stdout: '' });
   });
 });
 
