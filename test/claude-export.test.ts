@@ -56,6 +56,13 @@ describeClaude('ctx export claude-code, resumed by the real claude CLI (2.1.330)
     expect(exported[1].isCompactSummary).toBe(true);
     expect(exported.slice(2, 2 + kept.length).map((l) => l.uuid)).toEqual(kept);
     const exportedBytes = statSync(rec.path).size;
+    // the default materialization is what the export holds, but for its sessionId and forkedFrom
+    const plain = (ls: Record<string, unknown>[]) => ls.map(({ sessionId, forkedFrom, ...rest }) => rest);
+    for (const args of [[branch], [branch, '--json']]) {
+      const m = ctx(store, ['materialize', ...args]);
+      const bytes = args.includes('--json') ? Buffer.from(JSON.parse(m.stdout).content) : m.bytes;
+      expect(plain(lines(bytes))).toEqual(plain(exported));
+    }
 
     expect((await runClaude(c, dir, ['-p', '--resume', rec.session_id, 'next', '--allowedTools', 'Bash'])).code).toBe(0);
     const fromExport = conversation(api.turns()[api.turns().length - 2]);

@@ -1,11 +1,11 @@
 // The whole context at a commit: read through the context reader, joined by the format rule,
 // translated when another format is asked for, cached by (commit, format, stop, view).
-import { BadInputError, UsageError } from '../errors/index.js';
+import { BadInputError, NotFoundError, UsageError } from '../errors/index.js';
 import { fullId, shortId } from '../core/ids.js';
 import { stopLabel, translationTier, type Tier } from '../core/materialize.js';
 import { parseTrailers } from '../core/meta.js';
 import { VIEWS, conversationView, maskToolOutputs, type View } from '../core/views.js';
-import { checkOutputFormat, knownFormat, outputFormat, rawOutput, storageFormat, viewCarriers, viewFormatFor } from '../formats/registry.js';
+import { checkOutputFormat, knownFormat, outputFormat, rawOutput, storageFormat, storageNames, viewCarriers, viewFormatFor } from '../formats/registry.js';
 import { MaterializeCache } from '../store/cache.js';
 import { readEntries } from '../store/context-commits.js';
 import { refs } from '../store/refs.js';
@@ -54,10 +54,49 @@ export interface Materialized {
 
 export async function materialize(ctx: RepoContext, spec: string, opts: MaterializeOptions = {}): Promise<Materialized> {
   const { write } = opts;
-  const m = await build(ctx, spec, opts);
-  if (!write || m.bytes === STREAMED) return m;
+  if (!write) return withKept(ctx, await build(ctx, spec, opts), opts);
+  // streamed as it is read, but held back while its first line may be a compaction that keeps
+  // entries from before it: those are put in after the summary, as the runtime's own resume does
+  const held: Uint8Array[] = [];
+  let holding: boolean | null = null;
+  const sink = (chunk: Uint8Array) => {
+    if (holding === false) return write(chunk);
+    held.push(chunk);
+    if (holding !== null) return;
+    const head = Buffer.concat(held);
+    if (head.indexOf(0x0a) < 0 && chunk.length) return;
+    holding = mayKeep(head);
+    if (!holding) for (const c of held.splice(0)) write(c);
+  };
+  const built = await build(ctx, spec, { ...opts, write: sink });
+  if (built.bytes === STREAMED && holding === false) return built;
+  const m = await withKept(ctx, built.bytes === STREAMED ? { ...built, bytes: Buffer.concat(held) } : built, opts);
   write(m.bytes);
   return { ...m, bytes: STREAMED };
+}
+
+/** Whether a context starting with `head` may keep entries from before its compaction (any format that keeps some says). */
+const mayKeep = (head: Uint8Array) => storageNames().some((n) => knownFormat(n)?.withKept?.(head) != null);
+
+/**
+ * A native context that starts at a compaction keeping entries from before it (Claude Code's
+ * preservedMessages), with those entries where the runtime's own resume puts them: the default
+ * materialization equals what the runtime resumes with.
+ */
+async function withKept(ctx: RepoContext, m: Materialized, opts: MaterializeOptions): Promise<Materialized> {
+  if (m.tier !== 'native' || (opts.stop ?? 'compaction') !== 'compaction' || !m.commits.length) return m;
+  const put = knownFormat(m.format)?.withKept?.(m.bytes);
+  if (!put) return m;
+  const first = m.commits[0];
+  const before = async () => {
+    try {
+      return (await build(ctx, `${first}~1`, { format: m.format, stop: 'root' })).bytes;
+    } catch (e) {
+      if (e instanceof NotFoundError) return new Uint8Array(); // the compaction is the root
+      throw e;
+    }
+  };
+  return { ...m, bytes: await put(before) };
 }
 
 /** `bytes` of a result already handed to opts.write */

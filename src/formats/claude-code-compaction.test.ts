@@ -91,8 +91,8 @@ describe('a compaction that keeps messages from before it (withKept)', () => {
   const summary = { parentUuid: 'b', ...base, type: 'user', isCompactSummary: true, message: { role: 'user', content: 'summary' }, uuid: 's1' };
   const after = user('u9', 's1', 'next');
   const kept = async (meta: unknown) => {
-    const p = claudeCode.withKept!(toBytes([boundary(meta), summary, after]), async () => before);
-    return p && Buffer.from(await p).toString('utf8');
+    const p = claudeCode.withKept!(toBytes([boundary(meta), summary, after]));
+    return p && Buffer.from(await p(async () => before)).toString('utf8');
   };
   const lines = (ls: unknown[]) => toBytes(ls).toString('utf8');
 
@@ -104,7 +104,7 @@ describe('a compaction that keeps messages from before it (withKept)', () => {
   it('a context that already holds them after its summary (a snapshot of one read this way) is given back as it is', async () => {
     const meta = { preservedMessages: { anchorUuid: 's1', uuids: ['u2', 'a3'] } };
     const whole = toBytes([boundary(meta), summary, user('u2', 'a1', 'more'), assistant('a3', 'u2', 'm2', { type: 'text', text: 'kept' }), after]);
-    expect(Buffer.from(await claudeCode.withKept!(whole, async () => before)!).equals(whole)).toBe(true);
+    expect(Buffer.from(await claudeCode.withKept!(whole)!(async () => before)).equals(whole)).toBe(true);
   });
 
   it('walks an older preservedSegment from its tail to its head', async () => {
@@ -114,6 +114,6 @@ describe('a compaction that keeps messages from before it (withKept)', () => {
 
   it('a compaction that keeps nothing, or a context that does not start at one, is left alone (null)', async () => {
     expect(await kept({ trigger: 'auto', preTokens: 10 })).toBeNull();
-    expect(claudeCode.withKept!(before, async () => before)).toBeNull();
+    expect(claudeCode.withKept!(before)).toBeNull();
   });
 });

@@ -199,7 +199,7 @@ function preservedUuids(boundary: Line, before: readonly Line[]): string[] {
  * the compaction), placed after the summary, their bytes unchanged. Null: it keeps nothing. Only the
  * context's first lines are read.
  */
-export function withPreserved(context: Uint8Array, before: () => Promise<Uint8Array>): Promise<Uint8Array> | null {
+export function withPreserved(context: Uint8Array): ((before: () => Promise<Uint8Array>) => Promise<Uint8Array>) | null {
   const head = headLines(context);
   const boundary = head.next().value?.value;
   if (!isRecord(boundary) || boundary.type !== 'system' || boundary.subtype !== 'compact_boundary' || !isRecord(boundary.compactMetadata)) return null;
@@ -209,7 +209,7 @@ export function withPreserved(context: Uint8Array, before: () => Promise<Uint8Ar
   let next = head.next();
   while (!next.done && isRecord(next.value.value) && next.value.value.isCompactSummary === true) next = head.next();
   const cut = next.done ? context.length : next.value.start;
-  return (async () => {
+  return async (before) => {
     const prior = await before();
     const parsed = parseJsonLines(prior);
     const uuids = preservedUuids(boundary, parsed.map((l) => (isRecord(l.value) ? l.value : {})));
@@ -220,7 +220,7 @@ export function withPreserved(context: Uint8Array, before: () => Promise<Uint8Ar
     const wanted = new Set(uuids);
     const kept = parsed.filter((l) => isRecord(l.value) && wanted.has(l.value.uuid as string)).map((l) => wholeLine(prior.subarray(l.start, l.end)));
     return Buffer.concat([wholeLine(context.subarray(0, cut)), ...kept, context.subarray(cut)]);
-  })();
+  };
 }
 
 /** The lines of `bytes` one at a time, each parsed (undefined when not JSON): a head is read without the rest. */

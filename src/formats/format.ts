@@ -48,9 +48,10 @@ export interface StorageFormat {
   /**
    * A context that starts at a compaction keeping entries from before it (Claude Code 2.1.3xx's
    * `compactMetadata.preservedMessages`): the context with those entries where the runtime's own
-   * resume reads them. `before` reads the context up to the compaction. Null: it keeps none.
+   * resume reads them. Null: it keeps none (known from the context's first lines alone); else what
+   * puts them in, given `before`, which reads the context up to the compaction.
    */
-  withKept?(context: Uint8Array, before: () => Promise<Uint8Array>): Promise<Uint8Array> | null;
+  withKept?(context: Uint8Array): ((before: () => Promise<Uint8Array>) => Promise<Uint8Array>) | null;
 }
 
 /** What `writeCompaction` gets: the context as read, and what the compaction pipeline made of it. */

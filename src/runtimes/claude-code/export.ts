@@ -3,8 +3,7 @@
 // bytes differ from the stored ones; the messages do not. Any chain exports: another runtime's
 // context is translated into Claude Code lines first (claude-code-v1's fromNeutral).
 import { randomUUID } from 'node:crypto';
-import { BadInputError, NotFoundError, UsageError } from '../../errors/index.js';
-import { storageFormat } from '../../formats/registry.js';
+import { BadInputError, UsageError } from '../../errors/index.js';
 import { materialize } from '../../api/materialize.js';
 import type { RepoContext } from '../../api/repo-context.js';
 import type { ExportOptions, Exported } from '../../api/runtime.js';
@@ -19,11 +18,9 @@ export async function exportClaudeCode(ctx: RepoContext, spec: string, opts: Exp
   const sessionId = opts.sessionId ?? randomUUID();
   if (!UUID.test(sessionId)) throw new UsageError(`--session-id must be a UUID (Claude Code accepts no other): ${sessionId}`);
   const commit = `ctx-${await ctx.resolve(spec)}`;
+  // a compaction that keeps messages from before it comes with them after its summary, as Claude Code's resume sends them
   const m = await materialize(ctx, spec, { format: CLAUDE_FORMAT, stop: opts.stop ?? 'compaction' });
-  // a compaction that keeps messages from before it: Claude Code's resume sends them after the summary
-  const kept = m.tier === 'native' && m.commits.length ? storageFormat(CLAUDE_FORMAT).withKept!(m.bytes, () => contextBefore(ctx, m.commits[0])) : null;
-  const bytes = kept ? await kept : m.bytes;
-  const text = Buffer.from(bytes).toString('utf8');
+  const text = Buffer.from(m.bytes).toString('utf8');
   const out: string[] = [];
   let cwd: string | null = null;
   let lines = 0;
@@ -57,14 +54,6 @@ export async function exportClaudeCode(ctx: RepoContext, spec: string, opts: Exp
 }
 
 /** The whole context before `commit`; none when it is a root. */
-async function contextBefore(ctx: RepoContext, commit: string): Promise<Uint8Array> {
-  try {
-    return (await materialize(ctx, `${commit}~1`, { format: CLAUDE_FORMAT, stop: 'root' })).bytes;
-  } catch (e) {
-    if (e instanceof NotFoundError) return new Uint8Array();
-    throw e;
-  }
-}
 
 function withCwd(line: string, cwd: string): string {
   const entry = JSON.parse(line);
