@@ -1,8 +1,8 @@
-// `ctx export claude-code ID`: a resumable session where Claude Code looks for it.
-import { readFileSync, readdirSync } from 'node:fs';
+// `ctx export claude-code ID` and `ctx export codex ID`: a resumable session where the runtime looks for it.
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CORPUS, ctx, describeCorpus, newStore, tempDir } from './helpers.js';
+import { CORPUS, FIXTURES, ctx, describeCorpus, newStore, tempDir } from './helpers.js';
 
 const RANDLEE = join(CORPUS, 'claude-code', 'randlee__claude-history__simple-967e501d-session.jsonl');
 const OLD = '967e501d-aa48-4eab-a21f-b17058bd78f0';
@@ -79,5 +79,20 @@ describe('ctx export claude-code of a compaction that keeps messages', () => {
     expect(ctx(store, ['checkpoint', '-b', 'm', '--format', 'claude-code-v1', '--type', 'compaction', '-'], { input: boundary + summary }).code).toBe(0);
     const r = ctx(store, ['export', 'claude-code', 'm', '--stdout', '--session-id', '0b5c2f7e-1d2a-4e8b-9c3f-5a6b7c8d9e0f']);
     expect([r.code, r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l).uuid)]).toEqual([0, ['b', 'c']]);
+  });
+});
+
+describe('ctx export codex', () => {
+  it("a thread cleared (or compacted) by ctx keeps the thread's model_provider and cwd, from its root's session_meta", () => {
+    const store = newStore();
+    const rollout = join(tempDir(), 'rollout-2025-11-20T09-00-00-0a1b2c3d-4e5f-7a8b-9c0d-1e2f3a4b5c6d.jsonl');
+    const fixture = readFileSync(join(FIXTURES, 'codex', 'rollout-2025-11-20T09-00-00-0a1b2c3d-4e5f-7a8b-9c0d-1e2f3a4b5c6d.jsonl'), 'utf8');
+    writeFileSync(rollout, fixture.replace('"model_provider":"openai"', '"model_provider":"mock"'));
+    expect(ctx(store, ['import', 'codex', rollout, '-b', 'cx']).code).toBe(0);
+    expect(ctx(store, ['clear', 'cx']).code).toBe(0);
+    const r = ctx(store, ['export', 'codex', 'cx', '--stdout', '--session-id', '01a20546-bd0c-7ee1-9b87-1fc865c7fa9a'], { env: { CODEX_HOME: join(tempDir(), 'codex') } });
+    expect(r.code).toBe(0);
+    const meta = JSON.parse(r.stdout.split('\n')[0]);
+    expect(meta.payload).toMatchObject({ id: '01a20546-bd0c-7ee1-9b87-1fc865c7fa9a', model_provider: 'mock', cwd: '/home/alice/todo' });
   });
 });

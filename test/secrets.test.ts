@@ -179,6 +179,12 @@ describe('secrets in metadata and annotations', () => {
     const again = ctx(store, ['push', 'o'], { env });
     expect([again.code, again.stderr.split('\n')[0]]).toEqual([1, `ctx: push blocked: 1 annotation new to the remote hold secrets: annotation of ctx-${id} (aws-access-key-id)`]);
     expect(execFileSync('git', ['--git-dir', bare, 'for-each-ref', '--format=%(refname)'], { encoding: 'utf8' })).toBe('refs/heads/b\n');
+    // an annotated tag's message (a save made by hand, say) is scanned too
+    expect(ctx(store, ['push', 'o', '--allow-secrets'], { env }).code).toBe(0);
+    git(store, ['-c', 'user.name=a', '-c', 'user.email=a@b', 'tag', '-a', 'save/by-hand', '-m', `deploy key ${AWS}`, 'b']);
+    const tagged = ctx(store, ['push', 'o'], { env });
+    expect([tagged.code, tagged.stderr.split('\n')[0]]).toEqual([1, 'ctx: push blocked: 1 tag new to the remote hold secrets: tag save/by-hand (aws-access-key-id)']);
+    expect(execFileSync('git', ['--git-dir', bare, 'tag'], { encoding: 'utf8' })).toBe('');
   });
 });
 

@@ -1,5 +1,5 @@
 // Before a push: what is new to the remote is scanned with the project's secret rules (each commit's
-// artifact, meta.json and message with its author, and the annotations); a finding blocks the push
+// artifact, meta.json and message with its author, the annotations, and annotated tags' messages); a finding blocks the push
 // (commit ids, where, rule names, never the secret) unless --allow-secrets.
 import { shortId } from '../core/ids.js';
 import { scanSecrets } from '../core/secret-rules.js';
@@ -20,9 +20,19 @@ export async function scanOutgoing(ctx: RepoContext, updates: readonly PushUpdat
   const tips: string[] = [];
   const found: string[] = [];
   const inNotes: string[] = [];
+  const inTags: string[] = [];
   for (const u of updates) {
     if (u.src === refs.notes) inNotes.push(...(await scanNotes(ctx, u.oid, remote.get(refs.notes) ?? null)));
-    else tips.push(await ctx.peel(u.oid));
+    else {
+      const commit = await ctx.peel(u.oid);
+      // an annotated tag (a saved session) carries a message of its own
+      if (commit !== u.oid && u.old !== u.oid) {
+        const [tag] = await ctx.engine.readObjects([u.oid]);
+        const rules = tag ? rulesIn(tag.data) : [];
+        if (rules.length) inTags.push(`tag ${u.src.replace(/^refs\/tags\//, '')} (${rules.sort().join(', ')})`);
+      }
+      tips.push(commit);
+    }
   }
   // commits the remote's refs reach are not new to it (commits past a remote tip we lack are scanned too: safe side)
   const fresh = await reachable(ctx.engine, tips, new Set(remote.values()));
@@ -53,11 +63,11 @@ export async function scanOutgoing(ctx: RepoContext, updates: readonly PushUpdat
       if (rules?.size) found.push(`${shortId(oid)} (${[...rules].sort().join(', ')})`);
     }
   }
-  found.push(...inNotes);
+  const commits = found.length;
+  found.push(...inNotes, ...inTags);
   if (found.length) {
-    const notes = inNotes.length;
     const count = (n: number, what: string) => (n ? [`${n} ${what}${n === 1 ? '' : 's'}`] : []);
-    const what = [...count(found.length - notes, 'commit'), ...count(notes, 'annotation')].join(' and ');
+    const what = [...count(commits, 'commit'), ...count(inNotes.length, 'annotation'), ...count(inTags.length, 'tag')].join(' and ');
     throw new SecretFoundError(`push blocked: ${what} new to the remote hold secrets: ${found.slice(0, 10).join(', ')}${found.length > 10 ? ', …' : ''}`, {
       hint: 'remove them (fork before the commit), or push anyway with --allow-secrets',
     });

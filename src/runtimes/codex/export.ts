@@ -19,13 +19,15 @@ export async function exportCodex(ctx: RepoContext, spec: string, opts: ExportOp
   const m = await materialize(ctx, spec, { format: CODEX_FORMAT, stop });
   let lines = parseJsonLines(m.bytes).map((l) => l.value);
   if (lines.length === 0) throw new BadInputError(`${spec}: nothing to export (the context is empty)`);
-  // a context that starts at a compaction: the thread's session_meta is the root's
-  if (!lines.some(isSessionMeta)) {
+  // a context that starts at a compaction: the thread's session_meta is the root's; one ctx wrote
+  // (ctx compact, ctx clear) takes the thread's provider and directory from the root's
+  let first = lines.find(isSessionMeta) as SessionMeta | undefined;
+  if (!first || !given(first.payload.model_provider) || !given(first.payload.cwd)) {
     const root = await materialize(ctx, spec, { format: CODEX_FORMAT, stop: 'root' });
-    const meta = parseJsonLines(root.bytes).find((l) => isSessionMeta(l.value));
-    if (meta) lines = [meta.value, ...lines];
+    const meta = parseJsonLines(root.bytes).find((l) => isSessionMeta(l.value))?.value as SessionMeta | undefined;
+    if (meta && !first) lines = [(first = meta), ...lines];
+    else if (meta && first) for (const k of ['model_provider', 'cwd']) if (!given(first.payload[k]) && given(meta.payload[k])) first.payload[k] = meta.payload[k];
   }
-  const first = lines.find(isSessionMeta) as { payload: Record<string, unknown> } | undefined;
   const oldId = first?.payload.id;
   const provider = typeof first?.payload.model_provider === 'string' && first.payload.model_provider ? first.payload.model_provider : configuredProvider(opts.env);
   let cwd = typeof first?.payload.cwd === 'string' && first.payload.cwd ? first.payload.cwd : null;
@@ -44,4 +46,6 @@ export async function exportCodex(ctx: RepoContext, spec: string, opts: ExportOp
   return { sessionId, commit, cwd, bytes, lines: out.length, command: `codex resume ${sessionId}` };
 }
 
+type SessionMeta = { payload: Record<string, unknown> };
 const isSessionMeta = (v: unknown) => isRecord(v) && v.type === 'session_meta' && isRecord(v.payload);
+const given = (v: unknown) => typeof v === 'string' && v !== '';
