@@ -1,7 +1,7 @@
 // Cursors (several agents in one conversation): how far an agent has seen a branch. A cursor is an
 // annotation record `{"cursor":{"agent":A,"branch":B}}` on the commit seen last, so it travels with
 // refs/notes/ctx (push, fetch, notes merge); the newest record per (branch, agent) wins.
-import { BadInputError, UsageError } from '../errors/index.js';
+import { UsageError } from '../errors/index.js';
 import { fullId } from '../core/ids.js';
 import { isRecord } from '../core/neutral.js';
 import { readNotes } from '../store/notes.js';
@@ -59,7 +59,7 @@ export async function setCursor(ctx: RepoContext, branch: string, agent: string,
   checkAgent(agent);
   const tip = await ctx.resolve(branch);
   const oid = spec === undefined ? tip : await ctx.resolve(spec);
-  if (oid !== tip && !(await ctx.firstParents(tip)).includes(oid)) throw new BadInputError(`${fullId(oid)} is not on branch ${branch}`);
+  if (oid !== tip && !(await ctx.firstParents(tip)).includes(oid)) throw new UsageError(`${fullId(oid)} is not on branch ${branch}`);
   const key = cursorBranch(ctx, branch);
   const record = await appendRecord(ctx, oid, principal ?? ctx.defaults.principal, { cursor: { agent, branch: key } });
   return { branch: key, agent, id: fullId(oid), at: record.at as string };
