@@ -72,6 +72,7 @@ describe('authors and threads on commits', () => {
       { v: 1, thread: '9f2c', id: ids[4], created_at: '2026-01-02T03:05:00.000Z', author: 'coder', summary: 'coder turn', commits: 4 },
       { v: 1, thread: '7a01', id: ids[2], created_at: '2026-01-02T03:03:00.000Z', author: 'reviewer', summary: 'reviewer turn', commits: 1 },
     ]);
+    expect(Object.keys(jsonLines(store, ['threads', 'design-room'])[0])).toEqual(['v', 'thread', 'id', 'created_at', 'author', 'summary', 'commits']);
     const short = (id: string) => id.slice(0, 16);
     expect(run(store, ['threads', 'design-room']).stdout).toBe(
       `9f2c\t${short(ids[4])}\t2026-01-02T03:05:00.000Z\tcoder\t4\tcoder turn\n7a01\t${short(ids[2])}\t2026-01-02T03:03:00.000Z\treviewer\t1\treviewer turn\n`,
@@ -156,6 +157,7 @@ describe('ctx cursor', () => {
   it('set at the tip or an id on the branch, show it; the newest record per (branch, agent) wins', () => {
     const { store, ids } = designRoom();
     expect(json(store, ['cursor', 'show', 'design-room', 'coder'])).toEqual({ v: 1, branch: 'design-room', agent: 'coder', id: ids[1], at: '2026-01-02T03:02:30.000Z' });
+    expect(Object.keys(json(store, ['cursor', 'show', 'design-room', 'coder']))).toEqual(['v', 'branch', 'agent', 'id', 'at']);
     expect(json(store, ['cursor', 'show', 'design-room', 'reviewer'])).toEqual({ v: 1, branch: 'design-room', agent: 'reviewer', id: null, at: null });
     expect(run(store, ['cursor', 'show', 'design-room', 'reviewer']).stdout).toBe('');
     // an older commit, set later: the newest record wins, wherever it is
