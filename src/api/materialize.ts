@@ -144,9 +144,8 @@ async function build(ctx: RepoContext, spec: string, opts: MaterializeOptions): 
   const walk = await walkContext(ctx, tip, stop, spec);
   const stored = walk.tipFormat;
   const metas = shaped || filtered ? (await readEntries(ctx.engine, walk.parts)).map((e) => e.meta) : [];
-  // what the agent has seen: the context up to its cursor (none when the cursor is off this context)
-  const upTo = walk.parts.findIndex((p) => fullId(p.oid) === cursor);
-  const seen = new Set(cursor === null ? walk.parts.map((p) => p.oid) : walk.parts.slice(0, upTo + 1).map((p) => p.oid));
+  // what the agent has seen: its cursor's commit and what it follows (everything when it has none)
+  const seen = new Set(cursor === null ? walk.parts.map((p) => p.oid) : await ctx.firstParents(cursor.slice(4)));
   if (filtered) {
     walk.parts = walk.parts.filter((_, i) => metas[i].thread_id === opts.thread);
     metas.splice(0, metas.length, ...metas.filter((m) => m.thread_id === opts.thread));
