@@ -2,7 +2,8 @@
 export { openStore, initRepo, ContextStore, type OpenOptions, type Written, type Imported, type Compacted, type Cleared, type Resolved, type SessionCurrent } from './api/context-store.js';
 export type { ResolveQuery } from './api/resolve.js';
 export type { CheckpointInput, CommitFields } from './api/write.js';
-export type { CommitRecord, LogOptions, BranchInfo, Annotations } from './api/read.js';
+export type { CommitRecord, LogOptions, BranchInfo, Annotations, ThreadInfo } from './api/read.js';
+export type { Cursor } from './api/cursors.js';
 export type { MaterializeOptions, Materialized } from './api/materialize.js';
 export type { View } from './core/views.js';
 export type { VerifyReport, VerifyProblem } from './api/verify.js';

@@ -66,8 +66,13 @@ export async function annotate(
   if (labels.length) fields.labels = labels.map((_, i) => text.fields[`label ${i + 1}`]);
   if (input.pinned !== undefined) fields.pinned = input.pinned;
   if (Object.keys(fields).length === 0) throw new UsageError('nothing to annotate: give --summary, --label, --pin or --unpin');
-  const principal = text.fields.principal!;
-  const record = { v: 1, at: ctx.now().toISOString(), by: principal, ...fields, ...(text.redactions ? { redactions: text.redactions } : {}) };
-  await appendNote(ctx.engine, ctx.refs, oid, `${canonicalJson(record)}\n`, ctx.signature(principal));
+  const record = await appendRecord(ctx, oid, text.fields.principal!, { ...fields, ...(text.redactions ? { redactions: text.redactions } : {}) });
   return { oid, record, ...(text.warnings.length ? { warnings: text.warnings } : {}) };
+}
+
+/** One annotation record (`v`, `at`, `by`, then `fields`) appended to the commit's note. */
+export async function appendRecord(ctx: RepoContext, oid: string, principal: string, fields: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const record = { v: 1, at: ctx.now().toISOString(), by: principal, ...fields };
+  await appendNote(ctx.engine, ctx.refs, oid, `${canonicalJson(record)}\n`, ctx.signature(principal));
+  return record;
 }

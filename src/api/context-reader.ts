@@ -93,29 +93,30 @@ export async function annotationsOf(ctx: RepoContext, parts: readonly { oid: str
 
 /**
  * Which of `messages` (the context's neutral messages, after `shape`: a view) come from commits
- * annotated `pinned: true`. By index when each artifact read alone gives the messages its run gives
- * (a byte-append or merge format, no message across two artifacts), else by the messages' source ids.
+ * annotated `pinned: true`.
  */
 export async function pinnedMessages(ctx: RepoContext, parts: readonly ContextPart[], messages: readonly NeutralMessage[], shape: (ms: NeutralMessage[]) => NeutralMessage[] = (ms) => ms): Promise<Set<number>> {
   const pinned = new Set<number>();
   const isPinned = (await annotationsOf(ctx, parts)).map((a) => a.pinned === true);
   if (!isPinned.includes(true)) return pinned;
+  messageSources(parts, messages, shape).forEach((from, i) => from.some((p) => isPinned[p]) && pinned.add(i));
+  return pinned;
+}
+
+/**
+ * The parts each of `messages` (after `shape`) comes from, as indexes into `parts`, oldest first. By
+ * position when each artifact read alone gives the messages its run gives (a byte-append or merge
+ * format, no message across two artifacts), else every part holding one of the message's source ids.
+ */
+export function messageSources(parts: readonly ContextPart[], messages: readonly NeutralMessage[], shape: (ms: NeutralMessage[]) => NeutralMessage[] = (ms) => ms): number[][] {
   const alone = parts.map((p) => {
     const f = storageFormat(p.format);
     return shape(f.toNeutral!(f.parse(p.artifact, { lastOfFile: true })));
   });
   const byIndex = alone.reduce((n, ms) => n + ms.length, 0) === messages.length && parts.every((p) => storageFormat(p.format).concatRule !== 'snapshot');
-  if (byIndex) {
-    let at = 0;
-    alone.forEach((ms, i) => {
-      if (isPinned[i]) ms.forEach((_, j) => pinned.add(at + j));
-      at += ms.length;
-    });
-    return pinned;
-  }
-  const ids = new Set(alone.flatMap((ms, i) => (isPinned[i] ? ms.flatMap((m) => Object.values(m.ids ?? {})) : [])));
-  messages.forEach((m, i) => Object.values(m.ids ?? {}).some((id) => ids.has(id)) && pinned.add(i));
-  return pinned;
+  if (byIndex) return alone.flatMap((ms, i) => ms.map(() => [i]));
+  const ids = alone.map((ms) => new Set(ms.flatMap((m) => Object.values(m.ids ?? {}))));
+  return messages.map((m) => parts.flatMap((_, i) => (Object.values(m.ids ?? {}).some((id) => ids[i].has(id)) ? [i] : [])));
 }
 
 /** One commit's meta.json. */

@@ -8,7 +8,8 @@ import { gc, type GcOptions, type GcReport } from './gc.js';
 import { materialize, type Materialized, type MaterializeOptions } from './materialize.js';
 import { annotate, deleteBranch, fork, type AnnotateInput } from './branch-ops.js';
 import { budget, type BudgetOptions, type BudgetReport } from './budget.js';
-import { artifactOf, branches, log, show, type BranchInfo, type CommitRecord, type LogOptions } from './read.js';
+import { artifactOf, branches, log, show, threads, type BranchInfo, type CommitRecord, type LogOptions, type ThreadInfo } from './read.js';
+import { cursorOf, setCursor, type Cursor } from './cursors.js';
 import { RepoContext, type RepoOptions } from './repo-context.js';
 import { currentOf, resolveAt, type ResolveQuery } from './resolve.js';
 import { verify, type VerifyReport } from './verify.js';
@@ -103,6 +104,18 @@ export class ContextStore {
   }
   log(id?: string, opts?: LogOptions): Promise<CommitRecord[]> {
     return log(this.ctx, id, opts);
+  }
+  /** The threads on the chain at `id`, by their last commit, newest first (`ctx threads`). */
+  threads(id: string): Promise<ThreadInfo[]> {
+    return threads(this.ctx, id);
+  }
+  /** `agent` has now seen `branch` up to `id` (default: its tip): `ctx cursor set`. */
+  cursor(branch: string, agent: string, id?: string): Promise<Cursor> {
+    return setCursor(this.ctx, branch, agent, id);
+  }
+  /** Where the cursor of `agent` on `branch` is (`id` null: it has none): `ctx cursor show`. */
+  cursorOf(branch: string, agent: string): Promise<Cursor> {
+    return cursorOf(this.ctx, branch, agent);
   }
   branches(): Promise<BranchInfo[]> {
     return branches(this.ctx);

@@ -5,12 +5,14 @@ import { fullId, shortId } from '../core/ids.js';
 import { stopLabel, translationTier, type Tier } from '../core/materialize.js';
 import { parseTrailers } from '../core/meta.js';
 import { VIEWS, conversationView, maskToolOutputs, type View } from '../core/views.js';
+import { forView } from '../core/for-view.js';
 import { checkOutputFormat, knownFormat, outputFormat, rawOutput, storageFormat, storageNames, viewCarriers, viewFormatFor } from '../formats/registry.js';
 import { MaterializeCache } from '../store/cache.js';
 import { readEntries } from '../store/context-commits.js';
 import { refs } from '../store/refs.js';
 import { ChainCache, ChainHeads } from '../store/chain-cache.js';
-import { eachPart, neutralMessages, parseRun, parseStop, pinnedMessages, readParts, runsOf, walkContext, type ContextPart, type Walked } from './context-reader.js';
+import { cursorOf } from './cursors.js';
+import { eachPart, messageSources, neutralMessages, parseRun, parseStop, pinnedMessages, readParts, runsOf, walkContext, type ContextPart, type Walked } from './context-reader.js';
 import type { RepoContext } from './repo-context.js';
 
 export interface MaterializeOptions {
@@ -24,6 +26,10 @@ export interface MaterializeOptions {
   view?: View;
   /** replace tool results older than the last N turns by a placeholder (pinned commits' messages kept) */
   maskToolOutputs?: number;
+  /** the view of one agent of several: its entries as assistant, the others' attributed, what came after its cursor as one "While you were away:" message */
+  for?: string;
+  /** only the commits of this thread (meta.json `thread_id`) */
+  thread?: string;
   /**
    * the output is handed to `write` (in pieces, once everything is read and checked) and `bytes`
    * comes back empty: a chain read whole from the repo then goes from the chain cache's file to
@@ -111,17 +117,20 @@ async function build(ctx: RepoContext, spec: string, opts: MaterializeOptions): 
   const mask = opts.maskToolOutputs;
   if (mask !== undefined && !(Number.isSafeInteger(mask) && mask >= 0)) throw new UsageError('--mask-tool-outputs takes a number of turns (0 or more)');
   // a view or a mask goes through the neutral model, so only a format written from it can carry one
-  const shaped = view !== 'reasoning' || mask !== undefined;
-  if (shaped && opts.format !== undefined) checkViewCarrier(opts.format, view, mask);
+  const shaped = view !== 'reasoning' || mask !== undefined || opts.for !== undefined;
+  if (shaped && opts.format !== undefined) checkViewCarrier(opts.format, view, mask, opts.for);
+  const cursor = opts.for === undefined ? null : (await cursorOf(ctx, spec, opts.for)).id;
+  const filtered = opts.thread !== undefined;
   // resume's path first: its results live in the chain cache, never in the per-key entries below
-  if (!shaped && !opts.verify) {
+  if (!shaped && !filtered && !opts.verify) {
     const known = await fromHeads(ctx, tip, stopLabel(stop), opts.format, view, opts.write);
     if (known) return known;
   }
   const cache = MaterializeCache.forRepo(ctx.gitdir);
   // pins are annotations, which change without the commit changing: a masked result is keyed by the notes too
   const shape = shaped ? ` view=${view} mask=${mask ?? '-'}${mask !== undefined ? ` notes=${ctx.refs.read(refs.notes) ?? '-'}` : ''}` : '';
-  const key = `${tip} ${opts.format ?? ''} ${stopLabel(stop)}${shape}`;
+  const agents = opts.for !== undefined ? ` for=${JSON.stringify(opts.for)} cursor=${cursor ?? '-'}` : '';
+  const key = `${tip} ${opts.format ?? ''} ${stopLabel(stop)}${shape}${agents}${filtered ? ` thread=${JSON.stringify(opts.thread)}` : ''}`;
   if (!opts.verify) {
     const hit = await cache.get(`${key} record`);
     const bytes = hit && (await cache.get(key));
@@ -134,14 +143,22 @@ async function build(ctx: RepoContext, spec: string, opts: MaterializeOptions): 
   }
   const walk = await walkContext(ctx, tip, stop, spec);
   const stored = walk.tipFormat;
+  const metas = shaped || filtered ? (await readEntries(ctx.engine, walk.parts)).map((e) => e.meta) : [];
+  // what the agent has seen: its cursor's commit and what it follows (everything when it has none)
+  const seen = new Set(cursor === null ? walk.parts.map((p) => p.oid) : await ctx.firstParents(cursor.slice(4)));
+  if (filtered) {
+    walk.parts = walk.parts.filter((_, i) => metas[i].thread_id === opts.thread);
+    metas.splice(0, metas.length, ...metas.filter((m) => m.thread_id === opts.thread));
+    if (!walk.parts.length) throw new NotFoundError(`no commit of thread ${opts.thread} in the context at ${spec}`);
+  }
   // without --format, a view of a format that cannot carry one is written in one that can
   const format = opts.format ?? (shaped ? viewFormatFor(stored) : stored);
   // resume's path: a byte-append chain in its own format is read through the chain's append-only cache
-  if (!shaped && !opts.verify && walk.parts.length && walk.parts.every((p) => p.format === format) && knownFormat(format)?.concatRule === 'append')
+  if (!shaped && !filtered && !opts.verify && walk.parts.length && walk.parts.every((p) => p.format === format) && knownFormat(format)?.concatRule === 'append')
     return appendChain(ctx, tip, walk.parts, format, stopLabel(stop), view, opts.write);
   const parts = await readParts(ctx, walk.parts, { verify: opts.verify });
   const artifacts = parts.map((p) => p.artifact);
-  if (shaped) checkViewCarrier(format, view, mask);
+  if (shaped) checkViewCarrier(format, view, mask, opts.for);
   const from = [...new Set(parts.map((p) => p.format))];
   const choice = translationTier(
     format,
@@ -172,6 +189,10 @@ async function build(ctx: RepoContext, spec: string, opts: MaterializeOptions): 
     if (mask !== undefined) {
       const pinned = await pinnedMessages(ctx, parts, messages, shape);
       ({ messages, masked } = maskToolOutputs(messages, { keepTurns: mask, pinned }));
+    }
+    if (opts.for !== undefined) {
+      const from = messageSources(parts, messages, shape).map((ps) => ps[0]);
+      messages = forView(messages.map((m, i) => ({ message: m, author: from[i] === undefined ? undefined : metas[from[i]!].author, unseen: from[i] !== undefined && !seen.has(parts[from[i]!].oid) })), opts.for);
     }
     const out = outputFormat(format);
     bytes = out?.tier === 'rendering' ? out.render(messages) : storageFormat(format).fromNeutral!(messages);
@@ -298,9 +319,9 @@ async function fromHeads(ctx: RepoContext, tip: string, stop: string, requested:
   return { bytes, format: head.format, tier: 'native', from: [head.format], commits, stop, view, masked: 0, cached: fresh.length === 0, binary: isBinary(head.format) };
 }
 
-function checkViewCarrier(format: string, view: View, mask: number | undefined) {
+function checkViewCarrier(format: string, view: View, mask: number | undefined, agent?: string) {
   if (viewCarriers().includes(format)) return;
-  const what = view !== 'reasoning' ? `--view ${view}` : '--mask-tool-outputs';
+  const what = agent !== undefined && view === 'reasoning' && mask === undefined ? '--for' : view !== 'reasoning' ? `--view ${view}` : '--mask-tool-outputs';
   const mark = mask !== undefined && view !== 'reasoning' ? ' (and --mask-tool-outputs)' : '';
   throw new UsageError(`${what}${mark} cannot be written as ${format}: give --format ${viewCarriers().join(', ')}`);
 }

@@ -75,6 +75,8 @@ export interface LogOptions {
   limit?: number;
   /** every branch instead of one chain */
   all?: boolean;
+  /** only commits of this thread (meta.json `thread_id`) */
+  thread?: string;
 }
 
 /**
@@ -83,14 +85,16 @@ export interface LogOptions {
  */
 export async function log(ctx: RepoContext, spec: string | undefined, opts: LogOptions = {}): Promise<CommitRecord[]> {
   const limit = opts.limit ?? Infinity;
+  const { thread } = opts;
+  const ofThread = (rs: CommitRecord[]) => (thread === undefined ? rs : rs.filter((r) => r.meta.thread_id === thread));
   if (!opts.all && spec !== undefined) {
-    const oids = await ctx.firstParents(await ctx.resolve(spec), Number.isFinite(limit) ? limit : undefined);
-    return commitRecords(ctx, oids);
+    const oids = await ctx.firstParents(await ctx.resolve(spec), Number.isFinite(limit) && thread === undefined ? limit : undefined);
+    return ofThread(await commitRecords(ctx, oids)).slice(0, limit);
   }
   const seen = new Set<string>();
   const tips = new Map([...ctx.refs.list(refs.heads), ...ctx.refs.list(refs.remotes)].map((r) => [r.oid, r.ref]));
   for (const [tip, ref] of tips) for (const oid of await ctx.firstParents(await ctx.commitAt(ref, tip))) seen.add(oid);
-  return topoOrder(await commitRecords(ctx, [...seen])).slice(0, limit);
+  return ofThread(topoOrder(await commitRecords(ctx, [...seen]))).slice(0, limit);
 }
 
 /**
@@ -178,4 +182,29 @@ export async function branchList(ctx: RepoContext): Promise<{ branches: BranchIn
     }
   }
   return { branches: list, damaged };
+}
+
+export interface ThreadInfo {
+  thread: string;
+  /** `ctx-<40 hex>` of the thread's last commit on the chain */
+  id: string;
+  created_at: string;
+  /** meta.json `author` of that commit; null when it has none */
+  author: string | null;
+  summary: string;
+  /** commits of the thread on the chain */
+  commits: number;
+}
+
+/** The threads on the chain at `spec` (meta.json `thread_id`), by their last commit, newest first: a status preamble. */
+export async function threads(ctx: RepoContext, spec: string): Promise<ThreadInfo[]> {
+  const byThread = new Map<string, ThreadInfo>();
+  for (const r of await log(ctx, spec)) {
+    const t = r.meta.thread_id;
+    if (t === undefined) continue;
+    const known = byThread.get(t);
+    if (known) known.commits++;
+    else byThread.set(t, { thread: t, id: r.id, created_at: r.meta.created_at, author: r.meta.author ?? null, summary: r.summary, commits: 1 });
+  }
+  return [...byThread.values()];
 }

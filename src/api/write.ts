@@ -22,6 +22,8 @@ export interface CommitFields {
   trigger?: Trigger;
   ticket?: string;
   thread?: string;
+  /** the agent whose entries these are (meta.json `author`) */
+  author?: string;
   summary?: string;
   /** ISO time; default: now */
   createdAt?: string;
@@ -71,7 +73,7 @@ export async function prepareCommit(
   // then the metadata: it lands in meta.json, the commit message and its author
   const d = ctx.defaults;
   const text = screenFields(
-    { summary: f.summary, ticket: f.ticket, thread: f.thread, session: f.session ?? d.session, template: f.template ?? d.template, principal: f.principal ?? d.principal, machine: f.machine ?? d.machine },
+    { summary: f.summary, ticket: f.ticket, thread: f.thread, author: f.author, session: f.session ?? d.session, template: f.template ?? d.template, principal: f.principal ?? d.principal, machine: f.machine ?? d.machine },
     policy,
     (field) => `the ${field}`,
   );
@@ -108,6 +110,7 @@ export async function buildMeta(ctx: RepoContext, format: string, artifact: Uint
   };
   if (f.ticket) meta.ticket_id = f.ticket;
   if (f.thread) meta.thread_id = f.thread;
+  if (f.author) meta.author = f.author;
   if (f.source) meta.source = f.source;
   if (f.snapshotOf) meta.snapshot_of = f.snapshotOf;
   return meta;

@@ -20,6 +20,8 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: 'tokens the context at a commit uses of a model window; exits 6 over the threshold',
     load: () => import('./budget.js'),
   },
+  { name: 'threads', usage: '<id>', summary: "a chain's threads and their last activity, newest first: a status preamble", load: () => import('./threads.js') },
+  { name: 'cursor', usage: '[options] <action> <branch> <agent> [id]', summary: 'how far an agent has seen a branch: set it, or show it (an annotation: it syncs)', load: () => import('./cursor.js') },
   { name: 'annotate', usage: '[options] <id>', summary: 'add mutable metadata to a commit (notes on refs/notes/ctx)', load: () => import('./annotate.js') },
   {
     name: 'compact',

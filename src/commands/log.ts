@@ -11,6 +11,7 @@ interface Flags {
   n?: string;
   all?: boolean;
   graph?: boolean;
+  thread?: string;
 }
 
 export default defineCommand({
@@ -21,14 +22,15 @@ export default defineCommand({
     { flags: '-n <count>', description: 'at most this many commits' },
     { flags: '--all', description: 'every branch' },
     { flags: '--graph', description: 'draw the chains and where they fork' },
+    { flags: '--thread <id>', description: 'only the commits of this thread' },
   ],
-  examples: ['ctx log alice/auth-fix', 'ctx log --all --graph', 'ctx log alice/auth-fix -n 3 --json'],
+  examples: ['ctx log alice/auth-fix', 'ctx log --all --graph', 'ctx log alice/auth-fix -n 3 --json', 'ctx log design-room --thread 9f2c'],
   async run(io, [id]: [string | undefined], flags: Flags) {
     const limit = flags.n === undefined ? undefined : Number(flags.n);
     if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 0)) throw new UsageError(`-n takes a whole number, not '${flags.n}'`);
     return io.withRepo(false, (repo) => {
       const head = id ?? (flags.all ? undefined : repo.refs.read('HEAD') ? 'HEAD' : undefined);
-      return log(repo, head, { limit, all: flags.all || head === undefined });
+      return log(repo, head, { limit, all: flags.all || head === undefined, thread: flags.thread });
     });
   },
   async print(io, records, flags) {

@@ -14,6 +14,8 @@ interface Flags {
   verify?: boolean;
   view?: string;
   maskToolOutputs?: string;
+  for?: string;
+  thread?: string;
 }
 
 export default defineCommand({
@@ -32,19 +34,23 @@ export default defineCommand({
     { flags: '--verify', description: "recompute every artifact's BLAKE3 on the way" },
     { flags: '--view <view>', description: 'reasoning (default: every entry) or conversation (user and assistant text only)', values: ['reasoning', 'conversation'] },
     { flags: '--mask-tool-outputs <n>', description: 'replace tool results older than the last N turns by a placeholder (pinned commits kept)' },
+    { flags: '--for <agent>', description: "AGENT's view: its entries as assistant, other authors' as [name] text, what came after its cursor as one \"While you were away:\" message" },
+    { flags: '--thread <id>', description: 'only the commits of this thread' },
   ],
   examples: [
     'ctx materialize alice/auth-fix > resumed.jsonl',
     'ctx materialize alice/auth-fix --stop root -o session.jsonl',
     'ctx materialize alice/auth-fix --format openai-chat-v1 > messages.json',
     'ctx materialize alice/auth-fix --format markdown --view conversation --mask-tool-outputs 3',
+    'ctx materialize design-room --for coder --format openai-chat-v1',
+    'ctx materialize design-room --thread 9f2c',
   ],
   async run(io, [id]: [string], flags: Flags) {
     const mask = flags.maskToolOutputs === undefined ? undefined : turns(flags.maskToolOutputs);
     // the bytes go out as materialize hands them over (a long chain never becomes one buffer); JSON needs them whole
     let fd: number | null = null;
     const write = io.flags.json ? undefined : flags.output ? (chunk: Uint8Array) => void writeAll((fd ??= openSync(flags.output!, 'w')), chunk) : (chunk: Uint8Array) => io.out(chunk);
-    const opts = { format: flags.format, stop: flags.stop, verify: flags.verify, view: flags.view as View | undefined, maskToolOutputs: mask, write };
+    const opts = { format: flags.format, stop: flags.stop, verify: flags.verify, view: flags.view as View | undefined, maskToolOutputs: mask, for: flags.for, thread: flags.thread, write };
     try {
       const m = await io.withRepo(false, (repo) => materialize(repo, id, opts));
       if (m.unknown) io.note(`ctx: this build does not know the stored format '${m.unknown}': wrote every artifact as it is (raw)`);

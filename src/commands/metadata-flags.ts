@@ -10,6 +10,7 @@ export interface MetadataFlags {
   trigger?: string;
   ticket?: string;
   thread?: string;
+  author?: string;
   summary?: string;
   secrets?: string;
 }
@@ -27,7 +28,8 @@ export const METADATA_OPTIONS: readonly OptionDecl[] = [
     values: ['turn_boundary', 'tool_call', 'compaction', 'session_end', 'explicit', 'import'],
   },
   { flags: '--ticket <id>', description: 'associated ticket' },
-  { flags: '--thread <id>', description: 'associated thread' },
+  { flags: '--thread <id>', description: 'associated thread (ctx threads lists them; log and materialize --thread filter by it)' },
+  { flags: '--author <agent>', description: "the agent whose entries these are (materialize --for AGENT shows them as the agent's own)" },
   { flags: '--summary <text>', description: 'summary of the commit' },
   SECRETS_OPTION,
 ];
@@ -47,6 +49,7 @@ export function metadataFields(f: MetadataFlags): CommitFields {
   if (f.trigger !== undefined) out.trigger = f.trigger as CommitFields['trigger'];
   if (f.ticket !== undefined) out.ticket = f.ticket;
   if (f.thread !== undefined) out.thread = f.thread;
+  if (f.author !== undefined) out.author = f.author;
   if (f.summary !== undefined) out.summary = f.summary;
   if (f.secrets !== undefined) out.secrets = f.secrets as CommitFields['secrets'];
   return out;

@@ -20,6 +20,8 @@ export interface Meta {
   checkpoint: Trigger;
   ticket_id?: string;
   thread_id?: string;
+  /** which agent wrote the commit's entries (several agents in one conversation) */
+  author?: string;
   summary: string;
   message_count: number;
   token_count: number;
@@ -55,7 +57,7 @@ export function metaProblems(m: unknown): string[] {
     if (!Number.isSafeInteger(o[f]) || (o[f] as number) < 0) p.push(`${f} is not a whole number`);
   if (typeof o.artifact !== 'string' || !/^blake3:[0-9a-f]{64}$/.test(o.artifact)) p.push('artifact is not blake3:<64 hex>');
   if (typeof o.created_at === 'string' && !ISO_MS.test(o.created_at)) p.push('created_at is not ISO 8601 UTC with milliseconds');
-  for (const f of ['ticket_id', 'thread_id']) if (o[f] !== undefined && typeof o[f] !== 'string') p.push(`${f} is not a string`);
+  for (const f of ['ticket_id', 'thread_id', 'author']) if (o[f] !== undefined && typeof o[f] !== 'string') p.push(`${f} is not a string`);
   if (o.source !== undefined && (o.source === null || typeof o.source !== 'object')) p.push('source is not an object');
   if (o.snapshot_of !== undefined) {
     const s = o.snapshot_of as Record<string, unknown> | null;

@@ -1,6 +1,7 @@
 // Every --json record is built here: its own type, not an internal object; test/json.test.ts pins
 // each command's field list. Every record carries "v":1.
-import type { CommitRecord, BranchInfo } from '../api/read.js';
+import type { CommitRecord, BranchInfo, ThreadInfo } from '../api/read.js';
+import type { Cursor } from '../api/cursors.js';
 import type { WrittenCommit } from '../api/write.js';
 import type { BudgetReport } from '../api/budget.js';
 import type { Materialized } from '../api/materialize.js';
@@ -210,4 +211,12 @@ export function resolvedJson(r: Resolution) {
 
 export function currentJson(s: SessionTip) {
   return { v: 1, id: fullId(s.oid), branch: s.branch, created_at: s.created_at, branches: s.branches };
+}
+
+export function threadJson(t: ThreadInfo) {
+  return { v: 1, thread: t.thread, id: t.id, created_at: t.created_at, author: t.author, summary: t.summary, commits: t.commits };
+}
+
+export function cursorJson(c: Cursor) {
+  return { v: 1, branch: c.branch, agent: c.agent, id: c.id, at: c.at };
 }
