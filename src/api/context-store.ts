@@ -1,10 +1,13 @@
 // The library: what an in-process agent wrapper imports. The CLI is built on the same calls. Every
 // commit it returns or takes is named by one id shape: `ctx-` and the 40-hex git commit id.
 import { fullId } from '../core/ids.js';
-import type { Meta } from '../core/meta.js';
 import { clear, compact, type ClearOptions, type ClearResult, type CompactOptions, type CompactResult } from './compact.js';
 import { restore, save, sessions, type SavedSession, type SaveOptions } from './saves.js';
 import { gc, type GcOptions, type GcReport } from './gc.js';
+import { addRemote, deleteRemote, remotes, type Remote } from './remote-config.js';
+import { Session, type SessionOptions } from './session.js';
+import { summarize, type SummarizeOptions, type SummaryOutcome } from './summarize.js';
+import { fetch, pull, push, type SyncOptions, type SyncReport } from './sync.js';
 import { materialize, type Materialized, type MaterializeOptions } from './materialize.js';
 import { annotate, deleteBranch, fork, type AnnotateInput } from './branch-ops.js';
 import { budget, type BudgetOptions, type BudgetReport } from './budget.js';
@@ -15,7 +18,7 @@ import { currentOf, resolveAt, type ResolveQuery } from './resolve.js';
 import { verify, type VerifyReport } from './verify.js';
 import type { ExportOptions, ImportOptions } from './runtime.js';
 import { exportSession, importSession, type ExportResult } from './sessions.js';
-import { checkpoint, snapshot, type CheckpointInput, type SnapshotStop, type WrittenCommit } from './write.js';
+import { checkpoint, snapshot, written, type CheckpointInput, type SnapshotStop, type Written } from './write.js';
 import { initRepo, isContextRepo } from '../store/repo.js';
 
 export { initRepo };
@@ -27,15 +30,7 @@ export interface OpenOptions extends RepoOptions {
   create?: boolean;
 }
 
-/** A commit the store wrote. */
-export interface Written {
-  /** `ctx-<40 hex>` */
-  id: string;
-  parent: string | null;
-  meta: Meta;
-  /** for people: secrets stored as they are under the `warn` policy */
-  warnings?: string[];
-}
+export type { Written };
 
 export interface Imported {
   branch: string;
@@ -78,7 +73,6 @@ export interface Cleared extends Omit<ClearResult, 'commit' | 'caughtUp'> {
   caughtUp: Written[];
 }
 
-const written = (w: WrittenCommit): Written => ({ id: fullId(w.oid), parent: w.parent === null ? null : fullId(w.parent), meta: w.meta, ...(w.warnings ? { warnings: w.warnings } : {}) });
 
 export class ContextStore {
   /** @internal */
@@ -194,6 +188,31 @@ export class ContextStore {
   /** Packs the store and prunes what nothing reaches; `pruneExpired` deletes branches past their retention (`ctx gc`). */
   gc(opts?: GcOptions): Promise<GcReport> {
     return gc(this.ctx, opts);
+  }
+  /** An agent loop's view of a branch: append the conversation, get the context back for the model. */
+  session(branch: string, opts?: SessionOptions): Session {
+    return new Session(this.ctx, branch, opts);
+  }
+  summarize(opts: SummarizeOptions): Promise<SummaryOutcome[]> {
+    return summarize(this.ctx, opts);
+  }
+  remotes(): Remote[] {
+    return remotes(this.ctx);
+  }
+  addRemote(name: string, url: string): Remote {
+    return addRemote(this.ctx, name, url);
+  }
+  deleteRemote(name: string): Remote {
+    return deleteRemote(this.ctx, name);
+  }
+  push(remote?: string, opts?: SyncOptions): Promise<SyncReport> {
+    return push(this.ctx, remote, opts);
+  }
+  fetch(remote?: string, opts?: SyncOptions): Promise<SyncReport> {
+    return fetch(this.ctx, remote, opts);
+  }
+  pull(remote?: string, opts?: SyncOptions): Promise<SyncReport> {
+    return pull(this.ctx, remote, opts);
   }
   /** Ends the engine's git processes; call when done. */
   close(): Promise<void> {

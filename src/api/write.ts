@@ -53,6 +53,18 @@ export interface WrittenCommit {
   warnings?: string[];
 }
 
+/** A commit the store wrote, as the library gives it: ids are `ctx-<40 hex>`. */
+export interface Written {
+  /** `ctx-<40 hex>` */
+  id: string;
+  parent: string | null;
+  meta: Meta;
+  /** for people: secrets stored as they are under the `warn` policy */
+  warnings?: string[];
+}
+
+export const written = (w: WrittenCommit): Written => ({ id: fullId(w.oid), parent: w.parent === null ? null : fullId(w.parent), meta: w.meta, ...(w.warnings ? { warnings: w.warnings } : {}) });
+
 const MAX_RETRIES = 200;
 
 /**

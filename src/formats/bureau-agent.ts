@@ -30,6 +30,7 @@ export const bureauAgent: StorageFormat = {
   parse: decodeMessages,
   concat: (parts) => loadCbor().encode(parts.flatMap(decodeMessages)),
   concatRule: 'merge',
+  encode: (entries) => loadCbor().encode(entries),
   binary: true,
   count: (entries) => entries.length,
   tokenTexts: (entries) => entries.flatMap((m) => contentTexts((m as { content?: unknown }).content)),

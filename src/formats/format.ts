@@ -24,6 +24,11 @@ export interface StorageFormat {
   concatRule: ConcatRule;
   /** artifacts are bytes, not text (JSON output carries them base64) */
   binary?: boolean;
+  /**
+   * Parsed entries (as `parse` gives them) → one artifact: what an agent loop appends through the
+   * library's session. Append formats of JSON lines need none (a line per entry).
+   */
+  encode?(entries: readonly unknown[]): Uint8Array;
   /** Messages among parsed entries. */
   count(entries: readonly unknown[]): number;
   /** The message texts among parsed entries that token estimates count (meta.json's token_count, ctx budget). */

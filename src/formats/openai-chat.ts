@@ -157,6 +157,7 @@ export const openaiChat: StorageFormat = {
   parse,
   concat: (parts) => (parts.length === 1 ? parts[0] : encode(parts.flatMap(parse))),
   concatRule: 'merge',
+  encode: (entries) => encode(entries as ChatMessage[]),
   count: (entries) => entries.length,
   tokenTexts: (entries) => (entries as ChatMessage[]).flatMap((m) => [partsText(m.content), ...(m.tool_calls ?? []).flatMap((c) => [c.function.name, c.function.arguments])]),
   toNeutral,
