@@ -18,8 +18,9 @@ import { benchTranslate } from './translate.mjs';
 import { benchResume } from './resume.mjs';
 import { benchLarge } from './large.mjs';
 import { benchResolve } from './resolve.mjs';
+import { benchSession } from './session.mjs';
 
-const ALL = ['chain', 'resume', 'large', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens', 'translate', 'resolve'];
+const ALL = ['chain', 'resume', 'large', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens', 'translate', 'resolve', 'session'];
 const wanted = process.argv.slice(2);
 for (const w of wanted) if (!ALL.includes(w)) throw new Error(`unknown benchmark '${w}' (${ALL.join(', ')})`);
 const picked = wanted.length ? ALL.filter((b) => wanted.includes(b)) : ALL;
@@ -76,6 +77,8 @@ try {
       sections.push((await benchTokens()).markdown);
     } else if (b === 'translate') {
       sections.push((await benchTranslate()).markdown);
+    } else if (b === 'session') {
+      sections.push((await benchSession()).markdown);
     } else if (b === 'resolve') {
       const r = await benchResolve({ sizes: (process.env.BENCH_RESOLVE_SIZES ?? '100000,1000000').split(',').map(Number) });
       sections.push(r.markdown);
