@@ -1,5 +1,5 @@
 // Every command's --json record: its exact field list, "v":1 first, and stable values.
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
@@ -103,6 +103,24 @@ describe('--json records', () => {
     expect(keys(['hooks', 'status', 'claude-code', '--user'], { env: claude })).toEqual(['action changed covers events installed path v']);
     expect(keys(['hooks', 'install', 'claude-code', '--user'], { env: claude })).toEqual(['action changed covers events installed path v']);
     expect(keys(['export', 'claude-code', 'alice/auth-fix', '--dir', join(dir, 'out'), '--session-id', '3f6c2a9e-8b1d-4e57-a0c4-5d2e9b7f1a80'])).toEqual(['branch command path session_id v']);
+
+    // the commands of context in time and among agents
+    expect(keys(['resolve', '--principal', 'alice', '--at', '2030-01-01T00:00:00Z'])).toEqual(['at created_at id principal v']);
+    expect(keys(['current', '--session', JSON.parse(ctx(store, ['show', 'alice/auth-fix', '--json'], { env }).stdout).meta.session_id])).toEqual(['branch branches created_at id v']);
+    const SAVE = 'branch by description format id message_count name saved_at summary token_count v window';
+    expect(keys(['save', 'alice/auth-fix', '-m', 'before', '--name', 'save/one'])).toEqual([SAVE]);
+    expect(keys(['sessions'])).toEqual([SAVE]);
+    expect(keys(['restore', 'save/one'])).toEqual(['branch format id message_count name parent saved v']);
+    expect(keys(['clear', 'alice/auth-fix'])).toEqual(['branch caught_up cleared format id messages_before parent tokens_before v']);
+    expect(ctx(store, ['checkpoint', '-b', 'alice/auth-fix', '--format', 'claude-code-v1', '--thread', 't1', '--author', 'planner', '-'], { input: line, env }).code).toBe(0);
+    expect(keys(['threads', 'alice/auth-fix'])).toEqual(['author commits created_at id summary thread v']);
+    expect(keys(['cursor', 'set', 'alice/auth-fix', 'coder'])).toEqual(['agent at branch id v']);
+    expect(keys(['cursor', 'show', 'alice/auth-fix', 'coder'])).toEqual(['agent at branch id v']);
+    expect(keys(['snapshot', 'alice/auth-fix'])).toEqual(['branch format id parent type v']);
+    const sessions = join(dir, 'sessions');
+    mkdirSync(sessions);
+    copyFileSync(FIXTURE, join(sessions, 'a.jsonl'));
+    expect(keys(['import', 'claude-code', sessions])).toEqual(['branch bytes commits file id session unchanged v']);
 
     const remote = join(dir, 'remote.git');
     execFileSync('git', ['init', '-q', '--bare', remote]);
