@@ -33,6 +33,17 @@ function bigTranscript(): Buffer {
   return Buffer.from(text.slice(0, -1));
 }
 
+/** ~3 MB of short lines (three prompts, each followed by progress lines): many lines straddle a 1 MiB block. */
+function shortLines(): Buffer {
+  let text = '';
+  for (let i = 0; i < 30_000; i++) {
+    const o = i % 10_000 === 0 ? { type: 'user', uuid: `p${i}`, message: { role: 'user', content: `prompt ${i}` } } : { type: 'progress', uuid: `g${i}`, data: 'é'.repeat(i % 89) };
+    text += `${JSON.stringify(o)}\n`;
+  }
+  return Buffer.from(text);
+}
+const SHORT_TIP = '1762dd4a79ba6cb14981630bbc78de4d009e77e8';
+
 // The tip of this file's chain as the import that read the file whole wrote it.
 const BIG_TIP = '926933df807ba3d8c6df483cdd3a9e16ffda482e';
 
@@ -63,6 +74,13 @@ describe('ctx import claude-code of a 20 MB transcript with chunked artifacts', 
     const chunks = git(store, ['ls-tree', '-r', '--name-only', `${tip}~3`]).trim().split('\n');
     expect(chunks).toEqual(['delta.jsonl/0000', 'delta.jsonl/0001', 'meta.json']);
     expect(fsck(store).code).toBe(0);
+  });
+
+  it('a transcript of short lines, many across 1 MiB read blocks, keeps its ids and bytes', () => {
+    const file = join(tempDir(), 'short.jsonl');
+    writeFileSync(file, shortLines());
+    const { tip, commits } = importAndCheck(file, { CTX_ENGINE: 'git' });
+    expect([tip, commits]).toEqual([SHORT_TIP, '3']);
   });
 
   it('isomorphic-git (no git on PATH) writes the same commits', () => {
