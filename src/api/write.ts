@@ -165,15 +165,24 @@ export interface ChainItem extends CommitFields {
   artifact: Uint8Array;
 }
 
+/** A chain item whose bytes may be read only when its commit is written (an import reads one segment at a time). */
+export interface LazyChainItem extends CommitFields {
+  artifact: Uint8Array | (() => Uint8Array);
+}
+
+/** Artifact bytes a batch of writeChain holds before it writes them: past this, the batch goes to git. */
+const BATCH_BYTES = 32 * 1024 * 1024;
+
 /**
- * Many commits in one batch of objects, then one ref update: a new branch (an import), or with
- * `onto` the commits extend the branch, which must still be at `onto` (compare-and-swap).
+ * Many commits in batches of objects, then one ref update: a new branch (an import), or with
+ * `onto` the commits extend the branch, which must still be at `onto` (compare-and-swap). A batch
+ * is written once its artifacts pass BATCH_BYTES, so a large import holds about one batch in memory.
  */
 export async function writeChain(
   ctx: RepoContext,
   branch: string,
   format: string,
-  items: readonly ChainItem[],
+  items: readonly LazyChainItem[],
   onProgress?: (done: number) => void,
   onto: string | null = null,
 ): Promise<WrittenCommit[]> {
@@ -182,16 +191,26 @@ export async function writeChain(
   ctx.refs.checkCreatable(ref);
   const ext = storageFormat(format).ext;
   const policy = items.length ? secretPolicy(ctx.config, items[0].secrets) : 'redact';
-  const prepared: Awaited<ReturnType<typeof prepareCommit>>[] = [];
+  const written: WrittenCommit[] = [];
+  let batch: Awaited<ReturnType<typeof prepareCommit>>[] = [];
+  let held = 0;
+  const write = async () => {
+    const from = written.length ? written[written.length - 1].oid : onto;
+    const oids = await ctx.engine.writeCommits(batch.map((p, i) => commitSpec(p.meta, p.artifact, ext, i === 0 ? from : { index: i - 1 }, ctx.maxBlobSize)));
+    oids.forEach((oid, i) => written.push({ oid, parent: i === 0 ? from : oids[i - 1], meta: batch[i].meta, ...(batch[i].warnings.length ? { warnings: batch[i].warnings } : {}) }));
+    batch = [];
+    held = 0;
+  };
   for (const item of items) {
-    prepared.push(await prepareCommit(ctx, format, item.artifact, item, item.secrets === undefined ? policy : secretPolicy(ctx.config, item.secrets)));
-    onProgress?.(prepared.length);
+    const artifact = typeof item.artifact === 'function' ? item.artifact() : item.artifact;
+    batch.push(await prepareCommit(ctx, format, artifact, item, item.secrets === undefined ? policy : secretPolicy(ctx.config, item.secrets)));
+    held += artifact.byteLength;
+    onProgress?.(written.length + batch.length);
+    if (held >= BATCH_BYTES) await write();
   }
-  const specs = prepared.map((p, i) => commitSpec(p.meta, p.artifact, ext, i === 0 ? onto : { index: i - 1 }, ctx.maxBlobSize));
-  const oids = await ctx.engine.writeCommits(specs);
-  ctx.refs.update(ref, oids[oids.length - 1], onto);
+  if (batch.length) await write();
+  ctx.refs.update(ref, written[written.length - 1].oid, onto);
   await packIfLoose(ctx);
-  const written = oids.map((oid, i) => ({ oid, parent: i === 0 ? onto : oids[i - 1], meta: prepared[i].meta, ...(prepared[i].warnings.length ? { warnings: prepared[i].warnings } : {}) }));
   recordWrite(ctx, ref, onto, written);
   // the snapshot is returned with the chain: the branch's tip is the last commit returned
   const snap = await autoSnapshot(ctx, branch);

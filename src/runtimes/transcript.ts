@@ -3,10 +3,10 @@
 import { basename } from 'node:path';
 import { BadInputError } from '../errors/index.js';
 import type { Segment } from '../api/capture.js';
-import { readTranscript } from '../api/files.js';
+import { readRange, readTranscript } from '../api/files.js';
 import type { RepoContext } from '../api/repo-context.js';
 import type { ImportOptions, ImportResult } from '../api/runtime.js';
-import { writeChain, type ChainItem } from '../api/write.js';
+import { writeChain, type LazyChainItem } from '../api/write.js';
 import { refs } from '../store/refs.js';
 
 /** One transcript line as a splitter classifies it; `K` names the runtime's own kinds. */
@@ -39,12 +39,14 @@ export function summaryLine(text: string): string {
     const last = line.charCodeAt(PROMPT_MAX - 1);
     if (last >= 0xd800 && last <= 0xdbff) line = line.slice(0, -1);
   }
-  return line.trimEnd();
+  // a copy, not a slice: a slice would keep the whole message (maybe a 50 MB one) alive with it
+  return [...line.trimEnd()].join('');
 }
 
 export interface SegmentChain {
   file: string;
-  bytes: Uint8Array;
+  /** the whole file; null: each segment is read from `file` as its commit is written, one at a time */
+  bytes: Uint8Array | null;
   segments: readonly Segment[];
   session: string;
   branch: string;
@@ -60,7 +62,7 @@ export async function importSegments(ctx: RepoContext, c: SegmentChain, opts: Im
   const name = basename(c.file);
   // a segment with no timestamp of its own (a summary-only file, an old rollout) takes the one before it
   let lastTime = opts.fields?.createdAt;
-  const items: ChainItem[] = c.segments.map((s, i) => ({
+  const items: LazyChainItem[] = c.segments.map((s, i) => ({
     template: c.template,
     trigger: 'import',
     summary: s.prompt ?? '',
@@ -69,11 +71,12 @@ export async function importSegments(ctx: RepoContext, c: SegmentChain, opts: Im
     type: s.kind,
     createdAt: (lastTime = validTime(s.timestamp) ?? lastTime),
     source: { file: name, offset: s.start, length: s.end - s.start },
-    artifact: c.bytes.subarray(s.start, s.end),
+    artifact: c.bytes ? c.bytes.subarray(s.start, s.end) : () => readRange(c.file, s.start, s.end),
     lastOfFile: i === c.segments.length - 1,
   }));
+  const bytes = c.bytes?.length ?? c.segments.at(-1)?.end ?? 0;
   const onto = c.onto ?? null;
-  if (onto === null) return { branch: c.branch, session: c.session, bytes: c.bytes.length, commits: await writeChain(ctx, c.branch, c.format, items, (n) => opts.onProgress?.(n, items.length)) };
+  if (onto === null) return { branch: c.branch, session: c.session, bytes, commits: await writeChain(ctx, c.branch, c.format, items, (n) => opts.onProgress?.(n, items.length)) };
   // the branch starts where the chain forks; it is removed again when the chain cannot be written
   const ref = refs.branch(c.branch);
   ctx.refs.update(ref, onto, null);
@@ -84,7 +87,7 @@ export async function importSegments(ctx: RepoContext, c: SegmentChain, opts: Im
     if (ctx.refs.read(ref) === onto) ctx.refs.delete(ref, onto);
     throw e;
   }
-  return { branch: c.branch, session: c.session, bytes: c.bytes.length, commits };
+  return { branch: c.branch, session: c.session, bytes, commits };
 }
 
 function validTime(t: string | undefined): string | undefined {

@@ -3,32 +3,35 @@
 // A file imported before (or captured by the hook) gets only its new bytes, through live capture's
 // own engine; a subagent transcript starts at the commit that spawned it, as the hook's capture does.
 import { basename, resolve } from 'node:path';
-import { AlreadyExistsError, ConflictError } from '../../errors/index.js';
+import { AlreadyExistsError, BadInputError, ConflictError } from '../../errors/index.js';
 import { derivedFrom } from '../../core/meta.js';
 import { captureStream, type TranscriptStream } from '../../api/capture.js';
 import { readTipMeta } from '../../api/context-reader.js';
+import { readRange } from '../../api/files.js';
 import type { RepoContext } from '../../api/repo-context.js';
 import type { ImportOptions, ImportResult } from '../../api/runtime.js';
 import { lockSession, readState, statePath } from '../../store/capture-state.js';
 import { refs } from '../../store/refs.js';
-import { importSegments, readNonEmpty } from '../transcript.js';
+import { importSegments } from '../transcript.js';
 import { AGENT_FILE } from './agents.js';
 import { findSpawnCommit } from './spawn.js';
 import { CLAUDE_FORMAT, agentBranch, sessionBranch } from './names.js';
-import { splitTranscript } from './split.js';
+import { splitTranscriptFile } from './split.js';
 
 export async function importClaudeCode(ctx: RepoContext, file: string, transcript: TranscriptStream, opts: ImportOptions = {}): Promise<ImportResult> {
-  const bytes = readNonEmpty(file);
-  const segments = splitTranscript(bytes);
+  // read a line at a time, and each segment again as its commit is written: never the whole file at once
+  const { segments, size, firstLine } = splitTranscriptFile(file);
+  if (size === 0) throw new BadInputError(`nothing to import: ${file} is empty`);
+  const first = () => readRange(file, 0, firstLine);
   const session = opts.fields?.session ?? segments.find((s) => s.sessionId)?.sessionId ?? basename(file).replace(/\.jsonl$/, '');
-  const agent = AGENT_FILE.exec(basename(file))?.[1] ?? sidechainAgent(bytes);
+  const agent = AGENT_FILE.exec(basename(file))?.[1] ?? sidechainAgent(first());
   const branch = opts.branch ?? (agent !== undefined ? agentBranch(session, agent) : sessionBranch(session));
   const tip = ctx.refs.read(refs.branch(branch));
   if (tip === null) {
     // a subagent's chain starts at the commit that spawned it, as the hook's capture starts it
     const mainTip = agent === undefined ? null : ctx.refs.read(refs.branch(sessionBranch(session)));
-    const onto = mainTip && (await findSpawnCommit(ctx, mainTip, agent!, bytes));
-    return importSegments(ctx, { file, bytes, segments, session, branch, template: 'claude-code', format: CLAUDE_FORMAT, onto }, opts);
+    const onto = mainTip && (await findSpawnCommit(ctx, mainTip, agent!, first()));
+    return importSegments(ctx, { file, bytes: null, segments, session, branch, template: 'claude-code', format: CLAUDE_FORMAT, onto }, opts);
   }
   // the default branch is the hook's: its position there (an exported session's) is shared
   const key = opts.branch === undefined ? (agent === undefined ? session : `${session}.agent-${agent}`) : undefined;
@@ -44,7 +47,7 @@ export async function importClaudeCode(ctx: RepoContext, file: string, transcrip
     release();
   }
   const now = ctx.refs.read(refs.branch(r.branch))!;
-  return { branch: r.branch, session, bytes: bytes.length, commits: r.commits, unchanged: r.commits.length === 0, tip: now };
+  return { branch: r.branch, session, bytes: size, commits: r.commits, unchanged: r.commits.length === 0, tip: now };
 }
 
 /**
@@ -60,10 +63,9 @@ async function holdsFile(ctx: RepoContext, tip: string, file: string, key: strin
 }
 
 /** A subagent transcript under another name: its first line is a sidechain line naming its agent. */
-function sidechainAgent(bytes: Uint8Array): string | undefined {
-  const nl = bytes.indexOf(0x0a);
+function sidechainAgent(line: Uint8Array): string | undefined {
   try {
-    const first = JSON.parse(Buffer.from(bytes.subarray(0, nl < 0 ? bytes.length : nl)).toString('utf8'));
+    const first = JSON.parse(Buffer.from(line.buffer, line.byteOffset, line.byteLength).toString('utf8'));
     return first?.isSidechain === true && typeof first.agentId === 'string' && first.agentId !== '' ? first.agentId : undefined;
   } catch {
     return undefined;

@@ -2,6 +2,8 @@
 // import: one delta per user prompt and what answered it, one compaction per compact_boundary.
 // Pure: bytes in, byte ranges out, so `claude-code-v1` can store every segment's bytes unchanged.
 
+import { BadInputError } from '../../errors/index.js';
+import { eachLine } from '../../api/files.js';
 import { parseJsonLines } from '../../formats/jsonl.js';
 import type { Segment } from '../../api/capture.js';
 import { summaryLine, type SplitLine } from '../transcript.js';
@@ -24,7 +26,30 @@ interface Line extends SplitLine<'prompt' | 'boundary' | 'compactSummary' | 'oth
 }
 
 export function splitTranscript(bytes: Uint8Array): TranscriptSegment[] {
-  const lines = readLines(bytes);
+  return splitLines(readLines(bytes));
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The same split of a transcript file, read a line at a time (one line in memory, not the file),
+ * with the file's size and its first line's byte length.
+ */
+export function splitTranscriptFile(file: string): { segments: TranscriptSegment[]; size: number; firstLine: number } {
+  const lines: Line[] = [];
+  const size = eachLine(file, (bytes, start, end) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(utf8.decode(bytes[bytes.length - 1] === 0x0a ? bytes.subarray(0, -1) : bytes));
+    } catch {
+      throw new BadInputError(`line ${lines.length + 1} is not JSON (byte ${start})`);
+    }
+    lines.push(classify(value, start, end));
+  });
+  return { segments: splitLines(lines), size, firstLine: lines.length ? lines[0].end : 0 };
+}
+
+function splitLines(lines: Line[]): TranscriptSegment[] {
   const segments: TranscriptSegment[] = [];
   let open: TranscriptSegment | undefined;
   // Lines before the first prompt (summaries, snapshots, hook progress) join the first prompt's segment.
