@@ -9,7 +9,7 @@ import { canonicalJson } from '../core/canonical-json.js';
 import { STAGES, compactMessages, type CompactionResult } from '../core/compaction.js';
 import type { NeutralMessage } from '../core/neutral.js';
 import { ConflictError, UsageError } from '../errors/index.js';
-import { storageFormat } from '../formats/registry.js';
+import { SESSION_FORMAT, appendable, storageFormat } from '../formats/registry.js';
 import type { StorageFormat } from '../formats/format.js';
 import { derivedDir, writeDerived } from '../store/derived.js';
 import { checkBranchName, refs } from '../store/refs.js';
@@ -21,7 +21,7 @@ import type { RepoContext } from './repo-context.js';
 import { checkpoint, written, type CommitFields, type Written } from './write.js';
 
 export interface SessionOptions extends Omit<CommitFields, 'type' | 'snapshotOf' | 'lastOfFile' | 'source'> {
-  /** the format messages are appended and given back in (default openai-chat-v1; bureau-agent-v1: neutral messages) */
+  /** the format messages are appended and given back in (default: Chat Completions messages; the neutral ones: bureau-agent-v1) */
   format?: string;
 }
 
@@ -47,8 +47,8 @@ export class Session {
     private readonly opts: SessionOptions = {},
   ) {
     checkBranchName(branch);
-    this.fmt = storageFormat(opts.format ?? 'openai-chat-v1');
-    if (!this.fmt.encode && (this.fmt.concatRule !== 'append' || this.fmt.binary)) throw new UsageError(`a session cannot append ${this.fmt.name} messages (formats: openai-chat-v1, bureau-agent-v1, or a JSON lines format)`);
+    this.fmt = storageFormat(opts.format ?? SESSION_FORMAT);
+    if (!appendable().includes(this.fmt.name)) throw new UsageError(`a session cannot append ${this.fmt.name} messages (formats: ${appendable().join(', ')})`);
   }
 
   get format(): string {

@@ -21,6 +21,11 @@ const output: readonly OutputFormat[] = [
 const VIEW_FORMAT = openaiChat;
 /** A compaction of a format that cannot hold one is written in this format. */
 const COMPACTION_FORMAT = bureauAgent;
+/** What a library session appends and gives back when no format is asked for: Chat Completions messages. */
+export const SESSION_FORMAT = openaiChat.name;
+
+/** The formats a session can append entries to: those with an encoder, and JSON lines appended as they are. */
+export const appendable = () => storage.filter((f) => f.encode || (f.concatRule === 'append' && !f.binary)).map((f) => f.name);
 
 export function storageFormat(name: string): StorageFormat {
   const f = storage.find((s) => s.name === name);
