@@ -59,7 +59,7 @@ describe('--json records', () => {
     expect(verified).toEqual({ v: 1, ok: true, commits: 7, problems: [] });
 
     const [m] = json(store, ['materialize', 'alice/auth-fix', '--stop', 'root']);
-    expect(Object.keys(m)).toEqual(['v', 'format', 'tier', 'stop', 'view', 'masked', 'commits', 'bytes', 'content']);
+    expect(Object.keys(m)).toEqual(['v', 'format', 'tier', 'stop', 'window', 'view', 'masked', 'commits', 'bytes', 'content']);
     expect(m).toMatchObject({ format: 'claude-code-v1', tier: 'native', stop: 'root', bytes: readFileSync(FIXTURE).length, content: readFileSync(FIXTURE, 'utf8') });
     expect(m.commits).toEqual([...log].reverse().map((r) => r.id));
 
