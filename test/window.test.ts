@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import * as lib from '../dist/index.js';
 import { CORPUS, FIXED_ENV, FIXTURES, ctx, describeCorpus, git, newStore, objectCount, refSnapshot, type Run } from './helpers.js';
 
 const CLAUDE = join(FIXTURES, 'claude-code', 'compacted-session.jsonl');
@@ -100,6 +101,22 @@ describe('materialize --since', () => {
     expect(logged).toEqual([ids[2], ids[1]]);
     expect(run(store, ['log', 'bot', '--since', '10m']).stdout).toBe('');
     expect(run(store, ['log', 'bot', '--since', 'all', '-n', '2', '--json']).stdout.trim().split('\n')).toHaveLength(2);
+  });
+});
+
+describe('the library', () => {
+  it('store.materialize(id, { since }) and store.log(id, { since }): the same window; a bad one throws the usage error', async () => {
+    const path = imported('claude-code', CLAUDE, 'agent');
+    const store = await lib.openStore(path, { env });
+    try {
+      const m = await store.materialize('agent', { since: '24h' });
+      expect(Buffer.from(m.bytes).toString()).toBe(linesFrom(CLAUDE, 14));
+      expect(m.window).toEqual({ since: '24h', start: '2026-03-04T09:15:00.000Z' });
+      expect((await store.log('agent', { since: '2026-03-04T09:14:00Z' })).map((r) => r.meta.created_at)).toEqual(['2026-03-04T09:15:05.039Z', '2026-03-04T09:14:30.452Z', '2026-03-04T09:14:22.640Z']);
+      await expect(store.materialize('agent', { since: 'soon' })).rejects.toMatchObject({ code: 'UsageError', exit: 2 });
+    } finally {
+      await store.close();
+    }
   });
 });
 
