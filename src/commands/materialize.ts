@@ -46,8 +46,7 @@ export default defineCommand({
     'ctx materialize alice/auth-fix --format markdown --view conversation --mask-tool-outputs 3',
     'ctx materialize design-room --for coder --format openai-chat-v1',
     'ctx materialize design-room --thread 9f2c',
-    'ctx materialize ops-bot --since 24h   # entries of the last 24 hours, after the last clear',
-    'git config -f .ctx/config ctx.window.ops-bot 24h   # the default window of ops-bot',
+    'ctx materialize ops-bot --since 24h',
   ],
   async run(io, [id]: [string], flags: Flags) {
     const mask = flags.maskToolOutputs === undefined ? undefined : turns(flags.maskToolOutputs);
