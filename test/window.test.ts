@@ -104,6 +104,23 @@ describe('materialize --since', () => {
   });
 });
 
+describe('a window with the other read options', () => {
+  it('--for and --thread read the commits of the window: authors stay those of their own commits', () => {
+    const store = newStore();
+    const turn = (author: string, thread: string, content: string, at: string) =>
+      run(store, ['checkpoint', '-b', 'room', '--format', 'openai-chat-v1', '--author', author, '--thread', thread, '-'], JSON.stringify([{ role: 'assistant', content }]), at);
+    turn('planner', 't1', 'Plan: LRU', '2026-03-05T08:00:00.000Z');
+    turn('coder', 't1', 'Implemented it', '2026-03-05T08:30:00.000Z');
+    turn('reviewer', 't2', 'Eviction is wrong', '2026-03-05T09:00:00.000Z');
+    const chat = (args: string[]) => JSON.parse(text(store, ['room', '--format', 'openai-chat-v1', ...args]));
+    expect(chat(['--for', 'reviewer', '--since', '1h'])).toEqual([
+      { role: 'user', content: '[coder] Implemented it' },
+      { role: 'assistant', content: 'Eviction is wrong' },
+    ]);
+    expect(chat(['--thread', 't1', '--since', '1h'])).toEqual([{ role: 'assistant', content: 'Implemented it' }]);
+  });
+});
+
 describe('the library', () => {
   it('store.materialize(id, { since }) and store.log(id, { since }): the same window; a bad one throws the usage error', async () => {
     const path = imported('claude-code', CLAUDE, 'agent');
