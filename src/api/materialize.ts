@@ -13,8 +13,9 @@ import { readEntries } from '../store/context-commits.js';
 import { checkBranchName, refs } from '../store/refs.js';
 import { ChainCache, ChainHeads } from '../store/chain-cache.js';
 import { cursorOf } from './cursors.js';
-import { eachPart, messageSources, neutralMessages, parseRun, parseStop, pinnedMessages, readParts, runsOf, walkContext, windowParts, type ContextPart, type Walked } from './context-reader.js';
+import { eachPart, messageSources, neutralMessages, parseRun, parseStop, pinnedMessages, readParts, runsOf, walkContext, type ContextPart, type Walked } from './context-reader.js';
 import type { RepoContext } from './repo-context.js';
+import { windowParts } from './window.js';
 
 export interface MaterializeOptions {
   /** output format; default: the stored format of the commit */
