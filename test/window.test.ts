@@ -140,7 +140,11 @@ describe('the library', () => {
 describe('ctx.window.<branch>', () => {
   it('is the default window of the branch it names; --since all and --stop root go past it; ctx.<pattern>.window names branches with a slash', () => {
     const store = imported('claude-code', CLAUDE, 'agent');
+    const budget = () => json(store, ['budget', 'agent', '--window', '200000']).used;
+    const used = budget();
     git(store, ['config', 'ctx.window.agent', '24h']);
+    // the window is materialize's and save's default only: a budget (like an export) reads the whole context
+    expect(budget()).toBe(used);
     expect(json(store, ['materialize', 'agent', '-o', join(store, '..', 'w.jsonl')])).toMatchObject({ window: { since: '24h', start: '2026-03-04T09:15:00.000Z' } });
     expect(readFileSync(join(store, '..', 'w.jsonl'), 'utf8')).toBe(linesFrom(CLAUDE, 14));
     expect(text(store, ['agent', '--since', 'all'])).toBe(linesFrom(CLAUDE, 10));

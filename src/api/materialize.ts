@@ -39,8 +39,9 @@ export interface MaterializeOptions {
    */
   write?: (chunk: Uint8Array) => void;
   /**
-   * a rolling window: a duration back from now (`24h`), a time, or `all` (none); default: the
-   * branch's `ctx.window.<branch>` when `stop` is the default. The later of its start and the stop wins.
+   * a rolling window: a duration back from now (`24h`), a time, or `all` (none); the later of its
+   * start and the stop wins. Default: none (`ctx materialize` and `ctx save` default to the
+   * branch's `ctx.window.<branch>`: `defaultSince`; exports and budgets read the whole context).
    */
   since?: string;
 }
@@ -69,7 +70,7 @@ export interface Materialized {
 
 export async function materialize(ctx: RepoContext, spec: string, opts: MaterializeOptions = {}): Promise<Materialized> {
   const { write } = opts;
-  opts = { ...opts, window: windowOf(ctx, spec, opts) } as Built;
+  opts = { ...opts, window: opts.since === undefined ? null : parseSince(opts.since, ctx.now()) } as Built;
   if (!write) return withKept(ctx, await build(ctx, spec, opts), opts);
   // streamed as it is read, but held back while its first line may be a compaction that keeps
   // entries from before it: those are put in after the summary, as the runtime's own resume does
@@ -119,14 +120,21 @@ async function withKept(ctx: RepoContext, m: Materialized, opts: MaterializeOpti
 type Built = MaterializeOptions & { window?: Window | null };
 
 /**
- * The window a materialization of `spec` applies: --since, else (with the default stop, on a branch
- * named as it is) the configured one; a bad value is a usage error before anything is read.
+ * The window `ctx materialize` and `ctx save` apply: `since`, else (with the default stop, on a
+ * branch named as it is) `ctx.window.<branch>`, as the instant it starts (null: none); a bad value
+ * is a usage error naming where it came from, before anything is read.
  */
 export function windowOf(ctx: RepoContext, spec: string, opts: Pick<MaterializeOptions, 'since' | 'stop'>): Window | null {
   if (opts.since !== undefined) return parseSince(opts.since, ctx.now());
   if ((opts.stop ?? 'compaction') !== 'compaction' || !isBranch(ctx, spec)) return null;
   const c = configuredWindow(ctx.config, spec);
   return c ? parseSince(c.value, ctx.now(), `config ${c.key}`) : null;
+}
+
+/** `since` for a materialization that defaults to the branch's configured window (the record keeps the value as given). */
+export function defaultSince(ctx: RepoContext, spec: string, opts: Pick<MaterializeOptions, 'since' | 'stop'>): string | undefined {
+  if (opts.since !== undefined) return opts.since;
+  return windowOf(ctx, spec, opts) ? configuredWindow(ctx.config, spec)!.value : undefined;
 }
 
 function isBranch(ctx: RepoContext, name: string): boolean {

@@ -1,5 +1,5 @@
 import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
-import { materialize } from '../api/materialize.js';
+import { defaultSince, materialize } from '../api/materialize.js';
 import type { View } from '../core/views.js';
 import { UsageError } from '../errors/index.js';
 import { materializedJson } from '../output/records.js';
@@ -55,7 +55,7 @@ export default defineCommand({
     const write = io.flags.json ? undefined : flags.output ? (chunk: Uint8Array) => void writeAll((fd ??= openSync(flags.output!, 'w')), chunk) : (chunk: Uint8Array) => io.out(chunk);
     const opts = { format: flags.format, stop: flags.stop, verify: flags.verify, view: flags.view as View | undefined, maskToolOutputs: mask, for: flags.for, thread: flags.thread, since: flags.since, write };
     try {
-      const m = await io.withRepo(false, (repo) => materialize(repo, id, opts));
+      const m = await io.withRepo(false, (repo) => materialize(repo, id, { ...opts, since: defaultSince(repo, id, opts) }));
       if (m.unknown) io.note(`ctx: this build does not know the stored format '${m.unknown}': wrote every artifact as it is (raw)`);
       else if (m.tier !== 'native' && m.tier !== 'raw' && m.from.some((f) => f !== m.format)) io.note(`ctx: translated ${m.from.join(', ')} → ${m.format} (${m.tier})`);
       if (flags.output && !write) writeFileSync(flags.output, m.bytes);
