@@ -63,6 +63,19 @@ describe('materialize --since', () => {
     expect(text(store, ['agent', '--stop', 'root', '--since', '2026-03-04T09:12:04.962Z'])).toBe(linesFrom(CLAUDE, 4));
   });
 
+  it('after a clear: the later of the clear and the window start wins', () => {
+    const store = imported('claude-code', CLAUDE, 'agent');
+    run(store, ['clear', 'agent'], undefined, '2026-03-05T09:00:00.000Z');
+    const cleared = text(store, ['agent']);
+    const next = `${JSON.stringify({ type: 'user', message: { role: 'user', content: 'new task' }, uuid: 'n1', timestamp: '2026-03-05T09:10:00.000Z' })}\n`;
+    run(store, ['checkpoint', '-b', 'agent', '--format', 'claude-code-v1', '-'], next, '2026-03-05T09:10:00.000Z');
+    // the clear (09:00) is later than the window's start (yesterday): the clear's boundary, then what followed
+    expect(text(store, ['agent', '--since', '24h'])).toBe(cleared + next);
+    // the window (09:05) is later than the clear: only what followed
+    expect(text(store, ['agent', '--since', '10m'])).toBe(next);
+    expect(json(store, ['materialize', 'agent', '--since', '10m', '--format', 'openai-chat-v1']).content).toBe('[\n{"role":"user","content":"new task"}\n]\n');
+  });
+
   it('an empty window: nothing, exit 0, no commit', () => {
     const store = imported('claude-code', CLAUDE, 'agent');
     const r = json(store, ['materialize', 'agent', '--since', '2h']);
