@@ -177,6 +177,11 @@ describe('ctx.window.<branch>', () => {
     const saved = json(store, ['save', 'agent', '-m', 'last day']);
     expect(saved).toMatchObject({ message_count: 2, window: { since: '2026-03-04T09:15:00.000Z', stop: 'compaction', from: json(store, ['show', 'agent']).id, commits: 1 } });
     expect(JSON.parse(run(store, ['sessions', '--json']).stdout).window.since).toBe('2026-03-04T09:15:00.000Z');
+    // --since, and the summarizer reads the window's messages
+    const count = `node -e 'let s="";process.stdin.on("data",(d)=>(s+=d)).on("end",()=>console.log(JSON.parse(s).length+" messages"))'`;
+    const explicit = json(store, ['save', 'agent', '-m', 'since', '--name', 'w', '--since', '2026-03-04T09:14:25Z', '--summarizer', count]);
+    expect(explicit).toMatchObject({ summary: '3 messages', message_count: 3, window: { since: '2026-03-04T09:14:25.000Z', commits: 2 } });
+    expect(json(store, ['save', 'agent', '-m', 'all', '--name', 'all', '--since', 'all', '--summarizer', count])).toMatchObject({ summary: '4 messages', message_count: 4, window: { since: null, commits: 3 } });
     git(store, ['config', '--unset', 'ctx.window.agent']);
     run(store, ['restore', saved.name, '--json'], undefined, '2026-03-09T00:00:00.000Z');
     expect(text(store, ['agent'])).toBe(linesFrom(CLAUDE, 14));

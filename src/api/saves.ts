@@ -11,6 +11,8 @@ import { parseTag, writeTagObject } from '../store/tags.js';
 import { runSummarizer } from './compact.js';
 import { neutralMessages, parseStop, readContext, readTipMeta } from './context-reader.js';
 import { materialize, windowOf } from './materialize.js';
+import { windowParts } from './window.js';
+import type { Window } from '../core/window.js';
 import type { RepoContext } from './repo-context.js';
 import { screenFields, secretPolicy, type SecretPolicy } from './secrets.js';
 import { checkpoint, type WrittenCommit } from './write.js';
@@ -81,7 +83,7 @@ export async function save(ctx: RepoContext, branch: string, opts: SaveOptions):
   const m = await materialize(ctx, tip, { stop, since: window?.start ?? 'all' });
   const fmt = knownFormat(m.format);
   const entries = fmt?.parse(m.bytes, { lastOfFile: true });
-  const summary = opts.summary ?? (opts.summarizer !== undefined ? await summarize(ctx, tip, stop, opts.summarizer) : (await readTipMeta(ctx, tip)).summary);
+  const summary = opts.summary ?? (opts.summarizer !== undefined ? await summarize(ctx, tip, stop, window, opts.summarizer) : (await readTipMeta(ctx, tip)).summary);
   const principal = opts.principal ?? ctx.defaults.principal;
   const text = screenFields({ description: opts.description.trim(), summary: summary.trim(), principal }, secretPolicy(ctx.config, opts.secrets), (f) => `the ${f}`);
   const record: SaveRecord = {
@@ -189,7 +191,7 @@ function generatedName(ctx: RepoContext, branch: string): string {
   }
 }
 
-async function summarize(ctx: RepoContext, tip: string, stop: SaveStop, command: string): Promise<string> {
+async function summarize(ctx: RepoContext, tip: string, stop: SaveStop, window: Window | null, command: string): Promise<string> {
   const { parts } = await readContext(ctx, tip, await parseStop(ctx, stop));
-  return runSummarizer(command)(neutralMessages(parts));
+  return runSummarizer(command)(neutralMessages(window ? await windowParts(ctx, parts, Date.parse(window.start)) : parts));
 }
