@@ -59,7 +59,7 @@ describe('--json records', () => {
     expect(verified).toEqual({ v: 1, ok: true, commits: 7, problems: [] });
 
     const [m] = json(store, ['materialize', 'alice/auth-fix', '--stop', 'root']);
-    expect(Object.keys(m)).toEqual(['v', 'format', 'tier', 'stop', 'view', 'masked', 'commits', 'bytes', 'content']);
+    expect(Object.keys(m)).toEqual(['v', 'format', 'tier', 'stop', 'window', 'view', 'masked', 'commits', 'bytes', 'content']);
     expect(m).toMatchObject({ format: 'claude-code-v1', tier: 'native', stop: 'root', bytes: readFileSync(FIXTURE).length, content: readFileSync(FIXTURE, 'utf8') });
     expect(m.commits).toEqual([...log].reverse().map((r) => r.id));
 
@@ -89,8 +89,8 @@ describe('--json records', () => {
     expect(keys(['annotate', 'alice/auth-fix', '--summary', 'found it'])).toEqual(['at by id summary v']);
     expect(keys(['annotate', 'alice/auth-fix', '--pin', '--label', 'a', 'b'])).toEqual(['at by id labels pinned v']);
     expect(keys(['verify', '--all'])).toEqual(['commits ok problems v']);
-    expect(keys(['materialize', 'alice/auth-fix'])).toEqual(['bytes commits content format masked stop tier v view']);
-    expect(keys(['materialize', 'alice/auth-fix', '-o', join(dir, 'm.jsonl')])).toEqual(['bytes commits format masked stop tier v view']);
+    expect(keys(['materialize', 'alice/auth-fix'])).toEqual(['bytes commits content format masked stop tier v view window']);
+    expect(keys(['materialize', 'alice/auth-fix', '-o', join(dir, 'm.jsonl')])).toEqual(['bytes commits format masked stop tier v view window']);
     expect(keys(['budget', 'alice/auth-fix', '--window', '100000', '--chars'])).toEqual(['available over ratio remaining reserved_output reserved_system threshold used v window']);
     expect(keys(['compact', 'alice/auth-fix', '--policy', 'dedupe'])).toEqual([
       'branch caught_up compacted format id messages_after messages_before parent stages tokens_after tokens_before v',

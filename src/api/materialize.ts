@@ -4,16 +4,18 @@ import { BadInputError, NotFoundError, UsageError } from '../errors/index.js';
 import { fullId, shortId } from '../core/ids.js';
 import { stopLabel, translationTier, type Tier } from '../core/materialize.js';
 import { parseTrailers } from '../core/meta.js';
+import { configuredWindow, parseSince, type Window } from '../core/window.js';
 import { VIEWS, conversationView, maskToolOutputs, type View } from '../core/views.js';
 import { forView } from '../core/for-view.js';
 import { checkOutputFormat, knownFormat, outputFormat, rawOutput, storageFormat, storageNames, viewCarriers, viewFormatFor } from '../formats/registry.js';
 import { MaterializeCache } from '../store/cache.js';
 import { readEntries } from '../store/context-commits.js';
-import { refs } from '../store/refs.js';
+import { checkBranchName, refs } from '../store/refs.js';
 import { ChainCache, ChainHeads } from '../store/chain-cache.js';
 import { cursorOf } from './cursors.js';
 import { eachPart, messageSources, neutralMessages, parseRun, parseStop, pinnedMessages, readParts, runsOf, walkContext, type ContextPart, type Walked } from './context-reader.js';
 import type { RepoContext } from './repo-context.js';
+import { windowParts } from './window.js';
 
 export interface MaterializeOptions {
   /** output format; default: the stored format of the commit */
@@ -36,6 +38,12 @@ export interface MaterializeOptions {
    * `write` without ever being one buffer
    */
   write?: (chunk: Uint8Array) => void;
+  /**
+   * a rolling window: a duration back from now (`24h`), a time, or `all` (none); the later of its
+   * start and the stop wins. Default: none (`ctx materialize` and `ctx save` default to the
+   * branch's `ctx.window.<branch>`: `defaultSince`; exports and budgets read the whole context).
+   */
+  since?: string;
 }
 
 export interface Materialized {
@@ -56,10 +64,13 @@ export interface Materialized {
   cached: boolean;
   /** the bytes are binary (a CBOR format): JSON output carries them base64 */
   binary: boolean;
+  /** the rolling window applied (absent: none) */
+  window?: Window;
 }
 
 export async function materialize(ctx: RepoContext, spec: string, opts: MaterializeOptions = {}): Promise<Materialized> {
   const { write } = opts;
+  opts = { ...opts, window: opts.since === undefined ? null : parseSince(opts.since, ctx.now()) } as Built;
   if (!write) return withKept(ctx, await build(ctx, spec, opts), opts);
   // streamed as it is read, but held back while its first line may be a compaction that keeps
   // entries from before it: those are put in after the summary, as the runtime's own resume does
@@ -105,10 +116,40 @@ async function withKept(ctx: RepoContext, m: Materialized, opts: MaterializeOpti
   return { ...m, bytes: await put(before) };
 }
 
+/** What build gets: the window resolved once. */
+type Built = MaterializeOptions & { window?: Window | null };
+
+/**
+ * The window `ctx materialize` and `ctx save` apply: `since`, else (with the default stop, on a
+ * branch named as it is) `ctx.window.<branch>`, as the instant it starts (null: none); a bad value
+ * is a usage error naming where it came from, before anything is read.
+ */
+export function windowOf(ctx: RepoContext, spec: string, opts: Pick<MaterializeOptions, 'since' | 'stop'>): Window | null {
+  if (opts.since !== undefined) return parseSince(opts.since, ctx.now());
+  if ((opts.stop ?? 'compaction') !== 'compaction' || !isBranch(ctx, spec)) return null;
+  const c = configuredWindow(ctx.config, spec);
+  return c ? parseSince(c.value, ctx.now(), `config ${c.key}`) : null;
+}
+
+/** `since` for a materialization that defaults to the branch's configured window (the record keeps the value as given). */
+export function defaultSince(ctx: RepoContext, spec: string, opts: Pick<MaterializeOptions, 'since' | 'stop'>): string | undefined {
+  if (opts.since !== undefined) return opts.since;
+  return windowOf(ctx, spec, opts) ? configuredWindow(ctx.config, spec)!.value : undefined;
+}
+
+function isBranch(ctx: RepoContext, name: string): boolean {
+  try {
+    return ctx.refs.read(refs.branch(checkBranchName(name))) !== null;
+  } catch {
+    return false;
+  }
+}
+
 /** `bytes` of a result already handed to opts.write */
 const STREAMED: Uint8Array = new Uint8Array(0);
 
-async function build(ctx: RepoContext, spec: string, opts: MaterializeOptions): Promise<Materialized> {
+async function build(ctx: RepoContext, spec: string, opts: Built): Promise<Materialized> {
+  const { window } = opts;
   const tip = await ctx.resolve(spec);
   const stop = await parseStop(ctx, opts.stop ?? 'compaction');
   if (opts.format !== undefined) checkOutputFormat(opts.format);
@@ -122,7 +163,8 @@ async function build(ctx: RepoContext, spec: string, opts: MaterializeOptions): 
   const cursor = opts.for === undefined ? null : (await cursorOf(ctx, spec, opts.for)).id;
   const filtered = opts.thread !== undefined;
   // resume's path first: its results live in the chain cache, never in the per-key entries below
-  if (!shaped && !filtered && !opts.verify) {
+  // a window is read from the repo every time: neither cache is keyed by it
+  if (!shaped && !filtered && !opts.verify && !window) {
     const known = await fromHeads(ctx, tip, stopLabel(stop), opts.format, view, opts.write);
     if (known) return known;
   }
@@ -131,7 +173,7 @@ async function build(ctx: RepoContext, spec: string, opts: MaterializeOptions): 
   const shape = shaped ? ` view=${view} mask=${mask ?? '-'}${mask !== undefined ? ` notes=${ctx.refs.read(refs.notes) ?? '-'}` : ''}` : '';
   const agents = opts.for !== undefined ? ` for=${JSON.stringify(opts.for)} cursor=${cursor ?? '-'}` : '';
   const key = `${tip} ${opts.format ?? ''} ${stopLabel(stop)}${shape}${agents}${filtered ? ` thread=${JSON.stringify(opts.thread)}` : ''}`;
-  if (!opts.verify) {
+  if (!opts.verify && !window) {
     const hit = await cache.get(`${key} record`);
     const bytes = hit && (await cache.get(key));
     const maskedHit = mask === undefined ? Buffer.from('0') : await cache.get(`${key} masked`);
@@ -154,9 +196,12 @@ async function build(ctx: RepoContext, spec: string, opts: MaterializeOptions): 
   // without --format, a view of a format that cannot carry one is written in one that can
   const format = opts.format ?? (shaped ? viewFormatFor(stored) : stored);
   // resume's path: a byte-append chain in its own format is read through the chain's append-only cache
-  if (!shaped && !filtered && !opts.verify && walk.parts.length && walk.parts.every((p) => p.format === format) && knownFormat(format)?.concatRule === 'append')
+  if (!shaped && !filtered && !opts.verify && !window && walk.parts.length && walk.parts.every((p) => p.format === format) && knownFormat(format)?.concatRule === 'append')
     return appendChain(ctx, tip, walk.parts, format, stopLabel(stop), view, opts.write);
-  const parts = await readParts(ctx, walk.parts, { verify: opts.verify });
+  const read = await readParts(ctx, walk.parts, { verify: opts.verify });
+  const parts = window ? await windowParts(ctx, read, Date.parse(window.start)) : read;
+  metas.splice(0, metas.length && read.length - parts.length); // the window drops whole commits from the front only
+  if (!parts.length) return { bytes: new Uint8Array(), format, tier: 'native', from: [], commits: [], stop: stopLabel(stop), view, masked: 0, cached: false, binary: isBinary(format), ...(window ? { window } : {}) };
   const artifacts = parts.map((p) => p.artifact);
   if (shaped) checkViewCarrier(format, view, mask, opts.for);
   const from = [...new Set(parts.map((p) => p.format))];
@@ -199,6 +244,7 @@ async function build(ctx: RepoContext, spec: string, opts: MaterializeOptions): 
   }
   const commits = parts.map((p) => fullId(p.oid));
   const written = tier === 'raw' ? rawOutput().name : format;
+  if (window) return { bytes, format: written, tier, from, ...(unknown ? { unknown } : {}), commits, stop: stopLabel(stop), view, masked, cached: false, binary: isBinary(written), window };
   await cache.put(key, bytes);
   if (mask !== undefined) await cache.put(`${key} masked`, Buffer.from(String(masked)));
   await cache.put(`${key} record`, Buffer.from([written, tier, from.join(','), unknown ?? '', ...commits].join('\n')));

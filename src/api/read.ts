@@ -1,6 +1,7 @@
 // Reading context commits: show, log, branches, and the annotations on them.
 import { fullId } from '../core/ids.js';
 import type { Meta } from '../core/meta.js';
+import { parseSince } from '../core/window.js';
 import { readStoredCommits, readArtifacts } from '../store/context-commits.js';
 import { readNotes } from '../store/notes.js';
 import { idOf, type RepoContext } from './repo-context.js';
@@ -77,6 +78,8 @@ export interface LogOptions {
   all?: boolean;
   /** only commits of this thread (meta.json `thread_id`) */
   thread?: string;
+  /** only commits created in this window: a duration back from now (`24h`), a time, or `all` */
+  since?: string;
 }
 
 /**
@@ -86,15 +89,16 @@ export interface LogOptions {
 export async function log(ctx: RepoContext, spec: string | undefined, opts: LogOptions = {}): Promise<CommitRecord[]> {
   const limit = opts.limit ?? Infinity;
   const { thread } = opts;
-  const ofThread = (rs: CommitRecord[]) => (thread === undefined ? rs : rs.filter((r) => r.meta.thread_id === thread));
+  const window = opts.since === undefined ? null : parseSince(opts.since, ctx.now());
+  const shown = (rs: CommitRecord[]) => rs.filter((r) => (thread === undefined || r.meta.thread_id === thread) && (window === null || r.meta.created_at >= window.start));
   if (!opts.all && spec !== undefined) {
-    const oids = await ctx.firstParents(await ctx.resolve(spec), Number.isFinite(limit) && thread === undefined ? limit : undefined);
-    return ofThread(await commitRecords(ctx, oids)).slice(0, limit);
+    const oids = await ctx.firstParents(await ctx.resolve(spec), Number.isFinite(limit) && thread === undefined && !window ? limit : undefined);
+    return shown(await commitRecords(ctx, oids)).slice(0, limit);
   }
   const seen = new Set<string>();
   const tips = new Map([...ctx.refs.list(refs.heads), ...ctx.refs.list(refs.remotes)].map((r) => [r.oid, r.ref]));
   for (const [tip, ref] of tips) for (const oid of await ctx.firstParents(await ctx.commitAt(ref, tip))) seen.add(oid);
-  return ofThread(topoOrder(await commitRecords(ctx, [...seen]))).slice(0, limit);
+  return shown(topoOrder(await commitRecords(ctx, [...seen]))).slice(0, limit);
 }
 
 /**

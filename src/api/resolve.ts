@@ -1,6 +1,7 @@
 // Context in time: the commit a principal had at a moment (`ctx resolve`), and the tip of a session
 // (`ctx current`). Resolve binary-searches the timeline (store/timeline.ts), which is checked
 // against the repo's refs before every answer, so a fetch or another tool never makes it wrong.
+import { parseInstant } from '../core/window.js';
 import { isoMs, type Meta } from '../core/meta.js';
 import { CtxError, NotFoundError, UsageError } from '../errors/index.js';
 import { lastAtOrBefore, recordOid, recordTime } from '../store/timeline.js';
@@ -25,14 +26,9 @@ export interface Resolution {
   created_at: string;
 }
 
-const TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):?(\d{2})))?$/;
-
 /** A time as `--at` takes it; anything else (no zone, February 30, 25:00) is a usage error. */
 export function parseAt(at: string | Date): number {
-  const m = typeof at === 'string' ? TIME.exec(at.trim()) : null;
-  const [y, mo, d, h = 0, mi = 0, sec = 0, zh = 0, zm = 0] = (m?.slice(1) ?? []).map((v) => (v === undefined ? undefined : Number(v))) as number[];
-  const valid = m !== null && mo >= 1 && mo <= 12 && d >= 1 && d <= new Date(Date.UTC(y, mo, 0)).getUTCDate() && h <= 23 && mi <= 59 && sec <= 59 && zh <= 23 && zm <= 59;
-  const t = typeof at === 'string' ? (valid ? Date.parse(at.trim()) : NaN) : at.getTime();
+  const t = typeof at === 'string' ? parseInstant(at) : at.getTime();
   if (Number.isNaN(t)) throw new UsageError(`not a time: '${String(at)}' (ISO 8601 with a zone, e.g. 2026-11-20T14:03:00Z, or a date)`);
   return t;
 }

@@ -10,7 +10,9 @@ import { checkBranchName, refs } from '../store/refs.js';
 import { parseTag, writeTagObject } from '../store/tags.js';
 import { runSummarizer } from './compact.js';
 import { neutralMessages, parseStop, readContext, readTipMeta } from './context-reader.js';
-import { materialize } from './materialize.js';
+import { materialize, windowOf } from './materialize.js';
+import { windowParts } from './window.js';
+import type { Window } from '../core/window.js';
 import type { RepoContext } from './repo-context.js';
 import { screenFields, secretPolicy, type SecretPolicy } from './secrets.js';
 import { checkpoint, type WrittenCommit } from './write.js';
@@ -32,8 +34,11 @@ export interface SaveRecord {
   token_count: number | null;
   /** the format the saved context materializes in */
   format: string;
-  /** which messages: the stop of the walk (`since` is a time window, not recorded yet: null), the oldest commit read, how many */
-  window: { since: null; stop: SaveStop; from: string; commits: number };
+  /**
+   * which messages: the start of the rolling window applied (ISO; null: none), the stop of the walk,
+   * the oldest commit read (null: the window held nothing), how many
+   */
+  window: { since: string | null; stop: SaveStop; from: string | null; commits: number };
   /** secrets replaced in the description or summary (rule → count) */
   redactions?: Record<string, number>;
 }
@@ -56,6 +61,8 @@ export interface SaveOptions {
   /** shell command: the saved messages as JSON on stdin, the summary on stdout */
   summarizer?: string;
   stop?: SaveStop;
+  /** a rolling window (as materialize takes it); default: the branch's ctx.window.<branch> */
+  since?: string;
   principal?: string;
   secrets?: SecretPolicy;
 }
@@ -71,10 +78,12 @@ export async function save(ctx: RepoContext, branch: string, opts: SaveOptions):
   const existing = ctx.refs.read(ref);
   if (existing) throw new ConflictError(`saved session ${name} already exists (at ctx-${(await ctx.commitAt(ref, existing)).slice(0, 12)})`, { hint: 'choose another with --name NAME' });
   ctx.refs.checkCreatable(ref);
-  const m = await materialize(ctx, tip, { stop });
+  // the window as an instant, so a restore reads the same messages whenever it runs
+  const window = windowOf(ctx, branch, { stop, since: opts.since });
+  const m = await materialize(ctx, tip, { stop, since: window?.start ?? 'all' });
   const fmt = knownFormat(m.format);
   const entries = fmt?.parse(m.bytes, { lastOfFile: true });
-  const summary = opts.summary ?? (opts.summarizer !== undefined ? await summarize(ctx, tip, stop, opts.summarizer) : (await readTipMeta(ctx, tip)).summary);
+  const summary = opts.summary ?? (opts.summarizer !== undefined ? await summarize(ctx, tip, stop, window, opts.summarizer) : (await readTipMeta(ctx, tip)).summary);
   const principal = opts.principal ?? ctx.defaults.principal;
   const text = screenFields({ description: opts.description.trim(), summary: summary.trim(), principal }, secretPolicy(ctx.config, opts.secrets), (f) => `the ${f}`);
   const record: SaveRecord = {
@@ -85,7 +94,7 @@ export async function save(ctx: RepoContext, branch: string, opts: SaveOptions):
     message_count: fmt && entries ? fmt.count(entries) : null,
     token_count: fmt && entries ? (await ctx.tokenCounter()).count(fmt.tokenTexts(entries)) : null,
     format: m.format,
-    window: { since: null, stop, from: m.commits[0], commits: m.commits.length },
+    window: { since: window?.start ?? null, stop, from: m.commits[0] ?? null, commits: m.commits.length },
     ...(text.redactions ? { redactions: text.redactions } : {}),
   };
   const description = text.fields.description!;
@@ -135,7 +144,7 @@ export async function restore(ctx: RepoContext, name: string, opts: { branch?: s
   const ref = refs.branch(branch);
   ctx.refs.checkCreatable(ref);
   const saved = session.id.slice(4);
-  const m = await materialize(ctx, saved, { stop: session.window.stop });
+  const m = await materialize(ctx, saved, { stop: session.window.stop, since: session.window.since ?? 'all' });
   if (!knownFormat(m.format)) throw new UsageError(`${name} holds ${m.from.join(', ')}, which this build cannot store again`);
   const previous = ctx.refs.read(ref);
   const meta: Meta = await readTipMeta(ctx, saved);
@@ -182,7 +191,7 @@ function generatedName(ctx: RepoContext, branch: string): string {
   }
 }
 
-async function summarize(ctx: RepoContext, tip: string, stop: SaveStop, command: string): Promise<string> {
+async function summarize(ctx: RepoContext, tip: string, stop: SaveStop, window: Window | null, command: string): Promise<string> {
   const { parts } = await readContext(ctx, tip, await parseStop(ctx, stop));
-  return runSummarizer(command)(neutralMessages(parts));
+  return runSummarizer(command)(neutralMessages(window ? await windowParts(ctx, parts, Date.parse(window.start)) : parts));
 }

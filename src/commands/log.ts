@@ -12,6 +12,7 @@ interface Flags {
   all?: boolean;
   graph?: boolean;
   thread?: string;
+  since?: string;
 }
 
 export default defineCommand({
@@ -23,14 +24,15 @@ export default defineCommand({
     { flags: '--all', description: 'every branch' },
     { flags: '--graph', description: 'draw the chains and where they fork' },
     { flags: '--thread <id>', description: 'only the commits of this thread' },
+    { flags: '--since <when>', description: 'only commits created since: a duration back from now (24h, 7d), a time, or all' },
   ],
-  examples: ['ctx log alice/auth-fix', 'ctx log --all --graph', 'ctx log alice/auth-fix -n 3 --json', 'ctx log design-room --thread 9f2c'],
+  examples: ['ctx log alice/auth-fix', 'ctx log --all --graph', 'ctx log alice/auth-fix -n 3 --json', 'ctx log design-room --thread 9f2c', 'ctx log ops-bot --since 24h'],
   async run(io, [id]: [string | undefined], flags: Flags) {
     const limit = flags.n === undefined ? undefined : Number(flags.n);
     if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 0)) throw new UsageError(`-n takes a whole number, not '${flags.n}'`);
     return io.withRepo(false, (repo) => {
       const head = id ?? (flags.all ? undefined : repo.refs.read('HEAD') ? 'HEAD' : undefined);
-      return log(repo, head, { limit, all: flags.all || head === undefined, thread: flags.thread });
+      return log(repo, head, { limit, all: flags.all || head === undefined, thread: flags.thread, since: flags.since });
     });
   },
   async print(io, records, flags) {

@@ -1,5 +1,5 @@
 import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
-import { materialize } from '../api/materialize.js';
+import { defaultSince, materialize } from '../api/materialize.js';
 import type { View } from '../core/views.js';
 import { UsageError } from '../errors/index.js';
 import { materializedJson } from '../output/records.js';
@@ -16,6 +16,7 @@ interface Flags {
   maskToolOutputs?: string;
   for?: string;
   thread?: string;
+  since?: string;
 }
 
 export default defineCommand({
@@ -30,6 +31,7 @@ export default defineCommand({
       values: 'format',
     },
     STOP_OPTION,
+    { flags: '--since <when>', description: 'a rolling window: a duration back from now (24h, 7d), a time (2026-11-20T14:03:00Z), or all; default: ctx.window.<branch>' },
     { flags: '-o, --output <file>', description: 'write to FILE instead of stdout', values: 'file' },
     { flags: '--verify', description: "recompute every artifact's BLAKE3 on the way" },
     { flags: '--view <view>', description: 'reasoning (default: every entry) or conversation (user and assistant text only)', values: ['reasoning', 'conversation'] },
@@ -44,15 +46,16 @@ export default defineCommand({
     'ctx materialize alice/auth-fix --format markdown --view conversation --mask-tool-outputs 3',
     'ctx materialize design-room --for coder --format openai-chat-v1',
     'ctx materialize design-room --thread 9f2c',
+    'ctx materialize ops-bot --since 24h',
   ],
   async run(io, [id]: [string], flags: Flags) {
     const mask = flags.maskToolOutputs === undefined ? undefined : turns(flags.maskToolOutputs);
     // the bytes go out as materialize hands them over (a long chain never becomes one buffer); JSON needs them whole
     let fd: number | null = null;
     const write = io.flags.json ? undefined : flags.output ? (chunk: Uint8Array) => void writeAll((fd ??= openSync(flags.output!, 'w')), chunk) : (chunk: Uint8Array) => io.out(chunk);
-    const opts = { format: flags.format, stop: flags.stop, verify: flags.verify, view: flags.view as View | undefined, maskToolOutputs: mask, for: flags.for, thread: flags.thread, write };
+    const opts = { format: flags.format, stop: flags.stop, verify: flags.verify, view: flags.view as View | undefined, maskToolOutputs: mask, for: flags.for, thread: flags.thread, since: flags.since, write };
     try {
-      const m = await io.withRepo(false, (repo) => materialize(repo, id, opts));
+      const m = await io.withRepo(false, (repo) => materialize(repo, id, { ...opts, since: defaultSince(repo, id, opts) }));
       if (m.unknown) io.note(`ctx: this build does not know the stored format '${m.unknown}': wrote every artifact as it is (raw)`);
       else if (m.tier !== 'native' && m.tier !== 'raw' && m.from.some((f) => f !== m.format)) io.note(`ctx: translated ${m.from.join(', ')} → ${m.format} (${m.tier})`);
       if (flags.output && !write) writeFileSync(flags.output, m.bytes);

@@ -10,6 +10,7 @@ interface Flags {
   summary?: string;
   summarizer?: string;
   stop: SaveStop;
+  since?: string;
   principal?: string;
   secrets?: SecretPolicy;
 }
@@ -26,13 +27,14 @@ export default defineCommand({
     { flags: '--summary <text>', description: "the saved context's summary (default: the tip commit's summary)" },
     { flags: '--summarizer <cmd>', description: 'shell command: the saved messages as JSON on stdin, the summary on stdout' },
     { flags: '--stop <stop>', description: 'which context is saved: compaction (default: since the last compaction or clear) or root (all)', choices: SAVE_STOPS, default: 'compaction' },
+    { flags: '--since <when>', description: 'a rolling window, as materialize takes it (default: ctx.window.<branch>)' },
     { flags: '--principal <name>', description: 'who saves (default: $CTX_PRINCIPAL or the OS user)' },
     SECRETS_OPTION,
   ],
-  examples: ['ctx save ops-bot -m "auth refactor, before the migration"', 'ctx save ops-bot -m "before the migration" --name ops-bot/pre-migration --json'],
+  examples: ['ctx save ops-bot -m "auth refactor, before the migration"', 'ctx save ops-bot -m "before the migration" --name ops-bot/pre-migration --json', 'ctx save ops-bot -m "the last day" --since 24h'],
   async run(io, [branch]: [string], flags: Flags) {
     const made = await io.withRepo(false, (repo) =>
-      save(repo, branch, { description: flags.message, name: flags.name, summary: flags.summary, summarizer: flags.summarizer, stop: flags.stop, principal: flags.principal, secrets: flags.secrets }),
+      save(repo, branch, { description: flags.message, name: flags.name, summary: flags.summary, summarizer: flags.summarizer, stop: flags.stop, since: flags.since, principal: flags.principal, secrets: flags.secrets }),
     );
     for (const w of made.warnings ?? []) io.note(w);
     return made;

@@ -17,9 +17,15 @@ const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 8
 export function parseRetention(key: string, value: string): number | null {
   const v = value.trim().toLowerCase();
   if (v === 'never') return null;
-  const m = /^(\d{1,9})([smhdw])$/.exec(v);
-  if (!m) throw new UsageError(`config ${key}: not a duration: ${value} (e.g. 7d, 12h, 2w, never)`);
-  return Number(m[1]) * UNIT_MS[m[2]];
+  const ms = durationMs(v);
+  if (ms === null) throw new UsageError(`config ${key}: not a duration: ${value} (e.g. 7d, 12h, 2w, never)`);
+  return ms;
+}
+
+/** `30s`, `15m`, `12h`, `7d`, `2w` in milliseconds; null when it is not one. */
+export function durationMs(value: string): number | null {
+  const m = /^(\d{1,9})([smhdw])$/.exec(value.trim().toLowerCase());
+  return m ? Number(m[1]) * UNIT_MS[m[2]] : null;
 }
 
 /** The rules among config entries (`ctx.<pattern>.retention`), in the order the file gives them. */

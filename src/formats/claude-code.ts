@@ -1,6 +1,6 @@
 // claude-code-v1: Claude Code transcript JSONL, bytes exactly as the runtime wrote them.
 import { parseObjectLines } from './jsonl.js';
-import { concatBytes, contentTexts, type StorageFormat } from './format.js';
+import { concatBytes, contentTexts, timestampField, type StorageFormat } from './format.js';
 import { claudeCompactLines, withPreserved } from './claude-code-compaction.js';
 import { isMessage, neutralLines } from './claude-code-messages.js';
 import { claudeLinesFromNeutral } from './claude-code-write.js';
@@ -17,4 +17,5 @@ export const claudeCode: StorageFormat = {
   fromNeutral: claudeLinesFromNeutral,
   writeCompaction: claudeCompactLines,
   withKept: withPreserved,
+  entryTime: timestampField,
 };

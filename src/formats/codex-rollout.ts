@@ -2,7 +2,7 @@
 // `{timestamp, type, payload}` envelopes (session_meta, response_item, event_msg, turn_context,
 // compacted; Codex 0.3x on) and, before them, bare response items after a `{id, timestamp, …}` header.
 import { parseObjectLines } from './jsonl.js';
-import { concatBytes, type StorageFormat } from './format.js';
+import { concatBytes, timestampField, type StorageFormat } from './format.js';
 import { writeRollout } from './codex-rollout-write.js';
 import { compact, isRecord, parseArguments, str, type Block, type NeutralMessage, type Role } from '../core/neutral.js';
 
@@ -173,4 +173,5 @@ export const codexRollout: StorageFormat = {
   tokenTexts: (entries) => entries.flatMap((e) => messageTexts(rolloutMessage(e)?.content)),
   toNeutral,
   fromNeutral: writeRollout,
+  entryTime: timestampField,
 };

@@ -57,6 +57,11 @@ export interface StorageFormat {
    * puts them in, given `before`, which reads the context up to the compaction.
    */
   withKept?(context: Uint8Array): ((before: () => Promise<Uint8Array>) => Promise<Uint8Array>) | null;
+  /**
+   * The time a parsed entry records (ISO), for formats that keep one per entry: a window (`--since`)
+   * then cuts inside an artifact, between whole entries. Without it, a window goes by commit time.
+   */
+  entryTime?(entry: unknown): string | undefined;
 }
 
 /** What `writeCompaction` gets: the context as read, and what the compaction pipeline made of it. */
@@ -96,6 +101,10 @@ export interface FieldMap {
    */
   upgrade(entries: readonly unknown[], opts: { timestamp: string }): Uint8Array;
 }
+
+/** An entry's own `timestamp` field (Claude Code, Codex and Gemini CLI lines). */
+export const timestampField = (entry: unknown): string | undefined =>
+  entry !== null && typeof entry === 'object' && typeof (entry as { timestamp?: unknown }).timestamp === 'string' ? (entry as { timestamp: string }).timestamp : undefined;
 
 export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
   if (parts.length === 1) return parts[0];

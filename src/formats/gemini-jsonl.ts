@@ -5,7 +5,7 @@
 // `messages` key replaces the whole list) and `{"$rewindTo":id}` (that message and all after it are
 // gone). The session is what these lines leave, as Gemini CLI's own loader reads them.
 import { parseObjectLines } from './jsonl.js';
-import { concatBytes, contentTexts, type StorageFormat } from './format.js';
+import { concatBytes, contentTexts, timestampField, type StorageFormat } from './format.js';
 import { isRecord } from '../core/neutral.js';
 import { geminiMessagesToNeutral, isGeminiMessage, neutralToGeminiMessages, type GeminiRecord } from './gemini-messages.js';
 
@@ -65,6 +65,7 @@ export const geminiJsonl: StorageFormat = {
   concatRule: 'append',
   count: (entries) => entries.filter(isGeminiMessage).length,
   tokenTexts: (entries) => entries.flatMap(lineMessages).flatMap((m) => contentTexts(m.content)),
+  entryTime: timestampField,
   toNeutral: (entries) => geminiMessagesToNeutral(replaySession(entries).messages),
   fromNeutral: (messages) => Buffer.from(neutralToGeminiMessages(messages).map((r) => `${JSON.stringify(r)}\n`).join(''), 'utf8'),
   // as Gemini CLI writes its own compression: one `$set` whose `messages` replace the whole list

@@ -64,11 +64,13 @@ export function annotationJson(record: Record<string, unknown>, oid: string) {
 
 /** `content` only when the bytes went to stdout: base64 for a binary format. */
 export function materializedJson(m: Materialized, withContent: boolean) {
-  const record: { v: 1; format: string; tier: string; stop: string; view: string; masked: number; commits: string[]; bytes: number; content?: string } = {
+  const record: { v: 1; format: string; tier: string; stop: string; window: { since: string; start: string } | null; view: string; masked: number; commits: string[]; bytes: number; content?: string } = {
     v: 1,
     format: m.format,
     tier: m.tier,
     stop: m.stop,
+    // the rolling window applied: as given (--since or ctx.window.<branch>) and the instant it starts
+    window: m.window ? { since: m.window.since, start: m.window.start } : null,
     view: m.view,
     masked: m.masked,
     commits: m.commits,
