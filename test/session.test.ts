@@ -67,6 +67,9 @@ describe('store.session', () => {
       expect(await s.append([...conversation, ...more])).toBeNull();
       const w = await s.append([...conversation, ...more, ...turn(4)]);
       expect(w.meta.message_count).toBe(2);
+      // a window: the session's messages since a time (the commits' created_at here; all at CTX_NOW)
+      expect(await s.messages({ since: '1h' })).toEqual([...conversation, ...more, ...turn(4)]);
+      expect(await s.messages({ since: '2099-01-01' })).toEqual([]);
       // a fork is a session of its own, from the same messages
       const f = await s.fork('loop-alt');
       expect(await f.messages()).toEqual([...conversation, ...more, ...turn(4)]);

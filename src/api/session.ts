@@ -25,7 +25,7 @@ export interface SessionOptions extends Omit<CommitFields, 'type' | 'snapshotOf'
   format?: string;
 }
 
-export interface MessagesOptions extends Pick<MaterializeOptions, 'for' | 'thread' | 'view' | 'maskToolOutputs'> {
+export interface MessagesOptions extends Pick<MaterializeOptions, 'for' | 'thread' | 'since' | 'view' | 'maskToolOutputs'> {
   /** `compaction` (default), `root` or an ancestor id */
   stop?: string;
   /** over `window - reserveOutput` tokens, the messages are compacted in memory (nothing written) */
@@ -77,7 +77,8 @@ export class Session {
     if (this.ctx.refs.read(refs.branch(this.branch)) === null) return [];
     const { budget: limit, ...read } = opts;
     const m = await materialize(this.ctx, this.branch, { ...read, format: this.fmt.name });
-    const entries = this.fmt.parse(m.bytes);
+    // an empty window is no bytes at all
+    const entries = m.bytes.length ? this.fmt.parse(m.bytes) : [];
     if (!limit) return entries;
     const target = limit.window - (limit.reserveOutput ?? 0);
     const counter = await this.ctx.tokenCounter();
