@@ -43,6 +43,7 @@ describe.each(ENGINES)('bureau-agent-v1, engine %s', (engine) => {
       stop: 'compaction',
       view: 'reasoning',
       masked: 0,
+      window: null,
       commits: [ROOT, TIP],
       bytes: encode(MERGED).length,
       content: Buffer.from(encode(MERGED)).toString('base64'),
