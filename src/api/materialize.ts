@@ -264,7 +264,8 @@ async function appendChain(ctx: RepoContext, tip: string, walked: readonly Walke
   let k = 0;
   while (k < entries.length && k < walked.length && entries[k].oid === walked[k].oid) k++;
   // the index starts at the walk's base (its key) and its segments match their hashes, or it is rebuilt
-  let head = entries.length && k === 0 ? null : cache.prefix(k);
+  // streamed: the cached prefix is checked now and copied to the output block by block, never held whole
+  let head = entries.length && k === 0 ? null : write ? (cache.prefixOk(k) ? STREAMED : null) : cache.prefix(k);
   if (head === null) {
     // the cached bytes are not what the index says: read it all again, and cache it anew
     cache.reset();
@@ -277,6 +278,7 @@ async function appendChain(ctx: RepoContext, tip: string, walked: readonly Walke
   else {
     const parts = await readParts(ctx, walked.slice(k));
     if (extends_) cache.append(walked[k - 1].oid, parts.map((p) => ({ oid: p.oid, bytes: p.artifact })));
+    if (write) cache.copyPrefix(k, write);
     bytes = joined(format, [head, ...parts.map((p) => p.artifact)], write);
     fresh = parts.length;
   }
@@ -353,13 +355,15 @@ async function fromHeads(ctx: RepoContext, tip: string, stop: string, requested:
   const cache = new ChainCache(ctx.gitdir, head.base, head.format);
   const entries = cache.entries();
   if (entries.length < head.n || entries[head.n - 1].oid !== head.tip) return null;
-  const prefix = cache.prefix(head.n);
+  // streamed: the cached prefix is checked now and copied to the output block by block, never held whole
+  const prefix = write ? (cache.prefixOk(head.n) ? STREAMED : null) : cache.prefix(head.n);
   if (prefix === null) return null;
   const fresh = await readParts(ctx, past);
   if (fresh.length && entries.length === head.n) {
     cache.append(head.tip, fresh.map((p) => ({ oid: p.oid, bytes: p.artifact })));
     heads.record({ ...head, tip, n: head.n + fresh.length });
   }
+  if (write) cache.copyPrefix(head.n, write);
   const bytes = joined(head.format, [prefix, ...fresh.map((p) => p.artifact)], write);
   const commits = [...entries.slice(0, head.n).map((e) => fullId(e.oid)), ...fresh.map((p) => fullId(p.oid))];
   return { bytes, format: head.format, tier: 'native', from: [head.format], commits, stop, view, masked: 0, cached: fresh.length === 0, binary: isBinary(head.format) };

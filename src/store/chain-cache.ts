@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import * as zlib from 'node:zlib';
 import { derivedDir, writeDerived } from './derived.js';
 import { tryLock } from './lock-owner.js';
+import { CtxError } from '../errors/index.js';
 
 const RECORD = 20 + 8 + 4;
 // one running CRC over the whole data: a prefix is checked in one native pass (zlib.crc32: node 20.15+)
@@ -75,15 +76,50 @@ export class ChainCache {
   prefix(n: number): Uint8Array | null {
     if (n === 0) return new Uint8Array(0);
     try {
-      const idx = this.indexBytes ?? this.readIndex();
-      if (idx.length < n * RECORD) return null;
-      const at = (n - 1) * RECORD;
-      const end = Number(idx.readBigUInt64BE(at + 20));
+      const { end, crc } = this.record(n);
       const bytes = readWhole(this.data, end);
-      return bytes.length === end && crc32(bytes) === idx.readUInt32BE(at + 28) ? bytes : null;
+      return bytes.length === end && crc32(bytes) === crc ? bytes : null;
     } catch {
       return null;
     }
+  }
+
+  /** Whether the files hold the first `n` indexed commits whole (their CRC checked a block at a time, never held whole). */
+  prefixOk(n: number): boolean {
+    if (n === 0) return true;
+    try {
+      const { end, crc } = this.record(n);
+      const fd = openSync(this.data, 'r');
+      try {
+        let got = 0;
+        return eachBlock(fd, end, (b) => void (got = crc32(b, got))) === end && got === crc;
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      return false;
+    }
+  }
+
+  /** The first `n` indexed commits' bytes (checked with prefixOk) handed to `write` a block at a time. */
+  copyPrefix(n: number, write: (chunk: Uint8Array) => void): void {
+    if (n === 0) return;
+    const { end } = this.record(n);
+    const fd = openSync(this.data, 'r');
+    try {
+      // appends only ever add after `end`: the bytes checked are the bytes copied
+      if (eachBlock(fd, end, write) !== end) throw new CtxError('the chain cache was cut short while it was read; run again');
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** The n-th index record: where the n-th commit's bytes end, and the CRC of all bytes up to there. */
+  private record(n: number): { end: number; crc: number } {
+    const idx = this.indexBytes ?? this.readIndex();
+    if (idx.length < n * RECORD) throw new CtxError(`the chain cache indexes fewer than ${n} commits`);
+    const at = (n - 1) * RECORD;
+    return { end: Number(idx.readBigUInt64BE(at + 20)), crc: idx.readUInt32BE(at + 28) };
   }
 
   /**
@@ -174,13 +210,7 @@ export class ChainCache {
         },
         copyTo: (out) => {
           flush();
-          for (let at = 0; at < end; ) {
-            const buf = Buffer.allocUnsafe(Math.min(4 << 20, end - at));
-            const n = readSync(dataFd, buf, 0, buf.length, at);
-            if (n === 0) throw new Error('the chain cache file was cut short');
-            out(buf.subarray(0, n));
-            at += n;
-          }
+          if (eachBlock(dataFd, end, out) !== end) throw new Error('the chain cache file was cut short');
         },
         close: () => {
           try {
@@ -242,6 +272,19 @@ function readWhole(path: string, limit = Infinity): Buffer {
   } finally {
     closeSync(fd);
   }
+}
+
+/** The first `end` bytes of a file, 4 MiB at a time, each block to `each` (a new buffer each time); how many were read. */
+function eachBlock(fd: number, end: number, each: (block: Buffer) => void): number {
+  let at = 0;
+  while (at < end) {
+    const buf = Buffer.allocUnsafe(Math.min(4 << 20, end - at));
+    const n = readSync(fd, buf, 0, buf.length, at);
+    if (n === 0) break;
+    each(buf.subarray(0, n));
+    at += n;
+  }
+  return at;
 }
 
 function readAll(fd: number, size: number): Buffer {
