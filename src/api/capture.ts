@@ -3,12 +3,12 @@
 // new bytes are read. A transcript that no longer extends its chain starts a fork branch.
 import { closeSync, constants, fstatSync, openSync, readSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { BadInputError, ConflictError, CtxError, IntegrityError, NotFoundError } from '../errors/index.js';
+import { BadInputError, ConflictError, CtxError, NotFoundError } from '../errors/index.js';
 import { artifactName, derivedFrom, type Meta, type Trigger } from '../core/meta.js';
 import { storageFormat } from '../formats/registry.js';
 import { TAIL_BYTES, readState, statePath, tailHash, writeState, type StreamState } from '../store/capture-state.js';
 import { lockHolderAlive } from '../store/lock-owner.js';
-import { parseMeta, readArtifactsAt } from '../store/context-commits.js';
+import { readArtifactsAt } from '../store/context-commits.js';
 import { refs } from '../store/refs.js';
 import { chainWithArtifacts, readTipMeta } from './context-reader.js';
 import type { RepoContext } from './repo-context.js';

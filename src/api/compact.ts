@@ -7,6 +7,7 @@ import type { Meta } from '../core/meta.js';
 import type { NeutralMessage } from '../core/neutral.js';
 import { BadInputError, CtxError, NotFoundError } from '../errors/index.js';
 import { compactionFormatFor, storageFormat } from '../formats/registry.js';
+import { runtimeRegistry } from './sessions.js';
 import { readEntries } from '../store/context-commits.js';
 import { checkBranchName, refs } from '../store/refs.js';
 import { catchUp, moveState, type CatchUp } from './catch-up.js';
@@ -14,8 +15,7 @@ import { neutralRuns, pinnedMessages, readContext, readTipMeta, type ContextPart
 import type { RepoContext } from './repo-context.js';
 import { checkpoint, type CommitFields, type WrittenCommit } from './write.js';
 
-/** The registry is loaded when a runtime is asked for: it loads runtimes, which are api clients. */
-const runtimeOfFormat = async (format: string) => (await import('../runtimes/registry.js')).runtimeOfFormat(format);
+const runtimeOfFormat = async (format: string) => (await runtimeRegistry()).runtimeOfFormat(format);
 
 export interface CompactOptions {
   /** metadata of the compaction commit (principal, session, summary…) */
@@ -53,7 +53,7 @@ export interface CompactResult {
 
 export async function compact(ctx: RepoContext, branch: string, opts: CompactOptions): Promise<CompactResult> {
   const at = await readForCompaction(ctx, branch, opts);
-  const { messages, runs, parts } = at;
+  const { messages, parts } = at;
   const pinned = await pinnedMessages(ctx, parts, messages);
   const summarizer = opts.summaryText !== undefined ? () => Promise.resolve(opts.summaryText!) : opts.summarizer !== undefined ? runSummarizer(opts.summarizer) : undefined;
   const out = await compactMessages(messages, { stages: opts.stages, budget: opts.budget, keepTurns: opts.keepTurns, pinned, summarizer, counter: await ctx.tokenCounter() });

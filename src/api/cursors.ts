@@ -7,6 +7,7 @@ import { isRecord } from '../core/neutral.js';
 import { readNotes } from '../store/notes.js';
 import { checkBranchName, refs } from '../store/refs.js';
 import { appendRecord } from './branch-ops.js';
+import { noteRecords } from './read.js';
 import type { RepoContext } from './repo-context.js';
 
 export interface Cursor {
@@ -38,14 +39,8 @@ export async function cursorOf(ctx: RepoContext, spec: string, agent: string): P
   let best: { oid: string; at: string } | null = null;
   // oldest first, so a later commit's record wins a tie on `at`
   for (const oid of [...chain].reverse()) {
-    for (const line of (notes.get(oid) ?? '').split('\n')) {
-      let r: unknown;
-      try {
-        r = JSON.parse(line);
-      } catch {
-        continue;
-      }
-      if (!isRecord(r) || !isRecord(r.cursor) || r.cursor.agent !== agent || r.cursor.branch !== branch) continue;
+    for (const r of noteRecords(notes.get(oid))) {
+      if (!isRecord(r.cursor) || r.cursor.agent !== agent || r.cursor.branch !== branch) continue;
       const at = typeof r.at === 'string' ? r.at : '';
       if (!best || at >= best.at) best = { oid, at };
     }

@@ -22,19 +22,24 @@ export interface CommitRecord {
   annotations: Annotations;
 }
 
-/** Latest value per field over JSON-lines records, ordered by their `at` (line order breaks ties). */
-export function foldAnnotations(note: string | undefined): Annotations {
-  if (!note) return {};
+/** A note's JSON-lines records, in line order (a line another tool wrote that is no JSON object is none). */
+export function noteRecords(note: string | undefined): Record<string, unknown>[] {
   const records: Record<string, unknown>[] = [];
-  for (const line of note.split('\n')) {
+  for (const line of (note ?? '').split('\n')) {
     if (line.trim() === '') continue;
     try {
       const r = JSON.parse(line);
       if (r && typeof r === 'object' && !Array.isArray(r)) records.push(r);
     } catch {
-      // a line another tool wrote that is not JSON carries no field
+      // not JSON: carries no field
     }
   }
+  return records;
+}
+
+/** Latest value per field over JSON-lines records, ordered by their `at` (line order breaks ties). */
+export function foldAnnotations(note: string | undefined): Annotations {
+  const records = noteRecords(note);
   records.sort((a, b) => String(a.at ?? '').localeCompare(String(b.at ?? '')));
   const out: Annotations = {};
   for (const r of records) for (const [k, v] of Object.entries(r)) if (k !== 'v') out[k] = v;

@@ -2,11 +2,12 @@
 // (`ctx current`). Resolve binary-searches the timeline (store/timeline.ts), which is checked
 // against the repo's refs before every answer, so a fetch or another tool never makes it wrong.
 import { parseInstant } from '../core/window.js';
-import { isoMs, type Meta } from '../core/meta.js';
+import { isoMs } from '../core/meta.js';
 import { CtxError, NotFoundError, UsageError } from '../errors/index.js';
 import { lastAtOrBefore, recordOid, recordTime } from '../store/timeline.js';
 import { currentBranch } from './capture.js';
 import type { RepoContext } from './repo-context.js';
+import { runtimeRegistry } from './sessions.js';
 import { metaOf, withTimeline, type ReadMode } from './timeline.js';
 
 export interface ResolveQuery {
@@ -90,7 +91,7 @@ export async function currentOf(ctx: RepoContext, session: string): Promise<Sess
   if (found.length === 0) throw new NotFoundError(`no branch holds session ${session}`);
   // newest first; branches come sorted by name, and the sort is stable
   found.sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at));
-  const { allRuntimes } = await import('../runtimes/registry.js');
+  const { allRuntimes } = await runtimeRegistry();
   const live = new Set((await allRuntimes()).map((r) => currentBranch(ctx, r.sessionBranch(session))));
   const chosen = found.find((f) => live.has(f.branch)) ?? found[0];
   return { ...chosen, branches: [chosen, ...found.filter((f) => f !== chosen)].map((f) => f.branch) };

@@ -9,8 +9,12 @@ import { initRepo, locateStore } from '../store/repo.js';
 import { RepoContext, type RepoOptions } from './repo-context.js';
 import type { ExportOptions, Exported, HooksReport, ImportOptions, ImportResult, Runtime } from './runtime.js';
 
-/** The registry is loaded when a runtime is asked for: it loads runtimes, which are api clients. */
-const runtime = async (name: string, need: keyof Runtime) => (await import('../runtimes/registry.js')).runtime(name, need);
+/**
+ * The runtime registry, loaded when a runtime is asked for: it loads runtimes, which are api
+ * clients. The api reaches runtimes through here only.
+ */
+export const runtimeRegistry = () => import('../runtimes/registry.js');
+const runtime = async (name: string, need: keyof Runtime) => (await runtimeRegistry()).runtime(name, need);
 
 /** A runtime's transcript (file) into a chain. */
 export async function importSession(ctx: RepoContext, runtimeName: string, file: string, opts: ImportOptions = {}): Promise<ImportResult> {

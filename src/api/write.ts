@@ -149,11 +149,9 @@ export async function checkpoint(ctx: RepoContext, input: CheckpointInput): Prom
       wanted = undefined;
       continue;
     }
-    recordWrite(ctx, ref, tip, [{ oid, parent, meta }]);
-    await packIfLoose(ctx);
-    // a snapshot is what autoSnapshot writes; it triggers none itself
-    if (meta.type !== 'snapshot') await autoSnapshot(ctx, input.branch);
-    return { oid, parent, meta, ...(warnings.length ? { warnings } : {}) };
+    const w = { oid, parent, meta, ...(warnings.length ? { warnings } : {}) };
+    await afterWrite(ctx, input.branch, ref, tip, [w]);
+    return w;
   }
 }
 
@@ -210,11 +208,19 @@ export async function writeChain(
   }
   if (batch.length) await write();
   ctx.refs.update(ref, written[written.length - 1].oid, onto);
-  await packIfLoose(ctx);
-  recordWrite(ctx, ref, onto, written);
   // the snapshot is returned with the chain: the branch's tip is the last commit returned
-  const snap = await autoSnapshot(ctx, branch);
+  const snap = await afterWrite(ctx, branch, ref, onto, written);
   return snap ? [...written, snap] : written;
+}
+
+/**
+ * What follows every write that moved `ref` from `before`: the timeline appended, loose objects
+ * packed past ctx.autoPack, and the automatic snapshot (a snapshot, which is what it writes, triggers none).
+ */
+async function afterWrite(ctx: RepoContext, branch: string, ref: string, before: string | null, written: readonly WrittenCommit[]): Promise<WrittenCommit | null> {
+  recordWrite(ctx, ref, before, written);
+  await packIfLoose(ctx);
+  return written[written.length - 1].meta.type === 'snapshot' ? null : autoSnapshot(ctx, branch);
 }
 
 export type SnapshotStop = 'compaction' | 'root';

@@ -1,7 +1,7 @@
 // ctx's entries in a runtime's settings.json, merged with whatever else is there: Claude Code and
 // Gemini CLI both keep hooks as `hooks: {<event>: [{matcher?, hooks: [{type: "command", command, …}]}]}`.
 // ctx's entries are the command hooks that run `… hook <runtime>`.
-import { existsSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { BadInputError } from '../errors/index.js';
 import type { HooksReport } from '../api/runtime.js';

@@ -1,8 +1,8 @@
 // Files a runtime plug-in writes into the runtime's own places: a session an export writes where
-// the runtime looks for it, a settings file replaced whole.
+// the runtime looks for it (named by a UUID), a settings file replaced whole.
 import { closeSync, mkdirSync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { AlreadyExistsError } from '../errors/index.js';
+import { AlreadyExistsError, UsageError } from '../errors/index.js';
 
 /** Written with O_EXCL, mode 0600 as the runtimes write their own sessions: an existing one is never overwritten. */
 export function writeSession(path: string, bytes: Uint8Array): void {
@@ -27,4 +27,10 @@ export function writeAtomic(path: string, text: string): void {
   const tmp = `${path}.ctx-tmp`;
   writeFileSync(tmp, text);
   renameSync(tmp, path);
+}
+
+/** An exported session's id: a UUID, as every runtime names its sessions (`why`: what the runtime says of others). */
+export function checkSessionUuid(id: string, why = ''): string {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw new UsageError(`--session-id must be a UUID${why}: ${id}`);
+  return id;
 }

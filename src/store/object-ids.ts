@@ -1,4 +1,4 @@
-// Finding objects by hex prefix: loose object directories and pack .idx files (version 2).
+// Finding objects by hex prefix, and listing them: loose object directories and pack .idx files (version 2).
 import { closeSync, openSync, readFileSync, readSync, readdirSync } from 'node:fs';
 import { constants, inflateSync } from 'node:zlib';
 import { join } from 'node:path';
@@ -38,20 +38,47 @@ function scan(gitdir: string, prefix: string): string[] | null {
   return [...found].sort();
 }
 
+// a pack index, version 2: magic and version, 256 fan-out counts, then the sorted 20-byte names
+const FANOUT = 8;
+const NAMES = FANOUT + 256 * 4;
+const isIdxV2 = (buf: Buffer) => buf.readUInt32BE(0) === 0xff744f63 && buf.readUInt32BE(4) === 2;
+const nameAt = (buf: Buffer, i: number) => buf.toString('hex', NAMES + i * 20, NAMES + i * 20 + 20);
+
 function searchIdx(buf: Buffer, prefix: string): string[] {
-  if (buf.readUInt32BE(0) !== 0xff744f63 || buf.readUInt32BE(4) !== 2) return [];
-  const fanout = 8;
+  if (!isIdxV2(buf)) return [];
   const first = parseInt(prefix.slice(0, 2).padEnd(2, '0'), 16);
   const lastFirst = prefix.length >= 2 ? first : parseInt(prefix[0] + 'f', 16);
-  const lo = first === 0 ? 0 : buf.readUInt32BE(fanout + (first - 1) * 4);
-  const hi = buf.readUInt32BE(fanout + lastFirst * 4);
-  const names = fanout + 256 * 4;
+  const lo = first === 0 ? 0 : buf.readUInt32BE(FANOUT + (first - 1) * 4);
+  const hi = buf.readUInt32BE(FANOUT + lastFirst * 4);
   const out: string[] = [];
   for (let i = lo; i < hi; i++) {
-    const oid = buf.toString('hex', names + i * 20, names + i * 20 + 20);
+    const oid = nameAt(buf, i);
     if (oid.startsWith(prefix)) out.push(oid);
   }
   return out;
+}
+
+/** Every object id a pack's index lists (none for an index that is not version 2). */
+export function packIndexObjects(idx: string): string[] {
+  const buf = readFileSync(idx);
+  if (!isIdxV2(buf)) return [];
+  return Array.from({ length: buf.readUInt32BE(FANOUT + 255 * 4) }, (_, i) => nameAt(buf, i));
+}
+
+/** Every loose object's id, sorted. */
+export function looseObjects(gitdir: string): string[] {
+  const objects = join(gitdir, 'objects');
+  const oids: string[] = [];
+  for (const dir of list(objects)) if (/^[0-9a-f]{2}$/.test(dir)) for (const n of list(join(objects, dir))) if (/^[0-9a-f]{38}$/.test(n)) oids.push(dir + n);
+  return oids.sort();
+}
+
+function list(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
 }
 
 /**

@@ -6,41 +6,19 @@ import { join } from 'node:path';
 import { derivedDir } from './derived.js';
 import { loadIsogit } from './engine-isogit.js';
 import { tryLock } from './lock-owner.js';
-
-const LOOSE_NAME = /^[0-9a-f]{38}$/;
-
-/** Every loose object's id. */
-function looseObjects(gitdir: string): string[] {
-  const objects = join(gitdir, 'objects');
-  const oids: string[] = [];
-  for (const dir of list(objects)) {
-    if (!/^[0-9a-f]{2}$/.test(dir)) continue;
-    for (const name of list(join(objects, dir))) if (LOOSE_NAME.test(name)) oids.push(dir + name);
-  }
-  return oids.sort();
-}
+import { looseObjects, packIndexObjects } from './object-ids.js';
 
 /** Packs at or over this many are folded into the next one, as `git gc --auto` does past gc.autoPackLimit. */
 const FOLD_PACKS = 16;
 
-/** The object ids a pack's index (version 2) lists. */
-function packedObjects(idx: string): string[] {
-  const b = fs.readFileSync(idx);
-  if (b.readUInt32BE(0) !== 0xff744f63 || b.readUInt32BE(4) !== 2) return [];
-  const n = b.readUInt32BE(8 + 255 * 4);
-  const oids: string[] = [];
-  for (let i = 0, at = 8 + 256 * 4; i < n; i++, at += 20) oids.push(b.toString('hex', at, at + 20));
-  return oids;
-}
-
 /**
  * Pack the loose objects in-process (`foldPacks`: and every pack's objects, into one); returns how
- * many loose objects were packed (0: none, or another packer is at work). The pack is written and indexed in a scratch directory, then moved in pack first, index
- * last: a reader uses a pack only once its index is there, and finds each object loose until then.
+ * many loose objects were packed (0: none, or another packer is at work). The pack is written and
+ * indexed in a scratch directory, then moved in pack first, index last: a reader uses a pack only
+ * once its index is there, and finds each object loose until then.
  */
 export async function packLooseInProcess(gitdir: string, opts: { foldPacks?: boolean } = {}): Promise<number> {
   const scratch = derivedDir(gitdir);
-  fs.mkdirSync(scratch, { recursive: true });
   const release = tryLock(join(scratch, 'pack.lock'), scratch);
   if (!release) return 0;
   const packs = join(gitdir, 'objects', 'pack');
@@ -49,10 +27,10 @@ export async function packLooseInProcess(gitdir: string, opts: { foldPacks?: boo
   try {
     const oids = looseObjects(gitdir);
     // many packs make every lookup slower: past FOLD_PACKS (or when asked) their objects go into the new one too
-    const old = list(packs).filter((n) => n.endsWith('.idx') && !fs.existsSync(join(packs, n.replace(/\.idx$/, '.keep'))));
+    const old = fs.readdirSync(packs).filter((n) => n.endsWith('.idx') && !fs.existsSync(join(packs, n.replace(/\.idx$/, '.keep'))));
     const folded = opts.foldPacks || old.length >= FOLD_PACKS ? old : [];
     if (oids.length === 0 && folded.length < 2) return 0;
-    const all = [...new Set([...oids, ...folded.flatMap((n) => packedObjects(join(packs, n)))])];
+    const all = [...new Set([...oids, ...folded.flatMap((n) => packIndexObjects(join(packs, n)))])];
     const git = await loadIsogit();
     const { packfile, filename } = await git.packObjects({ fs, gitdir, oids: all });
     const pack = join(tmp, filename);
@@ -61,7 +39,7 @@ export async function packLooseInProcess(gitdir: string, opts: { foldPacks?: boo
     const idx = filename.replace(/\.pack$/, '.idx');
     fs.renameSync(pack, join(packs, filename));
     fs.renameSync(join(tmp, idx), join(packs, idx));
-    const gone = [...oids.map((oid) => join(gitdir, 'objects', oid.slice(0, 2), oid.slice(2)))];
+    const gone = oids.map((oid) => join(gitdir, 'objects', oid.slice(0, 2), oid.slice(2)));
     // an old pack goes index first: a reader stops using a pack once its index is gone
     for (const n of folded) if (n !== idx) gone.push(join(packs, n), join(packs, n.replace(/\.idx$/, '.pack')));
     for (const path of gone) {
@@ -75,13 +53,5 @@ export async function packLooseInProcess(gitdir: string, opts: { foldPacks?: boo
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
     release();
-  }
-}
-
-function list(dir: string): string[] {
-  try {
-    return fs.readdirSync(dir);
-  } catch {
-    return [];
   }
 }

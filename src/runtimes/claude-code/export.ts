@@ -3,20 +3,19 @@
 // bytes differ from the stored ones; the messages do not. Any chain exports: another runtime's
 // context is translated into Claude Code lines first (claude-code-v1's fromNeutral).
 import { randomUUID } from 'node:crypto';
-import { BadInputError, UsageError } from '../../errors/index.js';
+import { BadInputError } from '../../errors/index.js';
 import { materialize } from '../../api/materialize.js';
 import type { RepoContext } from '../../api/repo-context.js';
 import type { ExportOptions, Exported } from '../../api/runtime.js';
+import { checkSessionUuid } from '../session-file.js';
 import { TAIL_BYTES, tailHash, writeState } from '../../store/capture-state.js';
 import { refs } from '../../store/refs.js';
 import { CLAUDE_FORMAT, sessionBranch } from './names.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The session's bytes: each line with the new sessionId and a `forkedFrom` naming the old one. */
 export async function exportClaudeCode(ctx: RepoContext, spec: string, opts: ExportOptions = {}): Promise<Exported> {
-  const sessionId = opts.sessionId ?? randomUUID();
-  if (!UUID.test(sessionId)) throw new UsageError(`--session-id must be a UUID (Claude Code accepts no other): ${sessionId}`);
+  const sessionId = checkSessionUuid(opts.sessionId ?? randomUUID(), ' (Claude Code accepts no other)');
   const commit = `ctx-${await ctx.resolve(spec)}`;
   // a compaction that keeps messages from before it comes with them after its summary, as Claude Code's resume sends them
   const m = await materialize(ctx, spec, { format: CLAUDE_FORMAT, stop: opts.stop ?? 'compaction' });

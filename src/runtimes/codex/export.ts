@@ -10,10 +10,11 @@ import type { ExportOptions, Exported } from '../../api/runtime.js';
 import { isRecord } from '../../core/neutral.js';
 import { parseJsonLines } from '../../formats/jsonl.js';
 import { CODEX_FORMAT } from './import.js';
-import { checkUuid, configuredProvider, uuidv7 } from './paths.js';
+import { checkSessionUuid } from '../session-file.js';
+import { configuredProvider, uuidv7 } from './paths.js';
 
 export async function exportCodex(ctx: RepoContext, spec: string, opts: ExportOptions = {}): Promise<Exported> {
-  const sessionId = checkUuid(opts.sessionId ?? uuidv7(ctx.now().getTime(), randomBytes(16)));
+  const sessionId = checkSessionUuid(opts.sessionId ?? uuidv7(ctx.now().getTime(), randomBytes(16)), ' (Codex accepts no other)');
   const commit = `ctx-${await ctx.resolve(spec)}`;
   const stop = opts.stop ?? 'compaction';
   const m = await materialize(ctx, spec, { format: CODEX_FORMAT, stop });

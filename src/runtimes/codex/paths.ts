@@ -2,7 +2,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { UsageError } from '../../errors/index.js';
 import type { ExportOptions, Exported } from '../../api/runtime.js';
 
 /** `$CODEX_HOME`, else `~/.codex`. */
@@ -69,9 +68,4 @@ export function topLevelKey(text: string, key: string): string | undefined {
 export function configuredProvider(env: NodeJS.ProcessEnv | undefined): string {
   const path = join(codexHome(env), 'config.toml');
   return (existsSync(path) && topLevelKey(readFileSync(path, 'utf8'), 'model_provider')) || 'openai';
-}
-
-export function checkUuid(id: string): string {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw new UsageError(`--session-id must be a UUID (Codex accepts no other): ${id}`);
-  return id;
 }

@@ -4,19 +4,18 @@
 // project, then each message record once, as Gemini CLI writes a session it rewrites.
 import { createHash, randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import { BadInputError, UsageError } from '../../errors/index.js';
+import { BadInputError } from '../../errors/index.js';
 import { materialize } from '../../api/materialize.js';
 import type { RepoContext } from '../../api/repo-context.js';
 import type { ExportOptions, Exported } from '../../api/runtime.js';
+import { checkSessionUuid } from '../session-file.js';
 import { parseObjectLines } from '../../formats/jsonl.js';
 import { replaySession } from '../../formats/gemini-jsonl.js';
 import { GEMINI_JSONL_FORMAT } from './names.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function exportGemini(ctx: RepoContext, spec: string, opts: ExportOptions = {}): Promise<Exported> {
-  const sessionId = opts.sessionId ?? randomUUID();
-  if (!UUID.test(sessionId)) throw new UsageError(`--session-id must be a UUID: ${sessionId}`);
+  const sessionId = checkSessionUuid(opts.sessionId ?? randomUUID());
   const commit = `ctx-${await ctx.resolve(spec)}`;
   const m = await materialize(ctx, spec, { format: GEMINI_JSONL_FORMAT, stop: opts.stop ?? 'compaction' });
   const { metadata, messages } = replaySession(parseObjectLines(m.bytes, { lastOfFile: true }));

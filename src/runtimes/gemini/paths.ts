@@ -2,11 +2,12 @@
 // chats directory `~/.gemini/tmp/<project>/chats/`, and the project registry that names it.
 // A project's directory name is registered in `~/.gemini/projects.json` (`{"projects": {<cwd>: <slug>}}`),
 // and a `.project_root` file in `tmp/<slug>/` and `history/<slug>/` says which directory owns it.
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { BadInputError } from '../../errors/index.js';
 import type { ExportOptions, Exported } from '../../api/runtime.js';
+import { writeAtomic } from '../session-file.js';
 
 const MARKER = '.project_root';
 
@@ -79,11 +80,4 @@ function slugify(text: string): string {
       .replace(/-+/g, '-')
       .replace(/^-|-$/g, '') || 'project'
   );
-}
-
-function writeAtomic(path: string, text: string) {
-  mkdirSync(join(path, '..'), { recursive: true });
-  const tmp = `${path}.ctx-tmp`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, path);
 }

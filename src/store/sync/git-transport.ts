@@ -4,7 +4,7 @@ import { RemoteError } from '../../errors/index.js';
 import { gitEnv } from '../git-process.js';
 import { refs } from '../refs.js';
 import { redact, type Remote } from './remotes.js';
-import { syncedRefs, type FetchRejection, type PushResult, type PushUpdate, type Transport, type TransportOptions } from './transport-interface.js';
+import { syncedRefs, type FetchRejection, type PushResult, type Transport, type TransportOptions } from './transport-interface.js';
 
 interface GitRun {
   code: number;
