@@ -27,3 +27,11 @@ export { scanSecrets, SECRET_RULES, type Finding, type SecretRule } from './core
 export { contextTokenBudget, type ContextTokenBudget, type ContextTokenBudgetInput } from './core/budget.js';
 export { loadTokenizer, charsPerToken, tokensFromChars, type TokenCounter } from './core/tokens.js';
 export type { BudgetOptions, BudgetReport } from './api/budget.js';
+export { BranchState, type StateWritten } from './api/state-handle.js';
+export type { StateDiff, AuditEntry, StateStats } from './api/state.js';
+export { registerStateSchema, type Migration, type StateObject, type SchemaDoc } from './core/state/schema.js';
+export { DEFAULT_POLICY, type Policy } from './core/state/policy.js';
+export { DEFAULT_LIMITS, type StateLimits } from './core/state/limits.js';
+export type { StateRecord, KeyDiff } from './core/state/record.js';
+export { reasoningV1, type ReasoningV1 } from './core/state/schemas/reasoning-v1.js';
+export type * from './core/state/schemas/reasoning-v1.js';

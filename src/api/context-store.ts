@@ -20,6 +20,8 @@ import type { ExportOptions, ImportOptions } from './runtime.js';
 import { exportSession, importSession, type ExportResult } from './sessions.js';
 import { checkpoint, snapshot, written, type CheckpointInput, type SnapshotStop, type Written } from './write.js';
 import { initRepo, isContextRepo } from '../store/repo.js';
+import { BranchState } from './state-handle.js';
+import type { ReasoningV1 } from '../core/state/schemas/reasoning-v1.js';
 
 export { initRepo };
 import { NotFoundError } from '../errors/index.js';
@@ -188,6 +190,10 @@ export class ContextStore {
   /** Packs the store and prunes what nothing reaches; `pruneExpired` deletes branches past their retention (`ctx gc`). */
   gc(opts?: GcOptions): Promise<GcReport> {
     return gc(this.ctx, opts);
+  }
+  /** The branch's structured state (`ctx state`, `policy`, `diff`, `audit`, `stats`, `migrate`), typed by its schema. */
+  state<S extends object = ReasoningV1>(branch: string): BranchState<S> {
+    return new BranchState<S>(this.ctx, branch);
   }
   /** An agent loop's view of a branch: append the conversation, get the context back for the model. */
   session(branch: string, opts?: SessionOptions): Session {

@@ -10,6 +10,7 @@ import { readNotes } from '../store/notes.js';
 import { refs } from '../store/refs.js';
 import { CtxError } from '../errors/index.js';
 import type { RepoContext } from './repo-context.js';
+import { verifyStateWrites } from './state-verify.js';
 
 export interface VerifyProblem {
   /** the commit (`ctx-…`), or what else is damaged: a ref (`refs/heads/x`), `packed-refs`, `object <id>` */
@@ -104,6 +105,7 @@ async function verifyBatch(ctx: RepoContext, oids: string[]): Promise<VerifyProb
     }
     out.push(...(await checkArtifact(s, artifacts[i])));
   }
+  out.push(...(await verifyStateWrites(ctx, stored)));
   return out;
 }
 

@@ -6,6 +6,9 @@ import { fullId } from '../core/ids.js';
 import { COMMIT_TYPES, TRIGGERS, isoMs, type CommitType, type Meta, type Trigger } from '../core/meta.js';
 import { storageFormat } from '../formats/registry.js';
 import { commitSpec } from '../store/context-commits.js';
+import type { TreeFile } from '../store/engine.js';
+import { subtreeOf } from '../store/subtree.js';
+import { STATE_DIR, type StateRecord } from '../core/state/record.js';
 import { checkBranchName, refs } from '../store/refs.js';
 import { packIfLoose } from './auto-pack.js';
 import { readTipMeta } from './context-reader.js';
@@ -33,6 +36,8 @@ export interface CommitFields {
   snapshotOf?: { stop: string; commit: string };
   /** secret policy for this write (`--secrets`); default: git config ctx.secrets, else redact */
   secrets?: SecretPolicy;
+  /** a structured-state write's audit record (meta.json `state`) */
+  state?: StateRecord;
 }
 
 export interface CheckpointInput extends CommitFields {
@@ -43,6 +48,8 @@ export interface CheckpointInput extends CommitFields {
   parent?: string;
   /** on a moved branch, re-read the tip and try again */
   retry?: boolean;
+  /** the commit's `state/` entries (a state write); without it, the parent's `state/` is carried over */
+  stateFiles?: readonly TreeFile[];
 }
 
 export interface WrittenCommit {
@@ -125,6 +132,7 @@ export async function buildMeta(ctx: RepoContext, format: string, artifact: Uint
   if (f.author) meta.author = f.author;
   if (f.source) meta.source = f.source;
   if (f.snapshotOf) meta.snapshot_of = f.snapshotOf;
+  if (f.state) meta.state = f.state;
   return meta;
 }
 
@@ -141,7 +149,8 @@ export async function checkpoint(ctx: RepoContext, input: CheckpointInput): Prom
       wanted = tip;
     }
     const parent = wanted ?? tip;
-    const [oid] = await ctx.engine.writeCommits([commitSpec(meta, artifact, ext, parent, ctx.maxBlobSize)]);
+    const state = input.stateFiles ?? (await carriedState(ctx, parent));
+    const [oid] = await ctx.engine.writeCommits([commitSpec(meta, artifact, ext, parent, ctx.maxBlobSize, state)]);
     try {
       ctx.refs.update(ref, oid, tip);
     } catch (e) {
@@ -153,6 +162,12 @@ export async function checkpoint(ctx: RepoContext, input: CheckpointInput): Prom
     await afterWrite(ctx, input.branch, ref, tip, [w]);
     return w;
   }
+}
+
+/** The parent's structured state, carried into a commit that does not change it: the same subtree. */
+async function carriedState(ctx: RepoContext, parent: string | null): Promise<TreeFile[]> {
+  const tree = parent === null ? null : await subtreeOf(ctx.gitdir, ctx.engine, parent, STATE_DIR);
+  return tree === null ? [] : [{ path: STATE_DIR, tree }];
 }
 
 function movedError(branch: string, tip: string) {
@@ -189,12 +204,13 @@ export async function writeChain(
   ctx.refs.checkCreatable(ref);
   const ext = storageFormat(format).ext;
   const policy = items.length ? secretPolicy(ctx.config, items[0].secrets) : 'redact';
+  const state = await carriedState(ctx, onto);
   const written: WrittenCommit[] = [];
   let batch: Awaited<ReturnType<typeof prepareCommit>>[] = [];
   let held = 0;
   const write = async () => {
     const from = written.length ? written[written.length - 1].oid : onto;
-    const oids = await ctx.engine.writeCommits(batch.map((p, i) => commitSpec(p.meta, p.artifact, ext, i === 0 ? from : { index: i - 1 }, ctx.maxBlobSize)));
+    const oids = await ctx.engine.writeCommits(batch.map((p, i) => commitSpec(p.meta, p.artifact, ext, i === 0 ? from : { index: i - 1 }, ctx.maxBlobSize, state)));
     oids.forEach((oid, i) => written.push({ oid, parent: i === 0 ? from : oids[i - 1], meta: batch[i].meta, ...(batch[i].warnings.length ? { warnings: batch[i].warnings } : {}) }));
     batch = [];
     held = 0;

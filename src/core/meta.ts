@@ -1,5 +1,6 @@
 // meta.json of a context commit (DESIGN.md §3) and the git commit built around it.
 import { canonicalJson } from './canonical-json.js';
+import { stateRecordProblems, type StateRecord } from './state/record.js';
 
 export const META_VERSION = 1;
 export const COMMIT_TYPES = ['delta', 'compaction', 'snapshot'] as const;
@@ -30,6 +31,8 @@ export interface Meta {
   snapshot_of?: { stop: string; commit: string };
   /** secrets replaced before hashing: rule id → count (never the secret) */
   redactions?: Record<string, number>;
+  /** a structured-state write: agent, keys written, diff per namespace (only on such commits) */
+  state?: StateRecord;
 }
 
 /** The artifact's entry name in the commit tree: `delta.jsonl`, `summary.cbor`, … */
@@ -68,6 +71,7 @@ export function metaProblems(m: unknown): string[] {
     if (!r || typeof r !== 'object' || Array.isArray(r) || Object.values(r).some((n) => !Number.isSafeInteger(n) || (n as number) < 1))
       p.push('redactions is not {rule: count}');
   }
+  if (o.state !== undefined) p.push(...stateRecordProblems(o.state));
   return p;
 }
 

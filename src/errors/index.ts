@@ -1,7 +1,7 @@
 // Every error a user can cause is a CtxError: a stable code, an exit code, a one-line message.
 // The CLI prints `ctx: <message>` and exits with `exit`; the library throws them as they are.
 
-export const EXIT = { ok: 0, error: 1, usage: 2, conflict: 3, notFound: 4, integrity: 5, overBudget: 6 } as const;
+export const EXIT = { ok: 0, error: 1, usage: 2, conflict: 3, notFound: 4, integrity: 5, overBudget: 6, refused: 7 } as const;
 
 export class CtxError extends Error {
   readonly code: string = 'CtxError';
@@ -74,4 +74,15 @@ export class RemoteError extends CtxError {
 export class OverBudgetError extends CtxError {
   override readonly code = 'OverBudgetError';
   override readonly exit = EXIT.overBudget;
+}
+
+/** A structured-state write the branch's policy, schema or size limits do not allow: nothing is written. */
+export class StateRefusedError extends CtxError {
+  override readonly code = 'StateRefusedError';
+  override readonly exit = EXIT.refused;
+}
+
+/** A structured state in a schema version newer than this build knows: it is not read. */
+export class UnsupportedStateError extends CtxError {
+  override readonly code = 'UnsupportedStateError';
 }

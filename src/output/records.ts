@@ -13,6 +13,7 @@ import type { ExpiredBranch, GcReport } from '../api/gc.js';
 import type { RefReport, SyncReport } from '../api/sync.js';
 import type { HooksReport, ImportResult } from '../api/runtime.js';
 import type { Resolution, SessionTip } from '../api/resolve.js';
+import type { AuditEntry, StateDiff, StateStats, StateValue, StateWrite } from '../api/state.js';
 import { fullId } from '../core/ids.js';
 import type { CtxError } from '../errors/index.js';
 
@@ -221,4 +222,30 @@ export function threadJson(t: ThreadInfo) {
 
 export function cursorJson(c: Cursor) {
   return { v: 1, branch: c.branch, agent: c.agent, id: c.id, at: c.at };
+}
+
+export function stateWriteJson(w: StateWrite) {
+  const r = w.record;
+  return { v: 1, branch: w.branch, id: w.commit ? fullId(w.commit.oid) : null, op: r.op, agent: r.agent, keys: r.keys, diff: r.diff };
+}
+
+export function stateValueJson(s: StateValue) {
+  return { v: 1, key: s.key, value: s.value };
+}
+
+export function policyJson(p: { id: string; agents: Record<string, string[]> }) {
+  return { v: 1, id: p.id, agents: p.agents };
+}
+
+export function stateDiffJson(d: StateDiff) {
+  return { v: 1, from: d.from, to: d.to, namespaces: d.namespaces };
+}
+
+export function auditJson(e: AuditEntry) {
+  const s = e.state;
+  return { v: 1, id: e.id, created_at: e.created_at, principal: e.principal, agent: s.agent, op: s.op, keys: s.keys, diff: s.diff, schema: s.schema ?? null };
+}
+
+export function statsJson(s: StateStats) {
+  return { v: 1, id: s.id, schema: s.schema, total: s.total, namespaces: s.namespaces, arrays: s.arrays, externalized: s.externalized, limits: s.limits };
 }

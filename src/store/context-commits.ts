@@ -22,14 +22,15 @@ export interface StoredCommit extends ContextEntry {
   commit: ParsedCommit;
 }
 
-/** Tree files and commit for a context commit; artifacts above `maxBlob` are split into chunks. */
-export function commitSpec(meta: Meta, artifact: Uint8Array, ext: string, parent: string | { index: number } | null, maxBlob: number): CommitSpec {
+/** Tree files and commit for a context commit; artifacts above `maxBlob` are split into chunks; `extra`: its `state/` entries. */
+export function commitSpec(meta: Meta, artifact: Uint8Array, ext: string, parent: string | { index: number } | null, maxBlob: number, extra: readonly TreeFile[] = []): CommitSpec {
   const name = artifactName(meta.type, ext);
   const files: TreeFile[] = [{ path: 'meta.json', data: Buffer.from(encodeMeta(meta)) }];
   if (artifact.length > maxBlob) {
     for (let i = 0, n = 0; i < artifact.length; i += maxBlob, n++)
       files.push({ path: `${name}/${String(n).padStart(4, '0')}`, data: artifact.subarray(i, i + maxBlob) });
   } else files.push({ path: name, data: artifact });
+  files.push(...extra);
   const person = commitPerson(meta);
   return { files, parents: parent === null ? [] : [parent], author: person, committer: person, message: commitMessage(meta) };
 }

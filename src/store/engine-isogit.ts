@@ -56,11 +56,12 @@ export function createIsogitEngine(gitdir: string): Engine {
 
   async function blobOf(f: TreeFile, known: Set<string>): Promise<string> {
     if ('data' in f) return git.writeBlob({ fs, gitdir: dir, blob: f.data });
-    if (!known.has(f.oid)) {
-      await requireObject(f.oid, null);
-      known.add(f.oid);
+    const oid = 'tree' in f ? f.tree : f.oid;
+    if (!known.has(oid)) {
+      await requireObject(oid, 'tree' in f ? 'tree' : null);
+      known.add(oid);
     }
-    return f.oid;
+    return oid;
   }
 
   async function writeTree(entries: { mode: string; path: string; oid: string; type: 'blob' | 'tree' }[]): Promise<string> {
@@ -90,7 +91,7 @@ export function createIsogitEngine(gitdir: string): Engine {
       for (const spec of specs) {
         const { root, dirs } = groupTreeFiles(spec.files);
         const entries: { mode: string; path: string; oid: string; type: 'blob' | 'tree' }[] = [];
-        for (const [name, f] of root) entries.push({ mode: '100644', path: name, oid: await blobOf(f, known), type: 'blob' });
+        for (const [name, f] of root) entries.push('tree' in f ? { mode: '040000', path: name, oid: await blobOf(f, known), type: 'tree' } : { mode: '100644', path: name, oid: await blobOf(f, known), type: 'blob' });
         for (const [d, files] of dirs) {
           const sub = [];
           for (const [name, f] of files) sub.push({ mode: '100644', path: name, oid: await blobOf(f, known), type: 'blob' as const });

@@ -20,12 +20,13 @@ export interface Signature {
 
 /**
  * One file of a commit's tree. `path` is `name` or `dir/name` (one level of nesting,
- * used for chunked artifacts and fanned-out notes). Either the bytes or an existing blob id.
+ * used for chunked artifacts and fanned-out notes). Either the bytes or an existing blob id;
+ * or, at the root only, an existing tree carried over whole (`tree`: a commit's `state/`).
  */
-export type TreeFile = { path: string; data: Uint8Array } | { path: string; oid: string };
+export type TreeFile = { path: string; data: Uint8Array } | { path: string; oid: string } | { path: string; tree: string };
 
 /**
- * A commit to write. The tree holds exactly `files` (mode 100644), nothing inherited.
+ * A commit to write. The tree holds exactly `files` (mode 100644; a `tree` entry 040000), nothing inherited.
  * A parent is an existing commit id or `{ index }` of an earlier commit in the same batch.
  */
 export interface CommitSpec {

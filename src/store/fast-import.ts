@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CommitSpec } from './engine.js';
 import { run } from './git-process.js';
-import { formatSignature, groupTreeFiles } from './tree-layout.js';
+import { entryOf, formatSignature, groupTreeFiles } from './tree-layout.js';
 
 /** Quote a path for a fast-import `M` line when git would misread it bare. */
 function fiPath(path: string): string {
@@ -52,8 +52,9 @@ export async function fastImport(gitdir: string, specs: readonly CommitSpec[]): 
         text += `M 100644 inline ${fiPath(f.path)}\n`;
         data(f.data);
       } else {
-        if (!/^[0-9a-f]{40,64}$/.test(f.oid)) throw new Error(`not an object id: ${f.oid}`);
-        text += `M 100644 ${f.oid} ${fiPath(f.path)}\n`;
+        const { mode, oid } = entryOf(f);
+        if (!/^[0-9a-f]{40,64}$/.test(oid)) throw new Error(`not an object id: ${oid}`);
+        text += `M ${mode === '40000' ? '040000' : mode} ${oid} ${fiPath(f.path)}\n`;
       }
     }
   });

@@ -5,17 +5,14 @@ import { createHash } from 'node:crypto';
 import { linkSync, mkdirSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
-import type { CommitSpec } from './engine.js';
-import { groupTreeFiles, serializeCommit } from './tree-layout.js';
+import type { CommitSpec, TreeFile } from './engine.js';
+import { entryOf, groupTreeFiles, serializeCommit } from './tree-layout.js';
 
-/** Whether a batch is small and self-contained enough to write here (no blobs named by id). */
+/** Whether a batch is small enough to write here (objects named by id are checked to exist as they are written). */
 export function fitsLoose(specs: readonly CommitSpec[]): boolean {
   if (specs.length > 16) return false;
   let bytes = 0;
-  for (const s of specs) for (const f of s.files) {
-    if (!('data' in f)) return false;
-    bytes += f.data.byteLength;
-  }
+  for (const s of specs) for (const f of s.files) if ('data' in f) bytes += f.data.byteLength;
   return bytes <= 4 * 1024 * 1024;
 }
 
@@ -25,9 +22,15 @@ export function writeLooseCommits(gitdir: string, specs: readonly CommitSpec[], 
   for (const spec of specs) {
     const { root, dirs } = groupTreeFiles(spec.files);
     const entries: TreeEntryOut[] = [];
-    for (const [name, f] of root) entries.push({ mode: '100644', name, oid: writeObject(gitdir, 'blob', (f as { data: Uint8Array }).data) });
+    const stored = (f: TreeFile) => {
+      if ('data' in f) return { mode: '100644', oid: writeObject(gitdir, 'blob', f.data) };
+      const e = entryOf(f);
+      if (!exists(e.oid)) throw new Error(`object ${e.oid} not found`);
+      return e;
+    };
+    for (const [name, f] of root) entries.push({ name, ...stored(f) });
     for (const [dir, files] of dirs) {
-      const sub = [...files].map(([name, f]) => ({ mode: '100644', name, oid: writeObject(gitdir, 'blob', (f as { data: Uint8Array }).data) }));
+      const sub = [...files].map(([name, f]) => ({ name, ...stored(f) }));
       entries.push({ mode: '40000', name: dir, oid: writeObject(gitdir, 'tree', treeBytes(sub)) });
     }
     const tree = writeObject(gitdir, 'tree', treeBytes(entries));

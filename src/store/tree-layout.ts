@@ -26,6 +26,7 @@ export function groupTreeFiles(files: readonly TreeFile[]): { root: Map<string, 
     const { dir, name } = splitTreePath(f.path);
     const clash = dir === null ? root.has(name) || dirs.has(name) : root.has(dir) || dirs.get(dir)?.has(name);
     if (clash) throw new Error(`duplicate tree path: ${JSON.stringify(f.path)}`);
+    if ('tree' in f && (dir !== null || !/^[0-9a-f]{40,64}$/.test(f.tree))) throw new Error(`invalid subtree: ${JSON.stringify(f.path)}`);
     if (dir === null) root.set(name, f);
     else {
       let d = dirs.get(dir);
@@ -34,6 +35,11 @@ export function groupTreeFiles(files: readonly TreeFile[]): { root: Map<string, 
     }
   }
   return { root, dirs };
+}
+
+/** A root entry's mode and object: a blob by id, or a subtree carried over (`tree`). */
+export function entryOf(f: TreeFile & ({ oid: string } | { tree: string })): { mode: '100644' | '40000'; oid: string } {
+  return 'tree' in f ? { mode: '40000', oid: f.tree } : { mode: '100644', oid: f.oid };
 }
 
 /** The commit object's bytes as git writes them; isomorphic-git's writeCommit would normalise the message. */

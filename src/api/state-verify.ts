@@ -1,0 +1,71 @@
+// `ctx verify` for structured state: every commit whose `state/` differs from its parent's must
+// carry a state record, written by an agent the policy in force at its parent allowed, matching
+// what changed, with values its schema accepts. A commit forged with plain git is caught here.
+import { fullId } from '../core/ids.js';
+import { canonicalJson } from '../core/canonical-json.js';
+import { isAdmin, mayWrite } from '../core/state/policy.js';
+import { POLICY_KEY, SCHEMA_FILE, STATE_DIR } from '../core/state/record.js';
+import { keyViolation } from '../core/state/schema.js';
+import type { StoredCommit } from '../store/context-commits.js';
+import { subtreeOf } from '../store/subtree.js';
+import type { RepoContext } from './repo-context.js';
+import { diffLoaded } from './state.js';
+import { loadState, namespaceOf, resolveValue } from './state-store.js';
+
+export interface StateProblem {
+  id: string;
+  problem: string;
+}
+
+export async function verifyStateWrites(ctx: RepoContext, commits: readonly StoredCommit[]): Promise<StateProblem[]> {
+  const out: StateProblem[] = [];
+  for (const s of commits) {
+    const bad = (problem: string) => out.push({ id: fullId(s.oid), problem });
+    const parent = s.commit.parents[0] ?? null;
+    const mine = await subtreeOf(ctx.gitdir, ctx.engine, s.oid, STATE_DIR);
+    const theirs = parent === null ? null : await subtreeOf(ctx.gitdir, ctx.engine, parent, STATE_DIR);
+    const record = s.meta.state;
+    if (mine === theirs) {
+      if (record && Object.keys(record.diff).length) bad('has a state record but its state/ is its parent\'s');
+      continue;
+    }
+    if (!record) {
+      bad(`changes state/ without a state record in meta.json`);
+      continue;
+    }
+    try {
+      const before = parent === null || theirs === null ? null : await loadState(ctx, parent, false);
+      const after = mine === null ? null : await loadState(ctx, s.oid, false);
+      const agent = record.agent;
+      if (!after) {
+        bad(`drops the state of its parent`);
+        continue;
+      }
+      const actual = diffLoaded(before, after);
+      // an init records its namespaces; the policy it starts is not a change of one
+      const changed = before ? actual : diffLoaded(null, { ...after, policy: {} });
+      if (canonicalJson(changed) !== canonicalJson(record.diff)) bad('its state record does not match what changed in state/');
+      if (!before) {
+        if (record.op !== 'init' || !isAdmin(after.policy, agent)) bad(`starts state/ by ${agent}, which its own policy does not give *`);
+        continue;
+      }
+      const schemaChanged = before.entries.get(SCHEMA_FILE) !== after.entries.get(SCHEMA_FILE);
+      if ((actual[POLICY_KEY] || schemaChanged) && !isAdmin(before.policy, agent))
+        bad(`${actual[POLICY_KEY] ? 'changes the policy' : 'changes the schema'} as ${agent}, which the policy at its parent does not give *`);
+      for (const [ns, d] of Object.entries(actual)) {
+        if (ns === POLICY_KEY) continue;
+        for (const key of [...d.added, ...d.removed, ...d.changed])
+          if (!mayWrite(before.policy, agent, ns, key)) bad(`writes ${ns}.${key} as ${agent}, which the policy at its parent does not allow`);
+        if (schemaChanged) continue;
+        const n = namespaceOf(after, ns);
+        for (const key of [...d.added, ...d.changed]) {
+          const v = await keyViolation(after.schema, ns, key, await resolveValue(ctx, after, n[key]));
+          if (v) bad(`schema ${after.schema.$id}: ${v}`);
+        }
+      }
+    } catch (e) {
+      bad(`state/ is not readable: ${(e as Error).message.replace(/^ctx-[0-9a-f]+: /, '')}`);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,49 @@
+import { setPolicy, showPolicy } from '../api/state.js';
+import { shortId } from '../core/ids.js';
+import { UsageError } from '../errors/index.js';
+import { policyJson, stateWriteJson } from '../output/records.js';
+import type { StateWrite } from '../api/state.js';
+import { defineCommand } from './command.js';
+import { agentOf } from './state.js';
+
+type Done = { write: StateWrite } | { shown: { id: string; agents: Record<string, string[]> } };
+
+export default defineCommand({
+  name: 'policy',
+  summary: "who may write which namespaces of a branch's state: set an agent's, or show the policy (versioned in the branch)",
+  description:
+    'set: AGENT may write NAMESPACES (comma-separated; * for every namespace and the policy), written as a state commit by an agent with * (--as, default orchestrator); --remove takes the agent out. ' +
+    'show: the policy at any commit. metadata is written by agents with * only, except metadata.locale; an agent not in the policy writes nothing.',
+  args: [
+    { name: 'action', description: 'set or show', required: true, values: ['set', 'show'] },
+    { name: 'branch', description: 'the branch (show: any commit)', required: true, values: 'branch' },
+    { name: 'agent', description: 'set: the agent' },
+    { name: 'namespaces', description: 'set: NS,NS,… or *' },
+  ],
+  options: [
+    { flags: '--as <agent>', description: 'the agent changing the policy (default: $CTX_AGENT, else orchestrator)' },
+    { flags: '--remove', description: 'set: take the agent out of the policy' },
+  ],
+  examples: ['ctx policy set design-room intent_detection reasoning,diagnostics,audit', 'ctx policy set design-room reviewer --remove', 'ctx policy show design-room --json'],
+  async run(io, [action, branch, agent, namespaces]: [string, string, string | undefined, string | undefined], flags: { as?: string; remove?: boolean }): Promise<Done> {
+    if (action === 'show') {
+      if (agent !== undefined) throw new UsageError('policy show takes a branch only');
+      return { shown: await io.withRepo(false, (repo) => showPolicy(repo, branch)) };
+    }
+    if (action !== 'set') throw new UsageError(`unknown action '${action}': set or show`);
+    if (agent === undefined || (flags.remove ? namespaces !== undefined : namespaces === undefined)) throw new UsageError(flags.remove ? 'policy set --remove takes BRANCH AGENT' : 'policy set takes BRANCH AGENT NAMESPACES (e.g. reasoning,diagnostics,audit or *)');
+    const list = flags.remove ? null : namespaces!.split(',').map((n) => n.trim()).filter((n) => n !== '');
+    if (list && list.length === 0) throw new UsageError('policy set: no namespaces given (use --remove to take the agent out)');
+    const by = agentOf(io, flags.as, 'orchestrator');
+    return { write: await io.withRepo(false, (repo) => setPolicy(repo, branch, agent, list, by)) };
+  },
+  print(io, done) {
+    if ('shown' in done) {
+      if (io.flags.json) return io.json(policyJson(done.shown));
+      return io.out(Object.keys(done.shown.agents).sort().map((a) => `${a}\t${done.shown.agents[a].join(',')}\n`).join(''));
+    }
+    if (io.flags.json) return io.json(stateWriteJson(done.write));
+    if (done.write.commit) io.out(`${shortId(done.write.commit.oid)}\n`);
+    else io.note('ctx: unchanged: the policy already says so');
+  },
+});
