@@ -117,6 +117,16 @@ describe('--json records', () => {
     expect(keys(['cursor', 'set', 'alice/auth-fix', 'coder'])).toEqual(['agent at branch id v']);
     expect(keys(['cursor', 'show', 'alice/auth-fix', 'coder'])).toEqual(['agent at branch id v']);
     expect(keys(['snapshot', 'alice/auth-fix'])).toEqual(['branch format id parent type v']);
+    // structured state
+    const WRITE = 'agent branch diff id keys op v';
+    expect(keys(['state', 'init', 'room'])).toEqual([WRITE]);
+    expect(keys(['state', 'set', 'room', 'llm.provider', 'openai', '--as', 'inference'])).toEqual([WRITE]);
+    expect(keys(['state', 'get', 'room', 'llm.provider'])).toEqual(['key value v']);
+    expect(keys(['policy', 'set', 'room', 'reviewer', 'diagnostics'])).toEqual([WRITE]);
+    expect(keys(['policy', 'show', 'room'])).toEqual(['agents id v']);
+    expect(keys(['diff', 'room~2', 'room'])).toEqual(['from namespaces to v']);
+    expect(new Set(keys(['audit', 'room']))).toEqual(new Set(['agent created_at diff id keys op principal schema v']));
+    expect(keys(['stats', 'room'])).toEqual(['arrays externalized id limits namespaces schema total v']);
     const sessions = join(dir, 'sessions');
     mkdirSync(sessions);
     copyFileSync(FIXTURE, join(sessions, 'a.jsonl'));

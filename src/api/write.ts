@@ -109,7 +109,8 @@ export async function buildMeta(ctx: RepoContext, format: string, artifact: Uint
   if (!COMMIT_TYPES.includes(type)) throw new UsageError(`unknown commit type '${type}' (${COMMIT_TYPES.join(', ')})`);
   const trigger = f.trigger ?? 'explicit';
   if (!TRIGGERS.includes(trigger)) throw new UsageError(`unknown trigger '${trigger}' (${TRIGGERS.join(', ')})`);
-  const entries = fmt.parse(artifact, { lastOfFile: f.lastOfFile });
+  // a state write holds no messages: its artifact may be empty even where the format refuses an empty one
+  const entries = f.state && artifact.length === 0 ? [] : fmt.parse(artifact, { lastOfFile: f.lastOfFile });
   const d = ctx.defaults;
   const meta: Meta = {
     v: 1,

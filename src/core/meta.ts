@@ -1,12 +1,15 @@
 // meta.json of a context commit (DESIGN.md §3) and the git commit built around it.
 import { canonicalJson } from './canonical-json.js';
-import { stateRecordProblems, type StateRecord } from './state/record.js';
+import type { StateRecord } from './state/record.js';
 
 export const META_VERSION = 1;
 export const COMMIT_TYPES = ['delta', 'compaction', 'snapshot'] as const;
 export const TRIGGERS = ['turn_boundary', 'tool_call', 'compaction', 'session_end', 'explicit', 'import'] as const;
 export type CommitType = (typeof COMMIT_TYPES)[number];
 export type Trigger = (typeof TRIGGERS)[number];
+/** what a structured-state write did (meta.json `state.op`) */
+export const STATE_OPS = ['init', 'set', 'delete', 'policy', 'migrate'] as const;
+export type StateOp = (typeof STATE_OPS)[number];
 
 export interface Meta {
   v: number;
@@ -140,4 +143,21 @@ export function isoMs(t: Date | string): string {
   const d = typeof t === 'string' ? new Date(t) : t;
   if (Number.isNaN(d.getTime())) throw new RangeError(`not a time: ${String(t)}`);
   return d.toISOString();
+}
+
+const strings = (x: unknown) => Array.isArray(x) && x.every((s) => typeof s === 'string');
+
+/** Problems with a parsed meta.json `state`, as short phrases. */
+export function stateRecordProblems(s: unknown): string[] {
+  if (s === null || typeof s !== 'object' || Array.isArray(s)) return ['state is not an object'];
+  const o = s as Record<string, unknown>;
+  const p: string[] = [];
+  if (!STATE_OPS.includes(o.op as StateOp)) p.push(`state.op ${JSON.stringify(o.op)} is not one of ${STATE_OPS.join(', ')}`);
+  if (typeof o.agent !== 'string' || o.agent === '') p.push('state.agent is not a name');
+  if (!strings(o.keys)) p.push('state.keys is not a list of keys');
+  const d = o.diff as Record<string, unknown> | null;
+  if (!d || typeof d !== 'object' || Array.isArray(d) || Object.values(d).some((k) => !k || typeof k !== 'object' || !['added', 'removed', 'changed'].every((f) => strings((k as Record<string, unknown>)[f]))))
+    p.push('state.diff is not {namespace: {added, removed, changed}}');
+  if (o.schema !== undefined && (typeof (o.schema as { from?: unknown })?.from !== 'string' || typeof (o.schema as { to?: unknown })?.to !== 'string')) p.push('state.schema is not {from, to}');
+  return p;
 }
