@@ -121,7 +121,7 @@ describe('--json records', () => {
     const WRITE = 'agent branch diff id keys op v';
     expect(keys(['state', 'init', 'room'])).toEqual([WRITE]);
     expect(keys(['state', 'set', 'room', 'llm.provider', 'openai', '--as', 'inference'])).toEqual([WRITE]);
-    expect(keys(['state', 'get', 'room', 'llm.provider'])).toEqual(['key value v']);
+    expect(keys(['state', 'get', 'room', 'llm.provider'])).toEqual(['key v value']);
     expect(keys(['policy', 'set', 'room', 'reviewer', 'diagnostics'])).toEqual([WRITE]);
     expect(keys(['policy', 'show', 'room'])).toEqual(['agents id v']);
     expect(keys(['diff', 'room~2', 'room'])).toEqual(['from namespaces to v']);
