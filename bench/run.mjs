@@ -19,8 +19,9 @@ import { benchResume } from './resume.mjs';
 import { benchLarge } from './large.mjs';
 import { benchResolve } from './resolve.mjs';
 import { benchSession } from './session.mjs';
+import { benchState } from './state.mjs';
 
-const ALL = ['chain', 'resume', 'large', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens', 'translate', 'resolve', 'session'];
+const ALL = ['chain', 'resume', 'large', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens', 'translate', 'resolve', 'session', 'state'];
 const wanted = process.argv.slice(2);
 for (const w of wanted) if (!ALL.includes(w)) throw new Error(`unknown benchmark '${w}' (${ALL.join(', ')})`);
 const picked = wanted.length ? ALL.filter((b) => wanted.includes(b)) : ALL;
@@ -79,6 +80,11 @@ try {
       sections.push((await benchTranslate()).markdown);
     } else if (b === 'session') {
       sections.push((await benchSession()).markdown);
+    } else if (b === 'state') {
+      const r = await benchState();
+      sections.push(r.markdown);
+      if (r.summary)
+        targets.push(`- State write latency and repo growth for 1,000 writes of one key in a 1 MB state: ${r.summary.latency.toFixed(1)} ms a write in-process, ${fmtInt(Math.round(r.summary.perWrite))} bytes of objects a write (state ${fmtInt(r.summary.size)} bytes); CPU / native git plumbing = ${fmtRatio(r.summary.cpuRatio)}`);
     } else if (b === 'resolve') {
       const r = await benchResolve({ sizes: (process.env.BENCH_RESOLVE_SIZES ?? '100000,1000000').split(',').map(Number) });
       sections.push(r.markdown);
