@@ -7,6 +7,7 @@ import { isAdmin, mayWrite } from '../core/state/policy.js';
 import { POLICY_KEY, SCHEMA_FILE, STATE_DIR } from '../core/state/record.js';
 import { keyViolation } from '../core/state/schema.js';
 import type { StoredCommit } from '../store/context-commits.js';
+import { parseTree } from '../store/objects.js';
 import { subtreeOf } from '../store/subtree.js';
 import type { RepoContext } from './repo-context.js';
 import { diffLoaded } from './state.js';
@@ -17,13 +18,30 @@ export interface StateProblem {
   problem: string;
 }
 
+/** Each commit's `state/` tree id: the batch's trees in one pass (a parent is usually in the batch). */
+async function stateTrees(ctx: RepoContext, commits: readonly StoredCommit[]): Promise<Map<string, string | null>> {
+  const trees = await ctx.engine.readObjects(commits.map((s) => s.commit.tree));
+  const out = new Map<string, string | null>();
+  commits.forEach((s, i) => {
+    const t = trees[i];
+    const e = t?.type === 'tree' ? parseTree(t.data).find((x) => x.name === STATE_DIR && x.mode === '40000') : undefined;
+    out.set(s.oid, e ? e.oid : null);
+  });
+  for (const s of commits) {
+    const p = s.commit.parents[0];
+    if (p !== undefined && !out.has(p)) out.set(p, await subtreeOf(ctx.gitdir, ctx.engine, p, STATE_DIR));
+  }
+  return out;
+}
+
 export async function verifyStateWrites(ctx: RepoContext, commits: readonly StoredCommit[]): Promise<StateProblem[]> {
   const out: StateProblem[] = [];
+  const states = await stateTrees(ctx, commits);
   for (const s of commits) {
     const bad = (problem: string) => out.push({ id: fullId(s.oid), problem });
     const parent = s.commit.parents[0] ?? null;
-    const mine = await subtreeOf(ctx.gitdir, ctx.engine, s.oid, STATE_DIR);
-    const theirs = parent === null ? null : await subtreeOf(ctx.gitdir, ctx.engine, parent, STATE_DIR);
+    const mine = states.get(s.oid)!;
+    const theirs = parent === null ? null : states.get(parent)!;
     const record = s.meta.state;
     if (mine === theirs) {
       if (record && Object.keys(record.diff).length) bad('has a state record but its state/ is its parent\'s');

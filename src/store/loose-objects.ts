@@ -8,11 +8,15 @@ import { deflateSync } from 'node:zlib';
 import type { CommitSpec, TreeFile } from './engine.js';
 import { entryOf, groupTreeFiles, serializeCommit } from './tree-layout.js';
 
-/** Whether a batch is small enough to write here (objects named by id are checked to exist as they are written). */
+/** Whether a batch is small enough to write here: a few objects named by id (a state write's) are checked to exist one by one. */
 export function fitsLoose(specs: readonly CommitSpec[]): boolean {
   if (specs.length > 16) return false;
   let bytes = 0;
-  for (const s of specs) for (const f of s.files) if ('data' in f) bytes += f.data.byteLength;
+  let named = 0;
+  for (const s of specs) for (const f of s.files) {
+    if ('data' in f) bytes += f.data.byteLength;
+    else if (++named > 64) return false;
+  }
   return bytes <= 4 * 1024 * 1024;
 }
 
