@@ -377,6 +377,27 @@ describe.each(ENGINES)('state carried by later commits (%s engine)', (engine) =>
   });
 });
 
+describe('secrets', () => {
+  it('a state value goes through the secret policy: redacted (counted in meta.json), or refused under block', () => {
+    const store = newStore();
+    const token = `ghp_${'Q7vR2mK9wZ4tL1xB8nC3'.repeat(2).slice(0, 36)}`;
+    ctx(store, ['state', 'init', 'room'], { env });
+    const set = ctx(store, ['state', 'set', 'room', 'diagnostics.errors', JSON.stringify([{ message: `push failed with ${token}` }]), '--as', 'validation'], { env });
+    expect(set).toMatchObject({ code: 0, stderr: '' });
+    expect(ctx(store, ['state', 'get', 'room', 'diagnostics.errors'], { env }).stdout).toBe('[{"message":"push failed with [REDACTED:github-token]"}]\n');
+    expect(JSON.parse(ctx(store, ['show', 'room', '--json'], { env }).stdout).meta.redactions).toEqual({ 'github-token': 1 });
+    expect(git(store, ['cat-file', 'blob', 'room:state/diagnostics.json'])).toBe('{"errors":[{"message":"push failed with [REDACTED:github-token]"}]}\n');
+    execFileSync('git', ['config', '-f', join(store, 'config'), 'ctx.secrets', 'block']);
+    const tip = git(store, ['rev-parse', 'room']);
+    expect(ctx(store, ['state', 'set', 'room', 'diagnostics.errors', JSON.stringify([{ message: token }]), '--as', 'validation'], { env })).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: 'ctx: secret found: github-token in the value of diagnostics.errors; nothing written\n',
+    });
+    expect(git(store, ['rev-parse', 'room'])).toBe(tip);
+  });
+});
+
 describe('bad input', () => {
   it('unknown schema, a schema file without <name>-vN, a state key that is not NS.KEY, state on a branch without it', () => {
     const store = newStore();

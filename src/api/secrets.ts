@@ -85,6 +85,26 @@ export function screenFields(fields: TextFields, policy: SecretPolicy, what: (fi
   return { fields: out, ...(all.length ? { redactions: countByRule(all) } : {}), warnings };
 }
 
+/** The secret policy applied to every string of a JSON value (a state value): keys and strings alike. */
+export function screenValue<T>(value: T, policy: SecretPolicy, what: string): { value: T; redactions?: Record<string, number>; warnings: string[] } {
+  let redactions: Record<string, number> | undefined;
+  const warnings: string[] = [];
+  const screen = (text: string) => {
+    const r = screenFields({ [what]: text }, policy);
+    redactions = addCounts(redactions, r.redactions);
+    warnings.push(...r.warnings);
+    return r.fields[what]!;
+  };
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return screen(v);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [screen(k), walk(x)]));
+    return v;
+  };
+  const out = walk(value) as T;
+  return { value: out, ...(redactions ? { redactions } : {}), warnings };
+}
+
 /** Two per-rule counts added up, in rule-id order. */
 export function addCounts(a: Record<string, number> | undefined, b: Record<string, number> | undefined): Record<string, number> | undefined {
   if (!a || !b) return a ?? b;

@@ -164,7 +164,7 @@ export async function commitState(
   tip: string | null,
   files: TreeFile[],
   record: StateRecord,
-  opts: { format?: string } = {},
+  opts: { format?: string; redactions?: Record<string, number> } = {},
 ): Promise<WrittenCommit> {
   const tipMeta = tip === null ? null : await readTipMeta(ctx, tip);
   const format = tipMeta?.format ?? opts.format ?? SESSION_FORMAT;
@@ -181,5 +181,6 @@ export async function commitState(
     summary: `state ${record.op}: ${what} by ${record.agent}`,
     state: record,
     stateFiles: files,
+    redactions: opts.redactions,
   });
 }

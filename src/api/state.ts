@@ -14,12 +14,15 @@ import { readEntries } from '../store/context-commits.js';
 import type { RepoContext } from './repo-context.js';
 import { branchTip, commitState, loadState, namespaceOf, resolveValue, stateAt, stateFiles, stateLimits, type LoadedState, type StateChange } from './state-store.js';
 import type { WrittenCommit } from './write.js';
+import { screenValue, secretPolicy } from './secrets.js';
 
 export interface StateWrite {
   branch: string;
   /** null: the value was already there, nothing written */
   commit: WrittenCommit | null;
   record: StateRecord;
+  /** for people: secrets stored as they are under the `warn` policy */
+  warnings?: string[];
 }
 
 /** `namespace` or `namespace.key` → its parts, names checked. */
@@ -38,9 +41,9 @@ function schemaFor(schema: string | object): SchemaDoc {
   return k.schema;
 }
 
-async function write(ctx: RepoContext, branch: string, tip: string | null, base: LoadedState | null, change: StateChange, record: StateRecord, format?: string): Promise<StateWrite> {
+async function write(ctx: RepoContext, branch: string, tip: string | null, base: LoadedState | null, change: StateChange, record: StateRecord, format?: string, redactions?: Record<string, number>): Promise<StateWrite> {
   const files = stateFiles(base, change, stateLimits(ctx));
-  return { branch, commit: await commitState(ctx, branch, tip, files, record, { format }), record };
+  return { branch, commit: await commitState(ctx, branch, tip, files, record, { format, redactions }), record };
 }
 
 /** State of `branch`'s tip for a write: it must exist and hold state. */
@@ -99,6 +102,9 @@ export async function setState(ctx: RepoContext, branch: string, path: string, v
   const before = namespaceOf(st, ns);
   const after = { ...before };
   let blobs = new Map<string, Uint8Array>();
+  // the secret policy first, as for artifacts: a secret is never hashed, stored or pushed
+  const screened = value === undefined ? undefined : screenValue(value, secretPolicy(ctx.config), `the value of ${path}`);
+  if (screened) value = screened.value;
   if (value === undefined) {
     if (!mayWrite(st.policy, agent, ns, key)) throw new StateRefusedError(`${agent} may not write ${ns}.${key} on ${branch}: namespace ${ns} is not in its policy (it may write ${describeGrant(st.policy, agent)})`);
     delete after[key];
@@ -109,8 +115,9 @@ export async function setState(ctx: RepoContext, branch: string, path: string, v
   }
   const d = keyDiff(before, after);
   const record: StateRecord = { op: value === undefined ? 'delete' : 'set', agent, keys: [path], diff: emptyDiff(d) ? {} : { [ns]: d } };
-  if (emptyDiff(d)) return { branch, commit: null, record };
-  return write(ctx, branch, tip, st, { namespaces: new Map([[ns, after]]), blobs }, record);
+  const warnings = screened?.warnings.length ? { warnings: screened.warnings } : {};
+  if (emptyDiff(d)) return { branch, commit: null, record, ...warnings };
+  return { ...(await write(ctx, branch, tip, st, { namespaces: new Map([[ns, after]]), blobs }, record, undefined, screened?.redactions)), ...warnings };
 }
 
 export interface StateValue {

@@ -38,6 +38,8 @@ export interface CommitFields {
   secrets?: SecretPolicy;
   /** a structured-state write's audit record (meta.json `state`) */
   state?: StateRecord;
+  /** secrets already redacted from what the commit stores besides its artifact (a state value): rule id → count */
+  redactions?: Record<string, number>;
 }
 
 export interface CheckpointInput extends CommitFields {
@@ -97,7 +99,7 @@ export async function prepareCommit(
     (field) => `the ${field}`,
   );
   const meta = await buildMeta(ctx, format, screened.artifact, { ...f, ...text.fields });
-  const redactions = addCounts(screened.redactions, text.redactions);
+  const redactions = addCounts(addCounts(screened.redactions, text.redactions), f.redactions);
   if (redactions) meta.redactions = redactions;
   return { meta, artifact: screened.artifact, warnings: [...screened.warnings, ...text.warnings] };
 }

@@ -73,7 +73,9 @@ export default defineCommand({
       const agent = agentOf(io, flags.as);
       let parsed: Json | undefined;
       if (value !== undefined) parsed = parseValue(value === '-' ? (await readStdin()).toString('utf8') : value);
-      return { write: await io.withRepo(false, (repo) => setState(repo, branch, key, parsed, agent)) };
+      const write = await io.withRepo(false, (repo) => setState(repo, branch, key, parsed, agent));
+      for (const w of write.warnings ?? []) io.note(w);
+      return { write };
     }
     if (action === 'get') {
       if (value !== undefined) throw new UsageError('state get takes BRANCH [NAMESPACE[.KEY]]');
