@@ -372,8 +372,21 @@ describe.each(ENGINES)('state carried by later commits (%s engine)', (engine) =>
     expect(git(store, ['rev-parse', 'room~22:state'])).not.toBe(stateTree);
     for (let k = 0; k <= 20; k++) expect(git(store, ['rev-parse', `room~${k}:state`])).toBe(stateTree);
     // the same ids from either engine
-    expect(ids.after).toBe('ctx-dc6744814eb33ba788a09a283743359bc28ada9a');
+    expect(ids.after).toBe('ctx-32e39da379cefc44a9aa2dbf71da352924314241');
     expect(fsck(store)).toEqual({ code: 0, output: '' });
+  });
+});
+
+describe('a state commit holds no messages', () => {
+  it('in a format whose every artifact is whole, it stores the tip\'s artifact again (the same blob): materialize is unchanged', () => {
+    const store = newStore();
+    const chat = '{"sessionId":"x","messages":[{"type":"user","content":"hi","timestamp":"2026-01-01T00:00:00Z"}]}\n';
+    expect(ctx(store, ['checkpoint', '-b', 'g', '--format', 'gemini-cli-chat-v1', '--session', 'gem-1', '-'], { env, input: chat }).code).toBe(0);
+    const before = ctx(store, ['materialize', 'g'], { env }).stdout;
+    expect(ctx(store, ['state', 'init', 'g'], { env }).code).toBe(0);
+    expect(ctx(store, ['state', 'get', 'g', 'metadata'], { env }).stdout).toBe(`{"created_at":"${env.CTX_NOW}","session_id":"gem-1"}\n`);
+    expect(ctx(store, ['materialize', 'g'], { env }).stdout).toBe(before);
+    expect(git(store, ['rev-parse', 'g:delta.json'])).toBe(git(store, ['rev-parse', 'g~1:delta.json']));
   });
 });
 

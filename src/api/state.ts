@@ -11,6 +11,7 @@ import { KEY, NAMESPACE, POLICY_KEY, type KeyDiff, type StateRecord } from '../c
 import { checkSchemaDoc, keyViolation, knownSchema, parseSchemaId, stateViolation, type SchemaDoc, type StateObject } from '../core/state/schema.js';
 import { emptyDiff, externalize, isRef, keyDiff, refKeyPath, refsIn, type Json, type Namespace } from '../core/state/values.js';
 import { readEntries } from '../store/context-commits.js';
+import { readTipMeta } from './context-reader.js';
 import type { RepoContext } from './repo-context.js';
 import { branchTip, commitState, loadState, namespaceOf, resolveValue, stateAt, stateFiles, stateLimits, type LoadedState, type StateChange } from './state-store.js';
 import type { WrittenCommit } from './write.js';
@@ -73,7 +74,7 @@ export async function initState(ctx: RepoContext, branch: string, opts: { schema
   if (tip !== null && (await loadState(ctx, tip, false))) throw new AlreadyExistsError(`${branch} already has structured state`, { hint: `ctx state get ${branch}` });
   const namespaces = new Map<string, Namespace>(Object.keys(schema.properties).map((ns) => [ns, {}]));
   if (namespaces.has('metadata')) {
-    const session = tip === null ? ctx.defaults.session : undefined;
+    const session = tip === null ? ctx.defaults.session : (await readTipMeta(ctx, tip)).session_id;
     namespaces.set('metadata', { created_at: isoMs(ctx.now()), ...(session ? { session_id: session } : {}) });
   }
   const diff = Object.fromEntries([...namespaces].map(([ns, v]) => [ns, keyDiff({}, v)] as const).filter(([, d]) => !emptyDiff(d)));
