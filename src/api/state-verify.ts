@@ -5,7 +5,7 @@ import { fullId } from '../core/ids.js';
 import { canonicalJson } from '../core/canonical-json.js';
 import { isAdmin, mayWrite } from '../core/state/policy.js';
 import { POLICY_KEY, SCHEMA_FILE, STATE_DIR } from '../core/state/record.js';
-import { keyViolation } from '../core/state/schema.js';
+import { keyViolation, stateViolation } from '../core/state/schema.js';
 import type { StoredCommit } from '../store/context-commits.js';
 import { parseTree } from '../store/objects.js';
 import { subtreeOf } from '../store/subtree.js';
@@ -70,6 +70,11 @@ export async function verifyStateWrites(ctx: RepoContext, commits: readonly Stor
       const schemaChanged = before.entries.get(SCHEMA_FILE) !== after.entries.get(SCHEMA_FILE);
       if ((actual[POLICY_KEY] || schemaChanged) && !isAdmin(before.policy, agent))
         bad(`${actual[POLICY_KEY] ? 'changes the policy' : 'changes the schema'} as ${agent}, which the policy at its parent does not give *`);
+      if (schemaChanged) {
+        const whole = Object.fromEntries(await Promise.all([...after.texts.keys()].map(async (ns) => [ns, await resolveValue(ctx, after, namespaceOf(after, ns))])));
+        const v = await stateViolation(after.schema, whole);
+        if (v) bad(`schema ${after.schema.$id}: ${v}`);
+      }
       for (const [ns, d] of Object.entries(actual)) {
         if (ns === POLICY_KEY) continue;
         for (const key of [...d.added, ...d.removed, ...d.changed])

@@ -82,17 +82,27 @@ export async function initState(ctx: RepoContext, branch: string, opts: { schema
   return write(ctx, branch, tip, null, { namespaces, policy, schema, blobs: new Map() }, record, opts.format);
 }
 
-/** Why `agent` may not write `ns.key` under the tip's policy, schema and limits (StateRefusedError), and the value as stored. */
-async function checkedValue(st: LoadedState, branch: string, agent: string, ns: string, key: string, value: Json, limits: StateLimits) {
+/** A refusal when the policy at the tip does not let `agent` write `ns.key`. */
+function checkAllowed(st: LoadedState, branch: string, agent: string, ns: string, key: string): void {
   if (!mayWrite(st.policy, agent, ns, key))
     throw new StateRefusedError(`${agent} may not write ${ns}.${key} on ${branch}: namespace ${ns} is not in its policy (it may write ${describeGrant(st.policy, agent)})`);
+}
+
+/** The value as stored (large parts externalized), refused past the array limit. */
+function stored(ns: string, key: string, value: Json, limits: StateLimits) {
+  const long = arrayOverLimit(value, limits.maxArrayItems, `$.${ns}.${key}`);
+  if (long) throw new StateRefusedError(`${long.path} has ${long.items} items, over the limit of ${limits.maxArrayItems} (ctx.state.maxArrayItems)`);
+  return externalize(key, value, limits);
+}
+
+/** `value` as `ns.key` is stored, once the policy, the schema and the limits at the tip allow it (StateRefusedError). */
+async function checkedValue(st: LoadedState, branch: string, agent: string, ns: string, key: string, value: Json, limits: StateLimits) {
+  checkAllowed(st, branch, agent, ns, key);
   const ref = refKeyPath(value, `$.${ns}.${key}`);
   if (ref) throw new StateRefusedError(`${ref}: a $ref key is reserved for externalized values`);
   const violation = await keyViolation(st.schema, ns, key, value);
   if (violation) throw new StateRefusedError(`schema ${st.schema.$id}: ${violation}`);
-  const long = arrayOverLimit(value, limits.maxArrayItems, `$.${ns}.${key}`);
-  if (long) throw new StateRefusedError(`${long.path} has ${long.items} items, over the limit of ${limits.maxArrayItems} (ctx.state.maxArrayItems)`);
-  return externalize(key, value, limits);
+  return stored(ns, key, value, limits);
 }
 
 /** `ctx state set BRANCH NS.KEY VALUE --as AGENT` (`value` undefined: delete the key). */
@@ -107,7 +117,7 @@ export async function setState(ctx: RepoContext, branch: string, path: string, v
   const screened = value === undefined ? undefined : screenValue(value, secretPolicy(ctx.config), `the value of ${path}`);
   if (screened) value = screened.value;
   if (value === undefined) {
-    if (!mayWrite(st.policy, agent, ns, key)) throw new StateRefusedError(`${agent} may not write ${ns}.${key} on ${branch}: namespace ${ns} is not in its policy (it may write ${describeGrant(st.policy, agent)})`);
+    checkAllowed(st, branch, agent, ns, key);
     delete after[key];
   } else {
     const stored = await checkedValue(st, branch, agent, ns, key, value, stateLimits(ctx));
@@ -262,15 +272,13 @@ export async function migrateState(ctx: RepoContext, branch: string, to: number,
   const namespaces = new Map<string, Namespace>();
   const blobs = new Map<string, Uint8Array>();
   for (const [ns, n] of Object.entries(state)) {
-    const stored: Namespace = {};
+    const out: Namespace = {};
     for (const [k, v] of Object.entries(n)) {
-      const long = arrayOverLimit(v, limits.maxArrayItems, `$.${ns}.${k}`);
-      if (long) throw new StateRefusedError(`${long.path} has ${long.items} items, over the limit of ${limits.maxArrayItems} (ctx.state.maxArrayItems)`);
-      const e = await externalize(k, v, limits);
-      stored[k] = e.value;
+      const e = await stored(ns, k, v, limits);
+      out[k] = e.value;
       e.blobs.forEach((b, h) => blobs.set(h, b));
     }
-    namespaces.set(ns, stored);
+    namespaces.set(ns, out);
   }
   const next: LoadedState = { ...st, texts: new Map([...namespaces].map(([ns, n]) => [ns, `${canonicalJson(n)}\n`])) };
   const diff = diffLoaded(st, next);
