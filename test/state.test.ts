@@ -102,6 +102,12 @@ describe('permissions', () => {
       Object.keys(DEFAULT_POLICY).map((a) => `${a}\t${DEFAULT_POLICY[a].join(',')}\n`).join(''),
     );
     expect(ctx(store, ['verify'], { env })).toMatchObject({ code: 0, stdout: 'ok 3 commits\n' });
+    expect(ctx(store, ['stats', 'design-room'], { env }).stdout).toBe(
+      'schema\treasoning-v1\ntotal\t147\t10485760\n' +
+        [['audit', 3], ['diagnostics', 3], ['enrichment', 3], ['llm', 25], ['metadata', 61], ['reasoning', 49], ['retrieval', 3]].map(([ns, n]) => `namespace\t${ns}\t${n}\t2097152\n`).join('') +
+        'array\treasoning.intents\t1\t1000\nexternalized\t0\t0\n',
+    );
+    expect(ctx(store, ['diff', 'design-room~2', 'design-room'], { env }).stdout).toBe('+ llm.provider\n+ reasoning.intents\n');
     expect(fsck(store)).toEqual({ code: 0, output: '' });
   });
 });
@@ -134,6 +140,14 @@ describe('ctx verify', () => {
     const r = ctx(store, ['verify'], { env });
     expect(r).toMatchObject({ code: 5, stdout: '', stderr: `ctx: ctx-${forged.slice(0, 12)}: writes llm.provider as intent_detection, which the policy at its parent does not allow\n` });
     expect(JSON.parse(ctx(store, ['verify', '--json'], { env }).stdout).problems).toEqual([
+      { id: `ctx-${forged}`, problem: 'writes llm.provider as intent_detection, which the policy at its parent does not allow' },
+    ]);
+ 
+    // an allowed agent, a value the schema refuses
+    const invalid = { op: 'set', agent: 'intent_detection', keys: ['reasoning.intents'], diff: { reasoning: { added: ['intents'], removed: [], changed: [] } } };
+    const bad = forge(store, 'room', (m) => void (m.state = invalid), 'reasoning.json', '{"intents":[{"confidence":5,"type":"query"}],"summary":"ok"}\n');
+    expect(JSON.parse(ctx(store, ['verify', '--json'], { env }).stdout).problems).toEqual([
+      { id: `ctx-${bad}`, problem: 'schema reasoning-v1: $.reasoning.intents[0].confidence must be <= 1' },
       { id: `ctx-${forged}`, problem: 'writes llm.provider as intent_detection, which the policy at its parent does not allow' },
     ]);
   });
