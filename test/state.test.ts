@@ -317,6 +317,8 @@ describe('limits', () => {
       expect(await room.get('reasoning', 'summary', { at: 'room~2' })).toBe(big);
       expect(await s.verify()).toMatchObject({ problems: [] });
     });
+    // every externalized value is reachable from its commit's tree: pruning everything else keeps them
+    git(store, ['gc', '--prune=now', '--quiet']);
     const got = ctx(store, ['state', 'get', 'room~2', 'reasoning.summary'], { env });
     expect(got.stdout).toBe(`"${'s'.repeat(102399)}"\n`);
     expect(fsck(store)).toEqual({ code: 0, output: '' });
