@@ -15,6 +15,7 @@ import type { HooksReport, ImportResult } from '../api/runtime.js';
 import type { Resolution, SessionTip } from '../api/resolve.js';
 import { fullId } from '../core/ids.js';
 import type { CtxError } from '../errors/index.js';
+import type { NeutralMessage } from '../core/neutral.js';
 
 export function initJson(path: string, created: boolean) {
   return { v: 1, path, created };
@@ -221,4 +222,26 @@ export function threadJson(t: ThreadInfo) {
 
 export function cursorJson(c: Cursor) {
   return { v: 1, branch: c.branch, agent: c.agent, id: c.id, at: c.at };
+}
+
+// The web view's own records (ctx serve): what no command prints.
+
+/** A line of `ctx log --all --graph`: the lanes drawn, and the commit's log record (null on a line that joins lanes). */
+export function graphLineJson(graph: string, commit: CommitRecord | null) {
+  return { v: 1, graph, commit: commit && logJson(commit) };
+}
+
+/** A page of a context's neutral messages: `total` in the whole context, `offset` of the first here. */
+export function messagesJson(id: string, total: number, offset: number, messages: readonly NeutralMessage[]) {
+  return { v: 1, id, total, offset, messages };
+}
+
+/** The messages only one of two contexts holds, each with its index there; `common`: how many both hold. */
+export function diffJson(a: string, b: string, d: { onlyA: { index: number; message: NeutralMessage }[]; onlyB: { index: number; message: NeutralMessage }[]; common: number }) {
+  return { v: 1, a, b, common: d.common, only_a: d.onlyA, only_b: d.onlyB };
+}
+
+/** How to resume a commit in a runtime: export it as a session, then the runtime's own resume command. */
+export function resumeJson(runtime: string, title: string, native: boolean, command: string) {
+  return { v: 1, runtime, title, native, command };
 }

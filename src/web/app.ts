@@ -1,0 +1,247 @@
+/// <reference lib="dom" />
+// The web view of `ctx serve`: plain DOM, no framework (bundled by esbuild into dist/web/app.js).
+// It reads only the server's JSON API; from src it takes types alone.
+import type { Block, NeutralMessage } from '../core/neutral.js';
+import type { commitJson, diffJson, graphLineJson, messagesJson, resumeJson } from '../output/records.js';
+
+type Commit = ReturnType<typeof commitJson>;
+type GraphLine = ReturnType<typeof graphLineJson>;
+type Page = ReturnType<typeof messagesJson>;
+type Diff = ReturnType<typeof diffJson>;
+type Resume = ReturnType<typeof resumeJson>;
+
+/** Messages fetched per page while scrolling. */
+const PAGE = 100;
+
+const main = document.getElementById('main')!;
+
+/** An element with attributes and children; strings become text nodes (never HTML). */
+function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: (Node | string | null)[]): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  for (const c of children) if (c !== null) el.append(c);
+  return el;
+}
+
+/** The API's JSON lines; a failed request throws its `message`. */
+async function api<T>(path: string, params: Record<string, string | number> = {}): Promise<T[]> {
+  const q = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
+  const res = await fetch(`/api/${path}?${q}`);
+  const text = await res.text();
+  const records = text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
+  if (!res.ok) throw new Error(records[0]?.message ?? `${res.status} ${res.statusText}`);
+  return records;
+}
+
+const short = (id: string) => id.slice(0, 16);
+const link = (id: string, text = short(id)) => h('a', { href: `/${id}`, class: 'mono' }, text);
+
+function show(...nodes: Node[]): void {
+  main.replaceChildren(...nodes);
+}
+
+function failed(e: unknown): void {
+  show(h('p', { class: 'error' }, e instanceof Error ? e.message : String(e)));
+}
+
+// ---- the graph: every branch and fork, as `ctx log --all --graph` draws it
+
+async function graphPage(): Promise<void> {
+  const rows = await api<GraphLine>('graph');
+  const picked: string[] = [];
+  const compare = h('button', { disabled: '' }, 'Compare the two checked');
+  compare.addEventListener('click', () => navigate(`/diff?${new URLSearchParams({ a: picked[0], b: picked[1] })}`));
+  const graph = h('div', { class: 'graph' });
+  for (const row of rows) {
+    const line = h('div', { class: 'row' }, h('span', { class: 'lanes' }, row.graph));
+    const c = row.commit;
+    if (c) {
+      const box = h('input', { type: 'checkbox', 'aria-label': `compare ${short(c.id)}` });
+      box.addEventListener('change', () => {
+        if (box.checked) picked.push(c.id);
+        else picked.splice(picked.indexOf(c.id), 1);
+        compare.toggleAttribute('disabled', picked.length !== 2);
+      });
+      line.append(
+        box,
+        link(c.id),
+        h('span', { class: 'type' }, c.type),
+        h('span', { class: 'time' }, c.created_at.slice(0, 16).replace('T', ' ')),
+        c.branches.length ? h('span', { class: 'branches' }, `(${c.branches.join(', ')})`) : '',
+        h('span', { class: 'summary' }, c.summary),
+      );
+      line.dataset.id = c.id;
+    }
+    graph.append(line);
+  }
+  const commits = rows.filter((r) => r.commit).length;
+  show(h('h1', {}, 'Branches and forks'), h('div', { class: 'toolbar' }, `${commits} commits`, compare), graph);
+}
+
+// ---- a commit: metadata, annotations, resume commands, its context's messages page by page
+
+async function commitPage(id: string): Promise<void> {
+  const [c] = await api<Commit>('show', { id });
+  const rows: [string, Node | string][] = [
+    ['id', c.id],
+    ['parent', c.parent ? link(c.parent) : '(root)'],
+    ...(c.parent ? [['difference', h('a', { href: `/diff?${new URLSearchParams({ a: c.parent, b: c.id })}` }, 'with its parent')] as [string, Node]] : []),
+    ...(c.branches.length ? [['branches', c.branches.join(', ')] as [string, string]] : []),
+    ...Object.entries(c.meta).filter(([k]) => k !== 'summary').map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)] as [string, string]),
+    ...Object.entries(c.annotations).map(([k, v]) => [`note: ${k}`, typeof v === 'string' ? v : JSON.stringify(v)] as [string, string]),
+  ];
+  const meta = h('table', { class: 'meta' }, ...rows.map(([k, v]) => h('tr', {}, h('td', {}, k), h('td', {}, v))));
+  const resume = h('section', { class: 'resume' }, h('p', { class: 'status' }, 'resume commands…'));
+  const list = h('div', { class: 'messages', id: 'messages' });
+  const count = h('p', { class: 'status', id: 'count' });
+  show(h('h1', {}, c.summary || short(c.id)), meta, resume, count, list);
+  api<Resume>('resume', { id: c.id }).then((cmds) => resume.replaceChildren(h('h2', {}, 'Resume'), ...cmds.map(resumeLine)), (e) => resume.replaceChildren(h('p', { class: 'error' }, `no resume command: ${e.message}`)));
+  await messagePages(c.id, list, count);
+}
+
+function resumeLine(r: Resume): HTMLElement {
+  const button = h('button', { class: 'copy', 'data-runtime': r.runtime }, 'Copy');
+  button.addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(r.command);
+      button.textContent = 'Copied';
+    } catch {
+      // no clipboard here (an insecure origin): select the text to copy by hand
+      getSelection()?.selectAllChildren(code);
+      button.textContent = 'Selected';
+    }
+  });
+  const code = h('code', { class: 'command' }, r.command);
+  return h('div', { class: 'cmd', 'data-runtime': r.runtime }, h('span', {}, `${r.title}${r.native ? '' : ' (translated)'}`), code, button);
+}
+
+/** Loads the first page, then the next each time the end of the list scrolls into view. */
+async function messagePages(id: string, list: HTMLElement, count: HTMLElement): Promise<void> {
+  const sentinel = h('div', { class: 'sentinel' });
+  let offset = 0;
+  let total = Infinity;
+  let loading = false;
+  const more = async () => {
+    if (loading || offset >= total) return;
+    loading = true;
+    try {
+      const [page] = await api<Page>('messages', { id, offset, limit: PAGE });
+      total = page.total;
+      page.messages.forEach((m, i) => list.append(message(m as NeutralMessage, page.offset + i, list)));
+      offset = page.offset + page.messages.length;
+      count.textContent = `${offset} of ${total} messages`;
+      list.dataset.loaded = String(offset);
+      list.dataset.total = String(total);
+      if (offset >= total) {
+        observer.disconnect();
+        sentinel.remove();
+      }
+    } finally {
+      loading = false;
+    }
+    // the page did not fill the screen: the sentinel is still in view
+    if (offset < total && sentinel.getBoundingClientRect().top < innerHeight) await more();
+  };
+  const observer = new IntersectionObserver((seen) => seen.some((e) => e.isIntersecting) && void more().catch(failed));
+  list.after(sentinel);
+  await more();
+  if (offset < total) observer.observe(sentinel);
+}
+
+function message(m: NeutralMessage, index: number, list: HTMLElement): HTMLElement {
+  const head = h('div', { class: 'head' }, h('span', { class: 'role' }, m.author ? `${m.role} (${m.author})` : m.role), h('span', {}, `#${index}`), m.timestamp ? h('span', {}, m.timestamp) : null);
+  const el = h('article', { class: `msg ${m.role}`, id: `m-${index}`, 'data-index': String(index), 'data-role': m.role }, head);
+  for (const b of m.content) el.append(block(b, list));
+  return el;
+}
+
+function block(b: Block, list: HTMLElement): Node {
+  switch (b.type) {
+    case 'text':
+      return h('div', { class: 'text' }, b.text);
+    case 'thinking':
+      return h('details', { class: 'thinking' }, h('summary', {}, 'thinking'), h('div', { class: 'text' }, b.text));
+    case 'image':
+      return b.data ? h('img', { class: 'shot', alt: 'image', src: `data:${b.media_type ?? 'image/png'};base64,${b.data}` }) : h('div', { class: 'ref' }, `[image${b.url ? `: ${b.url}` : ''}]`);
+    case 'tool_call':
+      return h(
+        'details',
+        { class: 'tool', 'data-call-id': b.id, 'data-tool': b.name },
+        h('summary', {}, `${b.name} `, h('span', { class: 'mono' }, preview(b.input))),
+        h('pre', { class: 'input' }, typeof b.input === 'string' ? b.input : JSON.stringify(b.input, null, 2)),
+        h('div', { class: 'result pending' }, 'no result'),
+      );
+    case 'tool_result': {
+      const content = result(b.content);
+      // the call is above (pages load in order): its result goes with it
+      const call = list.querySelector<HTMLElement>(`details.tool[data-call-id="${CSS.escape(b.call_id)}"]`);
+      const slot = call?.querySelector('.result.pending');
+      if (call && slot) {
+        slot.replaceWith(h('div', { class: `result${b.is_error ? ' is-error' : ''}`, 'data-result-of': b.call_id }, ...content));
+        return h('div', { class: 'ref' }, `↑ result of ${call.dataset.tool}`);
+      }
+      return h('div', { class: `result orphan${b.is_error ? ' is-error' : ''}`, 'data-result-of': b.call_id }, h('div', { class: 'ref' }, 'result of a call not in this context'), ...content);
+    }
+  }
+}
+
+function result(content: Block[] | string): Node[] {
+  if (typeof content === 'string') return [h('pre', {}, content)];
+  return content.map((b) => (b.type === 'text' ? h('pre', {}, b.text) : block(b, main)));
+}
+
+function preview(input: unknown): string {
+  const s = typeof input === 'string' ? input : JSON.stringify(input);
+  return s.length > 100 ? `${s.slice(0, 100)}…` : s;
+}
+
+// ---- the difference between two commits: messages only in one or the other
+
+async function diffPage(a: string, b: string): Promise<void> {
+  const [d] = await api<Diff>('diff', { a, b });
+  const side = (id: string, only: Diff['only_a']) => {
+    const list = h('div', { class: 'messages' });
+    for (const o of only) list.append(message(o.message as NeutralMessage, o.index, list));
+    return h('section', { class: 'side' }, h('h2', {}, 'only in ', link(id)), h('p', { class: 'status' }, `${only.length} messages`), list);
+  };
+  show(h('h1', {}, 'Difference'), h('p', { class: 'status' }, `${d.common} messages in both`), h('div', { class: 'diff' }, side(d.a, d.only_a), side(d.b, d.only_b)));
+}
+
+// ---- routing: real paths, so a permalink is http://HOST:PORT/ctx-<id>
+
+async function route(): Promise<void> {
+  const { pathname, search } = location;
+  const q = new URLSearchParams(search);
+  const id = /^\/(ctx-[0-9a-fA-F]{4,40})$/.exec(pathname)?.[1];
+  document.title = id ? `ctx ${short(id)}` : 'ctx';
+  show(h('p', { class: 'status' }, 'loading…'));
+  try {
+    if (id) await commitPage(id);
+    else if (pathname === '/diff') await diffPage(q.get('a') ?? '', q.get('b') ?? '');
+    else await graphPage();
+  } catch (e) {
+    failed(e);
+  }
+  document.body.dataset.ready = pathname + search;
+}
+
+function navigate(url: string): void {
+  history.pushState(null, '', url);
+  void route();
+}
+
+document.addEventListener('click', (e) => {
+  const a = (e.target as Element).closest?.('a');
+  if (!a || a.origin !== location.origin || e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+  e.preventDefault();
+  navigate(a.pathname + a.search + a.hash);
+});
+for (const form of document.querySelectorAll('header form')) {
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const f = e.target as HTMLFormElement;
+    navigate(`${f.getAttribute('action')}?${new URLSearchParams(new FormData(f) as unknown as Record<string, string>)}`);
+  });
+}
+addEventListener('popstate', () => void route());
+void route();
