@@ -28,12 +28,14 @@ export default defineCommand({
     const serving = await serve({ host: flags.host, port: Number(flags.port), withRepo: (body) => io.withRepo(false, body), cwd: io.cwd, note: (l) => io.note(l) }).catch((e: NodeJS.ErrnoException) => {
       throw e.code === 'EADDRINUSE' || e.code === 'EADDRNOTAVAIL' || e.code === 'EACCES' || e.code === 'ENOTFOUND' ? new CtxError(`cannot listen on ${flags.host} port ${flags.port}: ${e.code}`) : e;
     });
-    io.out(`${serving.url}\n`);
-    if (flags.open) openBrowser(serving.url, io.env, (l) => io.note(l));
-    const signal = await new Promise<string>((stop) => {
+    // listening for the signals before the URL is out: whoever reads it may stop us at once
+    const stopped = new Promise<string>((stop) => {
       process.once('SIGINT', () => stop('SIGINT'));
       process.once('SIGTERM', () => stop('SIGTERM'));
     });
+    io.out(`${serving.url}\n`);
+    if (flags.open) openBrowser(serving.url, io.env, (l) => io.note(l));
+    const signal = await stopped;
     await serving.close();
     io.note(`ctx serve: stopped (${signal})`);
     return { url: serving.url };

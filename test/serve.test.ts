@@ -1,0 +1,211 @@
+// `ctx serve` over HTTP: where it listens, read-only, no file outside its own, and JSON endpoints
+// that are the CLI's --json output byte for byte.
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ROOT, ctx, refSnapshot, tempDir } from './helpers.js';
+import { FIXED, fixtureStore, raw, startServe, type Served } from './serve-kit.js';
+
+const running: Served[] = [];
+afterEach(async () => {
+  while (running.length) await running.pop()!.stop();
+});
+async function serve(store: string, args: string[] = []): Promise<Served> {
+  const s = await startServe(store, args, FIXED);
+  running.push(s);
+  return s;
+}
+const cli = (store: string, args: string[]) => {
+  const r = ctx(store, args, { env: FIXED });
+  expect(r.code, r.stderr).toBe(0);
+  return r.stdout;
+};
+const get = async (url: string) => {
+  const res = await fetch(url);
+  return { status: res.status, type: res.headers.get('content-type'), body: await res.text() };
+};
+
+describe('ctx serve over HTTP', () => {
+  it('listens on 127.0.0.1 only, prints the URL on one line, and stops cleanly on SIGTERM and SIGINT', async () => {
+    const store = fixtureStore();
+    const s = await startServe(store, [], FIXED);
+    expect(s.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    const port = Number(new URL(s.url).port);
+    // the listening socket is bound to 127.0.0.1: /proc/net/tcp names it 0100007F:PORT in state 0A (LISTEN)
+    if (existsSync('/proc/net/tcp')) {
+      const hex = port.toString(16).toUpperCase().padStart(4, '0');
+      const listening = readFileSync('/proc/net/tcp', 'utf8').split('\n').filter((l) => l.includes(`:${hex} `) && / 0A /.test(l)).map((l) => l.trim().split(/\s+/)[1]);
+      expect(listening).toEqual([`0100007F:${hex}`]);
+    }
+    // and another address of this machine is refused
+    const other = Object.values(networkInterfaces()).flat().find((a) => a && a.family === 'IPv4' && !a.internal);
+    if (other) await expect(fetch(`http://${other.address}:${port}/`)).rejects.toThrow();
+    const stopped = await s.stop();
+    expect(stopped).toEqual({ code: 0, stderr: 'ctx serve: stopped (SIGTERM)\n' });
+
+    const t = await startServe(store, [], FIXED);
+    t.proc.kill('SIGINT');
+    await new Promise((done) => t.proc.on('exit', done));
+    expect([t.proc.exitCode, t.stderr()]).toEqual([0, 'ctx serve: stopped (SIGINT)\n']);
+  });
+
+  it('is read-only: anything but GET and HEAD is 405 and writes nothing', async () => {
+    const store = fixtureStore();
+    const s = await serve(store);
+    const before = refSnapshot(store);
+    for (const method of ['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']) {
+      for (const path of ['/', '/api/branches', '/api/show?id=alice/auth-fix']) {
+        const r = await raw(s.url, path, method);
+        expect([method, path, r.status, r.headers.allow, r.body]).toEqual([method, path, 405, 'GET, HEAD', 'read-only: GET and HEAD only\n']);
+      }
+    }
+    const head = await raw(s.url, '/api/branches', 'HEAD');
+    const got = await get(`${s.url}api/branches`);
+    expect([head.status, head.body, head.headers['content-length']]).toEqual([200, '', String(Buffer.byteLength(got.body))]);
+    expect(refSnapshot(store)).toBe(before);
+  });
+
+  it('serves no file outside its own: traversal and odd paths are 404', async () => {
+    const s = await serve(fixtureStore());
+    const paths = [
+      '/../package.json',
+      '/%2e%2e/package.json',
+      '/%2E%2E%2Fpackage.json',
+      '/app.js/../../package.json',
+      '/..%2f..%2f..%2fetc%2fpasswd',
+      '/./app.js',
+      '/%5c..%5cpackage.json',
+      '/app.js%00.html',
+      '/%zz',
+      '//etc/passwd',
+      '/index.html',
+      '/web/app.js',
+      '/dist/web/app.js',
+      '/style.css/',
+      '/ctx-zz12',
+      '/ctx-12',
+      '/api',
+      '/package.json',
+    ];
+    for (const path of paths) {
+      const r = await raw(s.url, path);
+      expect([path, r.status], r.body).toEqual([path, 404]);
+      expect(r.body).not.toContain('"name"');
+    }
+    // an API path that names no endpoint is the usage error record
+    expect(await get(`${s.url}api/nothing`)).toEqual({ status: 400, type: 'application/json', body: '{"v":1,"error":"UsageError","message":"no such endpoint: /api/nothing","exit":2}\n' });
+    // the page, its script and style, with a policy that loads nothing from elsewhere
+    const page = await fetch(s.url);
+    expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'; script-src 'self'");
+    expect(await page.text()).toBe(readFileSync(join(ROOT, 'src', 'web', 'index.html'), 'utf8'));
+    const app = await get(`${s.url}app.js`);
+    expect([app.status, app.type, app.body]).toEqual([200, 'text/javascript; charset=utf-8', readFileSync(join(ROOT, 'dist', 'web', 'app.js'), 'utf8')]);
+    // works offline: nothing in the page or its script names another origin
+    expect(app.body).not.toMatch(/https?:\/\/(?!127\.0\.0\.1)/);
+  });
+
+  it('JSON endpoints are the --json output of log, show, branch and materialize, byte for byte', async () => {
+    const store = fixtureStore();
+    const s = await serve(store);
+    const pairs: [string, string[]][] = [
+      ['api/branches', ['branch', '--json']],
+      ['api/log', ['log', '--all', '--json']],
+      ['api/log?id=review/finding-1', ['log', 'review/finding-1', '--json']],
+      ['api/log?id=alice/auth-fix&n=2', ['log', 'alice/auth-fix', '-n', '2', '--json']],
+      ['api/show?id=alice/auth-fix', ['show', 'alice/auth-fix', '--json']],
+      ['api/show?id=alice/auth-fix~2', ['show', 'alice/auth-fix~2', '--json']],
+      ['api/materialize?id=alice/auth-fix', ['materialize', 'alice/auth-fix', '--json']],
+      ['api/materialize?id=review/finding-1', ['materialize', 'review/finding-1', '--json']],
+    ];
+    for (const [path, args] of pairs) {
+      const r = await get(s.url + path);
+      expect([path, r.status, r.type]).toEqual([path, 200, 'application/x-ndjson; charset=utf-8']);
+      expect(r.body).toBe(cli(store, args));
+    }
+    // an unknown id is the CLI's --json error record, 404 as its exit code 4 says
+    const missing = ctx(store, ['show', 'ctx-0000', '--json'], { env: FIXED });
+    expect(missing.code).toBe(4);
+    expect(await get(`${s.url}api/show?id=ctx-0000`)).toEqual({ status: 404, type: 'application/json', body: missing.stderr });
+  });
+
+  it('permalinks: /ctx-<any unique prefix> is the page, an id of no commit a 404', async () => {
+    const store = fixtureStore();
+    const s = await serve(store);
+    const tip = cli(store, ['log', 'alice/auth-fix', '-n', '1']).split('\t')[0];
+    for (const id of [tip, tip.slice(0, 8), `ctx-${JSON.parse(cli(store, ['show', tip, '--json'])).id.slice(4).toUpperCase()}`]) {
+      const r = await get(s.url + id);
+      expect([id, r.status, r.type]).toEqual([id, 200, 'text/html; charset=utf-8']);
+    }
+    expect((await get(`${s.url}ctx-00000000`)).status).toBe(404);
+  });
+
+  it('pages the messages of a context: the pages join to the whole, every message once', async () => {
+    const store = fixtureStore();
+    const s = await serve(store);
+    const page = async (q: string) => JSON.parse((await get(`${s.url}api/messages?${q}`)).body);
+    const whole = await page('id=review/finding-1&limit=500');
+    const id = JSON.parse(cli(store, ['show', 'review/finding-1', '--json'])).id;
+    expect([whole.v, whole.id, whole.offset, whole.total, whole.messages.length]).toEqual([1, id, 0, 8, 8]);
+    const parts = [await page(`id=${id.slice(0, 10)}&offset=0&limit=3`), await page(`id=${id}&offset=3&limit=3`), await page(`id=${id}&offset=6&limit=3`)];
+    expect(parts.map((p) => [p.offset, p.total, p.messages.length])).toEqual([
+      [0, 8, 3],
+      [3, 8, 3],
+      [6, 8, 2],
+    ]);
+    expect(parts.flatMap((p) => p.messages)).toEqual(whole.messages);
+    // the fork's own turn is the last message, its text exactly
+    expect(whole.messages[7]).toEqual({ role: 'user', content: [{ type: 'text', text: 'Review: is the blank-line fix covered by a test?' }], timestamp: '2026-03-05T10:00:00.000Z', ids: { uuid: 'r-1' } });
+    for (const bad of ['offset=-1', 'limit=x', 'offset=1e3']) {
+      const r = await get(`${s.url}api/messages?id=${id}&${bad}`);
+      expect([bad, r.status, JSON.parse(r.body).error]).toEqual([bad, 400, 'UsageError']);
+    }
+    expect(JSON.parse((await get(`${s.url}api/messages`)).body).message).toBe('id is missing');
+  });
+
+  it('the difference between two commits: the messages only one of them holds', async () => {
+    const store = fixtureStore();
+    const s = await serve(store);
+    const d = JSON.parse((await get(`${s.url}api/diff?a=alice/auth-fix~2&b=review/finding-1`)).body);
+    // alice/auth-fix~2 (the compaction) holds its summary alone; the fork holds the 7 messages before it and its own turn
+    expect([d.common, d.only_a.length, d.only_b.length]).toEqual([0, 1, 8]);
+    const same = JSON.parse((await get(`${s.url}api/diff?a=alice/auth-fix~3&b=review/finding-1`)).body);
+    expect([same.common, same.only_a, same.only_b.map((o: { index: number }) => o.index)]).toEqual([7, [], [7]]);
+  });
+
+  it('the resume command of a commit in each runtime that exports, its own first, runs as copied', async () => {
+    const store = fixtureStore();
+    const s = await serve(store);
+    const id = JSON.parse(cli(store, ['show', 'alice/auth-fix', '--json'])).id;
+    const records = (await get(`${s.url}api/resume?id=alice/auth-fix`)).body.trim().split('\n').map((l) => JSON.parse(l));
+    expect(records.map((r) => [r.runtime, r.title, r.native])).toEqual([
+      ['claude-code', 'Claude Code', true],
+      ['codex', 'Codex CLI', false],
+      ['gemini-cli', 'Gemini CLI', false],
+    ]);
+    const [claude] = records;
+    const m = /^ctx export claude-code (ctx-[0-9a-f]{40}) --session-id ([0-9a-f-]{36}) && cd \/Users\/alex\/src\/todo-cli && claude --resume \2$/.exec(claude.command);
+    expect(m?.[1]).toBe(id);
+    // the export half, run as it reads, writes the session and prints the resume half
+    const config = tempDir();
+    const exported = ctx(store, ['export', 'claude-code', m![1], '--session-id', m![2]], { env: { ...FIXED, CLAUDE_CONFIG_DIR: config } });
+    expect([exported.code, exported.stdout]).toEqual([0, `claude --resume ${m![2]}\n`]);
+  });
+
+  it('bad flags, a missing store and a port in use: one line, the documented exit code', async () => {
+    const store = fixtureStore();
+    const bad = ctx(store, ['serve', '--port', '70000']);
+    expect([bad.code, bad.stdout, bad.stderr]).toEqual([2, '', "ctx: --port takes a port number (0 to 65535), not '70000'\n"]);
+    const none = ctx(join(tempDir(), 'missing'), ['serve', '--port', '0']);
+    expect([none.code, none.stdout]).toEqual([4, '']);
+    expect(none.stderr).toMatch(/^ctx: [^\n]+\n$/);
+    const taken = createServer();
+    await new Promise<void>((done) => taken.listen(0, '127.0.0.1', done));
+    const port = (taken.address() as { port: number }).port;
+    const busy = ctx(store, ['serve', '--port', String(port)]);
+    taken.close();
+    expect([busy.code, busy.stdout, busy.stderr]).toEqual([1, '', `ctx: cannot listen on 127.0.0.1 port ${port}: EADDRINUSE\n`]);
+  });
+});
