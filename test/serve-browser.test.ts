@@ -147,7 +147,7 @@ describe.skipIf(SKIP)(`ctx serve in headless chromium${SKIP ? ` (skipped: ${CHRO
     expect(await page.textContent('.resume .cmd[data-runtime="claude-code"] button')).toBe('Copied');
 
     // the difference with its parent: the link on the page
-    await page.click('text=with its parent');
+    await page.click('text=difference with its parent');
     await ready(page, `/diff?${new URLSearchParams({ a: tip.parent, b: tip.id })}`);
     const sides = await page.$$eval('.diff .side', (els) => els.map((el) => el.querySelectorAll('article.msg').length));
     // the tip adds its turn (two messages) to its parent's context
@@ -224,6 +224,8 @@ describe.skipIf(SKIP)(`ctx serve in headless chromium${SKIP ? ` (skipped: ${CHRO
         const thinking = await page.$$eval('details.thinking', (els) => els.map((el) => (el as HTMLDetailsElement).open));
         expect(thinking.length).toBeGreaterThan(0);
         expect(thinking.every((open) => !open)).toBe(true);
+        // the picture: a tool call opened with its result, in the conversation around it
+        await page.click('details.tool >> nth=1 >> summary');
         await page.evaluate(() => scrollTo(0, 0));
         await shot(page, 'serve-corpus');
         if (process.env.CTX_SCREENSHOT === '1') await page.screenshot({ path: join(ROOT, 'docs', 'serve.png') });

@@ -84,17 +84,20 @@ async function commitPage(id: string): Promise<void> {
   const [c] = await api<Commit>('show', { id });
   const rows: [string, Node | string][] = [
     ['id', c.id],
-    ['parent', c.parent ? link(c.parent) : '(root)'],
-    ...(c.parent ? [['difference', h('a', { href: `/diff?${new URLSearchParams({ a: c.parent, b: c.id })}` }, 'with its parent')] as [string, Node]] : []),
+    ['parent', c.parent ?? '(root)'],
     ...(c.branches.length ? [['branches', c.branches.join(', ')] as [string, string]] : []),
     ...Object.entries(c.meta).filter(([k]) => k !== 'summary').map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)] as [string, string]),
     ...Object.entries(c.annotations).map(([k, v]) => [`note: ${k}`, typeof v === 'string' ? v : JSON.stringify(v)] as [string, string]),
   ];
-  const meta = h('table', { class: 'meta' }, ...rows.map(([k, v]) => h('tr', {}, h('td', {}, k), h('td', {}, v))));
+  const table = h('table', { class: 'meta' }, ...rows.map(([k, v]) => h('tr', {}, h('td', {}, k), h('td', {}, v))));
+  const m = c.meta;
+  const line = [c.id, m.type, m.created_at.slice(0, 16).replace('T', ' '), `${m.principal}@${m.machine}`, `${m.message_count} messages`, ...(c.branches.length ? [c.branches.join(', ')] : [])].join(' · ');
+  const meta = h('details', { class: 'metadata' }, h('summary', { class: 'mono' }, line), table);
   const resume = h('section', { class: 'resume' }, h('p', { class: 'status' }, 'resume commands…'));
   const list = h('div', { class: 'messages', id: 'messages' });
   const count = h('p', { class: 'status', id: 'count' });
-  show(h('h1', {}, c.summary || short(c.id)), meta, resume, count, list);
+  const nav = h('p', { class: 'toolbar' }, ...(c.parent ? ['parent ', link(c.parent), ' · ', h('a', { href: `/diff?${new URLSearchParams({ a: c.parent, b: c.id })}` }, 'difference with its parent')] : ['(root)']));
+  show(h('h1', {}, c.summary || short(c.id)), meta, nav, resume, count, list);
   api<Resume>('resume', { id: c.id }).then((cmds) => resume.replaceChildren(h('h2', {}, 'Resume'), ...cmds.map(resumeLine)), (e) => resume.replaceChildren(h('p', { class: 'error' }, `no resume command: ${e.message}`)));
   await messagePages(c.id, list, count);
 }
@@ -152,6 +155,8 @@ function message(m: NeutralMessage, index: number, list: HTMLElement): HTMLEleme
   const head = h('div', { class: 'head' }, h('span', { class: 'role' }, m.author ? `${m.role} (${m.author})` : m.role), h('span', {}, `#${index}`), m.timestamp ? h('span', {}, m.timestamp) : null);
   const el = h('article', { class: `msg ${m.role}`, id: `m-${index}`, 'data-index': String(index), 'data-role': m.role }, head);
   for (const b of m.content) el.append(block(b, list));
+  // a message of results shown with their calls above folds to a line
+  if (m.content.length && m.content.every((b) => b.type === 'tool_result') && !el.querySelector('.orphan')) el.classList.add('folded');
   return el;
 }
 
