@@ -7,6 +7,8 @@ export type { Cursor } from './api/cursors.js';
 export type { MaterializeOptions, Materialized } from './api/materialize.js';
 export type { View } from './core/views.js';
 export type { VerifyReport, VerifyProblem } from './api/verify.js';
+export type { GrepOptions, GrepHit } from './api/grep.js';
+export type { FileTouch, TouchAction } from './api/touched.js';
 export type { AnnotateInput } from './api/branch-ops.js';
 export type { ImportOptions, ExportOptions, Exported } from './api/runtime.js';
 export type { ExportResult } from './api/sessions.js';

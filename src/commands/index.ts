@@ -51,6 +51,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: "the tip of a session's branch, e.g. for a ticket's context_id; exits 4 when no branch holds it",
     load: () => import('./current.js'),
   },
+  { name: 'grep', usage: '[options] <pattern> [branch...]', summary: "search every session's messages, tool calls and results; exits 1 when nothing matches", load: () => import('./grep.js') },
+  {
+    name: 'files',
+    usage: '<path> [branch...]',
+    summary: 'sessions and commits whose tool calls read, edited, wrote or ran a command on a path, newest first; exits 1 when none did',
+    load: () => import('./files.js'),
+  },
   { name: 'gc', usage: '[options]', summary: 'pack objects, prune unreachable ones, and with --prune-expired delete branches past their retention', load: () => import('./gc.js') },
   { name: 'verify', usage: '[options] [id]', summary: "check every artifact's BLAKE3, the meta schema and chain sanity", load: () => import('./verify.js') },
   {

@@ -13,6 +13,8 @@ import type { ExpiredBranch, GcReport } from '../api/gc.js';
 import type { RefReport, SyncReport } from '../api/sync.js';
 import type { HooksReport, ImportResult } from '../api/runtime.js';
 import type { Resolution, SessionTip } from '../api/resolve.js';
+import type { GrepHit } from '../api/grep.js';
+import type { FileTouch } from '../api/touched.js';
 import { fullId } from '../core/ids.js';
 import type { CtxError } from '../errors/index.js';
 import type { NeutralMessage } from '../core/neutral.js';
@@ -222,6 +224,14 @@ export function threadJson(t: ThreadInfo) {
 
 export function cursorJson(c: Cursor) {
   return { v: 1, branch: c.branch, agent: c.agent, id: c.id, at: c.at };
+}
+
+export function grepJson(h: GrepHit) {
+  return { v: 1, commit: h.commit, branch: h.branch, entry: h.entry, role: h.role, at: h.at, snippet: h.snippet };
+}
+
+export function fileTouchJson(t: FileTouch) {
+  return { v: 1, path: t.path, action: t.action, tool: t.tool, commit: t.commit, branch: t.branch, session: t.session, entry: t.entry, at: t.at };
 }
 
 // The web view's own records (ctx serve): what no command prints.

@@ -7,6 +7,7 @@ import { eachLine } from '../../api/files.js';
 import { parseJsonLines } from '../../formats/jsonl.js';
 import type { Segment } from '../../api/capture.js';
 import { summaryLine, type SplitLine } from '../transcript.js';
+import { requestText } from '../../core/summary.js';
 
 export interface TranscriptSegment extends Segment {
   /** Number of lines in the segment. */
@@ -136,10 +137,21 @@ function classify(value: unknown, start: number, end: number): Line {
     const text = promptText(entry.message);
     if (text !== undefined && !NOT_TYPED.test(text)) {
       line.kind = 'prompt';
-      line.prompt = summaryLine(text);
+      line.prompt = summaryLine(requestBlock(entry.message) ?? text);
     }
   }
   return line;
+}
+
+/** The first text block that is a request, not only context the IDE or runtime added (an opened file, a selection). */
+function requestBlock(message: unknown): string | undefined {
+  const content = (message as { content?: unknown }).content;
+  if (!Array.isArray(content)) return undefined;
+  for (const block of content) {
+    const text = (block as { type?: unknown; text?: unknown } | null)?.type === 'text' ? (block as { text?: unknown }).text : undefined;
+    if (typeof text === 'string' && requestText(text).trim() !== '') return text;
+  }
+  return undefined;
 }
 
 /** The text a user typed, or undefined when the message is not a prompt (e.g. only tool results). */
