@@ -1,6 +1,7 @@
 // `ctx serve` in a real browser: Debian's chromium driven by playwright-core (never a downloaded
 // browser). The pages are checked against the store (counts and exact texts, each tool call with its
-// result), a fork is followed, a permalink opened, two commits compared, and any console message of
+// result), a fork is followed, a permalink opened, two commits compared, a search run, a file's
+// history shown, and any console message of
 // type error or page error fails the test. Screenshots go to test-output/; with CTX_SCREENSHOT=1 the
 // README's is written to docs/serve.png.
 import { existsSync, mkdirSync } from 'node:fs';
@@ -102,7 +103,7 @@ describe.skipIf(SKIP)(`ctx serve in headless chromium${SKIP ? ` (skipped: ${CHRO
     await served?.stop();
   });
 
-  it('the graph, a fork followed to its messages (tool calls with their results), a permalink, a resume command copied, a diff', async () => {
+  it('the graph, a fork followed to its messages (tool calls with their results), a permalink, a resume command copied, diffs, search, file history', async () => {
     const store = fixtureStore();
     served = await startServe(store, [], FIXED);
     const { url } = served;
@@ -162,6 +163,29 @@ describe.skipIf(SKIP)(`ctx serve in headless chromium${SKIP ? ` (skipped: ${CHRO
     await page.click('text=Compare the two checked');
     await ready(page, `/diff?${new URLSearchParams({ a: fork.id, b: tip.id })}`);
     expect(await page.textContent('main .status')).toBe('0 messages in both');
+
+    // a search from the header box: the hits of ctx grep, each opening its commit
+    await page.fill('#search input', 'blank');
+    await page.press('#search input', 'Enter');
+    await ready(page, '/search?q=blank');
+    const grep = ctx(store, ['grep', 'blank', '--json'], { env: FIXED }).stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(grep.length).toBe(5);
+    expect(await page.$$eval('.hit', (els) => els.map((el) => (el as HTMLElement).dataset.commit))).toEqual(grep.map((g) => g.commit));
+    expect(await page.$$eval('.hit mark', (els) => els.map((el) => el.textContent))).toEqual(grep.map(() => 'blank'));
+    expect(await page.textContent('#hits')).toBe('5 hits for blank');
+    await shot(page, 'serve-search');
+    await page.click('.hit >> nth=4 >> a');
+    await ready(page, `/${grep[4].commit}`);
+
+    // file history from the header box: the tool calls of ctx files
+    await page.fill('#files input', 'src/list.ts');
+    await page.press('#files input', 'Enter');
+    await ready(page, '/files?path=src%2Flist.ts');
+    const files = ctx(store, ['files', 'src/list.ts', '--json'], { env: FIXED }).stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(await page.$$eval('tr.touch', (els) => els.map((el) => [...el.querySelectorAll('td')].map((td) => td.textContent)))).toEqual(
+      files.map((f) => [f.at.slice(0, 19).replace('T', ' '), f.action, f.tool, f.commit.slice(0, 16), f.branch, f.path]),
+    );
+    expect(files.map((f) => f.action)).toEqual(['edit', 'read']);
 
     expect(errors).toEqual([]);
     await page.context().close();

@@ -107,7 +107,7 @@ describe('ctx serve over HTTP', () => {
     expect(app.body).not.toMatch(/https?:\/\/(?!127\.0\.0\.1)/);
   });
 
-  it('JSON endpoints are the --json output of log, show, branch and materialize, byte for byte', async () => {
+  it('JSON endpoints are the --json output of log, show, branch, materialize, grep and files, byte for byte', async () => {
     const store = fixtureStore();
     const s = await serve(store);
     const pairs: [string, string[]][] = [
@@ -119,12 +119,26 @@ describe('ctx serve over HTTP', () => {
       ['api/show?id=alice/auth-fix~2', ['show', 'alice/auth-fix~2', '--json']],
       ['api/materialize?id=alice/auth-fix', ['materialize', 'alice/auth-fix', '--json']],
       ['api/materialize?id=review/finding-1', ['materialize', 'review/finding-1', '--json']],
+      ['api/grep?q=blank', ['grep', 'blank', '--json']],
+      ['api/grep?q=BLANK.*line&i=1&role=user&n=2', ['grep', 'BLANK.*line', '-i', '--role', 'user', '-n', '2', '--json']],
+      ['api/grep?q=test%3F&fixed=1&branch=review/finding-1', ['grep', 'test?', '-F', 'review/finding-1', '--json']],
+      ['api/files?path=src/list.ts', ['files', 'src/list.ts', '--json']],
+      ['api/files?path=src/list.ts&branch=review/finding-1', ['files', 'src/list.ts', 'review/finding-1', '--json']],
     ];
     for (const [path, args] of pairs) {
       const r = await get(s.url + path);
       expect([path, r.status, r.type]).toEqual([path, 200, 'application/x-ndjson; charset=utf-8']);
       expect(r.body).toBe(cli(store, args));
     }
+    // every pair returned something to compare
+    expect((await get(`${s.url}api/grep?q=blank`)).body.split('\n').length).toBe(6);
+    expect((await get(`${s.url}api/files?path=src/list.ts`)).body.split('\n').length).toBe(3);
+    // nothing found is an empty answer, not an error (the CLI's exit 1 is grep's convention)
+    expect(await get(`${s.url}api/grep?q=no-such-words`)).toEqual({ status: 200, type: 'application/x-ndjson; charset=utf-8', body: '' });
+    const bad = ctx(store, ['grep', '(', '--json'], { env: FIXED });
+    expect(bad.code).toBe(2);
+    expect(await get(`${s.url}api/grep?q=(`)).toEqual({ status: 400, type: 'application/json', body: bad.stderr });
+    expect(JSON.parse((await get(`${s.url}api/grep?q=x&role=system`)).body).message).toBe("role takes user, assistant, tool, not 'system'");
     // an unknown id is the CLI's --json error record, 404 as its exit code 4 says
     const missing = ctx(store, ['show', 'ctx-0000', '--json'], { env: FIXED });
     expect(missing.code).toBe(4);

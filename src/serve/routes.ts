@@ -1,14 +1,16 @@
 // The web view's JSON API: every answer is the record the matching command prints with --json
 // (output/records.ts), one per line as the CLI prints them; what no command prints (a page of
 // messages, a diff, a resume command, a graph line) has its own record there too.
+import { grep, GREP_ROLES, type GrepOptions } from '../api/grep.js';
 import { defaultSince, materialize } from '../api/materialize.js';
+import { filesTouched } from '../api/touched.js';
 import { branchList, log, show } from '../api/read.js';
 import type { RepoContext } from '../api/repo-context.js';
 import { exportSession, runtimeRegistry } from '../api/sessions.js';
 import { fullId } from '../core/ids.js';
 import { CtxError, UsageError } from '../errors/index.js';
 import { renderGraph } from '../output/graph.js';
-import { branchJson, commitJson, diffJson, graphLineJson, logJson, materializedJson, messagesJson, resumeJson } from '../output/records.js';
+import { branchJson, commitJson, diffJson, fileTouchJson, graphLineJson, grepJson, logJson, materializedJson, messagesJson, resumeJson } from '../output/records.js';
 import { messageDiff, type MessageCache } from './messages.js';
 
 export interface Reply {
@@ -71,6 +73,16 @@ export async function api(repo: RepoContext, cache: MessageCache, url: URL, cwd:
       const b = await cache.get(repo, required(q, 'b'));
       return lines([diffJson(a.id, b.id, messageDiff(a.messages, b.messages))]);
     }
+    case '/api/grep': {
+      const role = q.get('role') ?? undefined;
+      if (role !== undefined && !(GREP_ROLES as readonly string[]).includes(role)) throw new UsageError(`role takes ${GREP_ROLES.join(', ')}, not '${role}'`);
+      const o: GrepOptions = { pattern: required(q, 'q'), branches: q.getAll('branch'), all: flag(q, 'all'), role: role as GrepOptions['role'], since: q.get('since') ?? undefined, ignoreCase: flag(q, 'i'), fixed: flag(q, 'fixed'), limit: count(q, 'n') };
+      const hits = [];
+      for await (const hit of grep(repo, o)) hits.push(grepJson(hit));
+      return lines(hits);
+    }
+    case '/api/files':
+      return lines((await filesTouched(repo, required(q, 'path'), { branches: q.getAll('branch') })).map(fileTouchJson));
     case '/api/resume':
       return lines(await resumeCommands(repo, required(q, 'id'), cwd));
   }
@@ -107,6 +119,14 @@ function required(q: URLSearchParams, name: string): string {
   const v = q.get(name);
   if (v === null || v === '') throw new UsageError(`${name} is missing`);
   return v;
+}
+
+/** `1`: set; absent: not set. */
+function flag(q: URLSearchParams, name: string): boolean | undefined {
+  const v = q.get(name);
+  if (v === null) return undefined;
+  if (v !== '1' && v !== '0') throw new UsageError(`${name} takes 1 or 0, not '${v}'`);
+  return v === '1';
 }
 
 function count(q: URLSearchParams, name: string): number | undefined {

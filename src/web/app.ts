@@ -2,13 +2,15 @@
 // The web view of `ctx serve`: plain DOM, no framework (bundled by esbuild into dist/web/app.js).
 // It reads only the server's JSON API; from src it takes types alone.
 import type { Block, NeutralMessage } from '../core/neutral.js';
-import type { commitJson, diffJson, graphLineJson, messagesJson, resumeJson } from '../output/records.js';
+import type { commitJson, diffJson, fileTouchJson, graphLineJson, grepJson, messagesJson, resumeJson } from '../output/records.js';
 
 type Commit = ReturnType<typeof commitJson>;
 type GraphLine = ReturnType<typeof graphLineJson>;
 type Page = ReturnType<typeof messagesJson>;
 type Diff = ReturnType<typeof diffJson>;
 type Resume = ReturnType<typeof resumeJson>;
+type Hit = ReturnType<typeof grepJson>;
+type Touch = ReturnType<typeof fileTouchJson>;
 
 /** Messages fetched per page while scrolling. */
 const PAGE = 100;
@@ -212,6 +214,46 @@ async function diffPage(a: string, b: string): Promise<void> {
   show(h('h1', {}, 'Difference'), h('p', { class: 'status' }, `${d.common} messages in both`), h('div', { class: 'diff' }, side(d.a, d.only_a), side(d.b, d.only_b)));
 }
 
+// ---- search (ctx grep) and file history (ctx files)
+
+/** Hits shown at most; the search says when there may be more. */
+const HITS = 500;
+
+async function searchPage(q: URLSearchParams): Promise<void> {
+  const pattern = q.get('q') ?? '';
+  (document.querySelector('#search input') as HTMLInputElement).value = pattern;
+  const params: Record<string, string | number> = { q: pattern, n: HITS };
+  for (const k of ['role', 'since', 'i', 'fixed']) if (q.get(k)) params[k] = q.get(k)!;
+  const hits = await api<Hit>('grep', params);
+  let re: RegExp | null = null;
+  try {
+    re = new RegExp(q.get('fixed') === '1' ? pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : pattern, q.get('i') === '1' ? 'i' : '');
+  } catch {
+    // the server said the pattern is fine: shown without a mark
+  }
+  const list = h('div', { class: 'hits' }, ...hits.map((hit) => h('div', { class: 'hit', 'data-commit': hit.commit }, h('div', {}, link(hit.commit), ` ${hit.branch} · entry ${hit.entry} · ${hit.role}${hit.at ? ` · ${hit.at}` : ''}`), h('div', { class: 'snippet mono' }, ...marked(hit.snippet, re)))));
+  show(h('h1', {}, 'Search'), h('p', { class: 'status', id: 'hits' }, hits.length === 0 ? `no match for ${pattern}` : `${hits.length}${hits.length === HITS ? '+' : ''} hits for ${pattern}`), list);
+}
+
+/** The text with its first match in <mark>. */
+function marked(text: string, re: RegExp | null): (Node | string)[] {
+  const m = re?.exec(text);
+  if (!m || m[0] === '') return [text];
+  return [text.slice(0, m.index), h('mark', {}, m[0]), text.slice(m.index + m[0].length)];
+}
+
+async function filesPage(q: URLSearchParams): Promise<void> {
+  const path = q.get('path') ?? '';
+  (document.querySelector('#files input') as HTMLInputElement).value = path;
+  const touches = await api<Touch>('files', { path });
+  const rows = touches.map((t) => h('tr', { class: 'touch', 'data-commit': t.commit }, h('td', {}, t.at.slice(0, 19).replace('T', ' ')), h('td', {}, t.action), h('td', {}, t.tool), h('td', {}, link(t.commit)), h('td', {}, t.branch), h('td', { class: 'mono' }, t.path)));
+  show(
+    h('h1', {}, 'File history: ', h('span', { class: 'mono' }, path)),
+    h('p', { class: 'status', id: 'touches' }, touches.length === 0 ? 'no session touched it' : `${touches.length} tool calls, newest first`),
+    h('table', { class: 'meta' }, h('tr', {}, ...['time', 'action', 'tool', 'commit', 'branch', 'path'].map((x) => h('td', {}, x))), ...rows),
+  );
+}
+
 // ---- routing: real paths, so a permalink is http://HOST:PORT/ctx-<id>
 
 async function route(): Promise<void> {
@@ -223,6 +265,8 @@ async function route(): Promise<void> {
   try {
     if (id) await commitPage(id);
     else if (pathname === '/diff') await diffPage(q.get('a') ?? '', q.get('b') ?? '');
+    else if (pathname === '/search') await searchPage(q);
+    else if (pathname === '/files') await filesPage(q);
     else await graphPage();
   } catch (e) {
     failed(e);
