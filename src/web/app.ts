@@ -76,6 +76,9 @@ async function graphPage(): Promise<void> {
     }
     graph.append(line);
   }
+  // the lanes in one column as wide as the widest, so the commits line up
+  const width = Math.max(1, ...rows.map((r) => r.graph.length));
+  for (const lanes of graph.querySelectorAll<HTMLElement>('.lanes')) lanes.style.width = `${width}ch`;
   const commits = rows.filter((r) => r.commit).length;
   show(h('h1', {}, 'Branches and forks'), h('div', { class: 'toolbar' }, `${commits} commits`, compare), graph);
 }
