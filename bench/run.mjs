@@ -19,8 +19,9 @@ import { benchResume } from './resume.mjs';
 import { benchLarge } from './large.mjs';
 import { benchResolve } from './resolve.mjs';
 import { benchSession } from './session.mjs';
+import { benchServe } from './serve.mjs';
 
-const ALL = ['chain', 'resume', 'large', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens', 'translate', 'resolve', 'session'];
+const ALL = ['chain', 'resume', 'large', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens', 'translate', 'resolve', 'session', 'serve'];
 const wanted = process.argv.slice(2);
 for (const w of wanted) if (!ALL.includes(w)) throw new Error(`unknown benchmark '${w}' (${ALL.join(', ')})`);
 const picked = wanted.length ? ALL.filter((b) => wanted.includes(b)) : ALL;
@@ -79,6 +80,10 @@ try {
       sections.push((await benchTranslate()).markdown);
     } else if (b === 'session') {
       sections.push((await benchSession()).markdown);
+    } else if (b === 'serve') {
+      const r = await benchServe();
+      sections.push(r.markdown);
+      if (r.summary) targets.push(`- \`ctx serve\`, a 2,000-turn 20 MB session: first messages drawn in ${r.summary.cold.toFixed(0)} ms (target < 1 s: ${r.summary.cold < 1000 ? '**met**' : '**missed**'}); /api/messages ${r.summary.endpoint.toFixed(0)} ms CPU vs \`ctx materialize\` ${r.summary.materialize.toFixed(0)} ms`);
     } else if (b === 'resolve') {
       const r = await benchResolve({ sizes: (process.env.BENCH_RESOLVE_SIZES ?? '100000,1000000').split(',').map(Number) });
       sections.push(r.markdown);

@@ -139,8 +139,13 @@ describe.skipIf(SKIP)(`ctx serve in headless chromium${SKIP ? ` (skipped: ${CHRO
     await ready(page, `/${prefix}`);
     expect(await page.textContent('h1')).toBe('blank lines no longer stop todo list');
     expect(await page.$eval('table.meta', (t) => t.textContent)).toContain(`id${tip.id}`);
-    await page.waitForSelector('.resume .cmd');
+    // its own runtime's command comes by itself; a translated one when asked for
+    await page.waitForSelector('.resume .cmd[data-runtime="claude-code"] code');
     expect(await page.$$eval('.resume .cmd', (els) => els.map((el) => (el as HTMLElement).dataset.runtime))).toEqual(['claude-code', 'codex', 'gemini-cli']);
+    expect(await page.locator('.resume code').count()).toBe(1);
+    await page.click('.resume .cmd[data-runtime="codex"] button.show');
+    await page.waitForSelector('.resume .cmd[data-runtime="codex"] code');
+    expect(await page.textContent('.resume .cmd[data-runtime="codex"] code')).toMatch(new RegExp(`^ctx export codex ${tip.id} --session-id [0-9a-f-]{36} && cd ${process.cwd()} && codex resume [0-9a-f-]{36}$`));
     const command = await page.textContent('.resume .cmd[data-runtime="claude-code"] code');
     expect(command).toMatch(new RegExp(`^ctx export claude-code ${tip.id} --session-id [0-9a-f-]{36} && cd /Users/alex/src/todo-cli && claude --resume [0-9a-f-]{36}$`));
     await page.click('.resume .cmd[data-runtime="claude-code"] button');

@@ -255,3 +255,8 @@ export function diffJson(a: string, b: string, d: { onlyA: { index: number; mess
 export function resumeJson(runtime: string, title: string, native: boolean, command: string) {
   return { v: 1, runtime, title, native, command };
 }
+
+/** A runtime that exports (the web view offers its resume command): the formats its sessions are stored in. */
+export function runtimeJson(name: string, title: string, formats: readonly string[]) {
+  return { v: 1, runtime: name, title, formats };
+}

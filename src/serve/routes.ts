@@ -10,7 +10,7 @@ import { exportSession, runtimeRegistry } from '../api/sessions.js';
 import { fullId } from '../core/ids.js';
 import { CtxError, UsageError } from '../errors/index.js';
 import { renderGraph } from '../output/graph.js';
-import { branchJson, commitJson, diffJson, fileTouchJson, graphLineJson, grepJson, logJson, materializedJson, messagesJson, resumeJson } from '../output/records.js';
+import { branchJson, commitJson, diffJson, fileTouchJson, graphLineJson, grepJson, logJson, materializedJson, messagesJson, resumeJson, runtimeJson } from '../output/records.js';
 import { messageDiff, type MessageCache } from './messages.js';
 
 export interface Reply {
@@ -83,20 +83,30 @@ export async function api(repo: RepoContext, cache: MessageCache, url: URL, cwd:
     }
     case '/api/files':
       return lines((await filesTouched(repo, required(q, 'path'), { branches: q.getAll('branch') })).map(fileTouchJson));
+    case '/api/runtimes':
+      return lines((await exporters()).map((r) => runtimeJson(r.name, r.title, r.formats)));
     case '/api/resume':
-      return lines(await resumeCommands(repo, required(q, 'id'), cwd));
+      return lines(await resumeCommands(repo, required(q, 'id'), q.get('runtime'), cwd));
   }
   throw new UsageError(`no such endpoint: ${url.pathname}`);
 }
 
+/** The runtimes that export, in the registry's order. */
+async function exporters() {
+  return (await (await runtimeRegistry()).allRuntimes()).filter((r) => r.export);
+}
+
 /**
- * For every runtime that exports (the one the commit's format belongs to first): the command that
- * writes the commit as a new session of it, then the runtime's own resume command, in the session's directory.
+ * For every runtime that exports (the one the commit's format belongs to first), or the one named:
+ * the command that writes the commit as a new session of it, then the runtime's own resume command,
+ * in the session's directory. Each renders the whole session (a 20 MB one: ~0.3 s natively, more
+ * translated), so the page asks for one at a time.
  */
-async function resumeCommands(repo: RepoContext, spec: string, cwd: string) {
+async function resumeCommands(repo: RepoContext, spec: string, only: string | null, cwd: string) {
   const id = fullId(await repo.resolve(spec));
   const { format } = (await show(repo, id)).meta;
-  const runtimes = (await (await runtimeRegistry()).allRuntimes()).filter((r) => r.export);
+  const runtimes = (await exporters()).filter((r) => only === null || r.name === only);
+  if (only !== null && runtimes.length === 0) throw new UsageError(`runtime takes one that exports (${(await exporters()).map((r) => r.name).join(', ')}), not '${only}'`);
   runtimes.sort((x, y) => Number(y.formats.includes(format)) - Number(x.formats.includes(format)));
   const out = [];
   for (const r of runtimes) {
@@ -104,7 +114,7 @@ async function resumeCommands(repo: RepoContext, spec: string, cwd: string) {
     try {
       e = await exportSession(repo, r.name, id, { write: false, cwd });
     } catch (err) {
-      if (err instanceof CtxError) continue; // a context this runtime cannot take
+      if (err instanceof CtxError && only === null) continue; // a context this runtime cannot take
       throw err;
     }
     const cd = e.cwd ? ` && cd ${shellQuote(e.cwd)}` : '';

@@ -2,13 +2,14 @@
 // The web view of `ctx serve`: plain DOM, no framework (bundled by esbuild into dist/web/app.js).
 // It reads only the server's JSON API; from src it takes types alone.
 import type { Block, NeutralMessage } from '../core/neutral.js';
-import type { commitJson, diffJson, fileTouchJson, graphLineJson, grepJson, messagesJson, resumeJson } from '../output/records.js';
+import type { commitJson, diffJson, fileTouchJson, graphLineJson, grepJson, messagesJson, resumeJson, runtimeJson } from '../output/records.js';
 
 type Commit = ReturnType<typeof commitJson>;
 type GraphLine = ReturnType<typeof graphLineJson>;
 type Page = ReturnType<typeof messagesJson>;
 type Diff = ReturnType<typeof diffJson>;
 type Resume = ReturnType<typeof resumeJson>;
+type Runtime = ReturnType<typeof runtimeJson>;
 type Hit = ReturnType<typeof grepJson>;
 type Touch = ReturnType<typeof fileTouchJson>;
 
@@ -103,8 +104,30 @@ async function commitPage(id: string): Promise<void> {
   const count = h('p', { class: 'status', id: 'count' });
   const nav = h('p', { class: 'toolbar' }, ...(c.parent ? ['parent ', link(c.parent), ' · ', h('a', { href: `/diff?${new URLSearchParams({ a: c.parent, b: c.id })}` }, 'difference with its parent')] : ['(root)']));
   show(h('h1', {}, c.summary || short(c.id)), meta, nav, resume, count, list);
-  api<Resume>('resume', { id: c.id }).then((cmds) => resume.replaceChildren(h('h2', {}, 'Resume'), ...cmds.map(resumeLine)), (e) => resume.replaceChildren(h('p', { class: 'error' }, `no resume command: ${e.message}`)));
+  // the messages first: a resume command renders the whole session on the server
   await messagePages(c.id, list, count);
+  const runtimes = (await api<Runtime>('runtimes')).sort((x, y) => Number(y.formats.includes(m.format)) - Number(x.formats.includes(m.format)));
+  resume.replaceChildren(h('h2', {}, 'Resume'), ...runtimes.map((r) => resumeSlot(c.id, r, r.formats.includes(m.format))));
+}
+
+/** A runtime's resume command: its own runtime's at once, a translated one when asked for. */
+function resumeSlot(id: string, r: Runtime, native: boolean): HTMLElement {
+  const slot = h('div', { class: 'cmd', 'data-runtime': r.runtime }, h('span', {}, `${r.title}${native ? '' : ' (translated)'}`));
+  const load = () =>
+    api<Resume>('resume', { id, runtime: r.runtime }).then(
+      ([cmd]) => slot.replaceWith(resumeLine(cmd)),
+      (e) => slot.replaceChildren(h('span', { class: 'error' }, `${r.title}: ${e.message}`)),
+    );
+  if (native) void load();
+  else {
+    const button = h('button', { class: 'show' }, 'Show the command');
+    button.addEventListener('click', () => {
+      button.replaceWith(h('span', { class: 'status' }, 'rendering…'));
+      void load();
+    });
+    slot.append(button);
+  }
+  return slot;
 }
 
 function resumeLine(r: Resume): HTMLElement {
