@@ -13,8 +13,9 @@ type Runtime = ReturnType<typeof runtimeJson>;
 type Hit = ReturnType<typeof grepJson>;
 type Touch = ReturnType<typeof fileTouchJson>;
 
-/** Messages fetched per page while scrolling. */
+/** Messages fetched per page while scrolling; the first page is smaller, to draw sooner. */
 const PAGE = 100;
+const FIRST_PAGE = 40;
 
 const main = document.getElementById('main')!;
 
@@ -156,7 +157,7 @@ async function messagePages(id: string, list: HTMLElement, count: HTMLElement): 
     if (loading || offset >= total) return;
     loading = true;
     try {
-      const [page] = await api<Page>('messages', { id, offset, limit: PAGE });
+      const [page] = await api<Page>('messages', { id, offset, limit: offset === 0 ? FIRST_PAGE : PAGE });
       total = page.total;
       page.messages.forEach((m, i) => list.append(message(m as NeutralMessage, page.offset + i, list)));
       offset = page.offset + page.messages.length;
