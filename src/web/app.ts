@@ -88,6 +88,9 @@ async function graphPage(): Promise<void> {
 // ---- a commit: metadata, annotations, resume commands, its context's messages page by page
 
 async function commitPage(id: string): Promise<void> {
+  // the first page of messages is asked for with the commit, not after it
+  const first = api<Page>('messages', { id, offset: 0, limit: FIRST_PAGE });
+  first.catch(() => {}); // a missing commit is reported by show
   const [c] = await api<Commit>('show', { id });
   const rows: [string, Node | string][] = [
     ['id', c.id],
@@ -106,7 +109,7 @@ async function commitPage(id: string): Promise<void> {
   const nav = h('p', { class: 'toolbar' }, ...(c.parent ? ['parent ', link(c.parent), ' · ', h('a', { href: `/diff?${new URLSearchParams({ a: c.parent, b: c.id })}` }, 'difference with its parent')] : ['(root)']));
   show(h('h1', {}, c.summary || short(c.id)), meta, nav, resume, count, list);
   // the messages first: a resume command renders the whole session on the server
-  await messagePages(c.id, list, count);
+  await messagePages(c.id, list, count, first);
   const runtimes = (await api<Runtime>('runtimes')).sort((x, y) => Number(y.formats.includes(m.format)) - Number(x.formats.includes(m.format)));
   resume.replaceChildren(h('h2', {}, 'Resume'), ...runtimes.map((r) => resumeSlot(c.id, r, r.formats.includes(m.format))));
 }
@@ -148,7 +151,7 @@ function resumeLine(r: Resume): HTMLElement {
 }
 
 /** Loads the first page, then the next each time the end of the list scrolls into view. */
-async function messagePages(id: string, list: HTMLElement, count: HTMLElement): Promise<void> {
+async function messagePages(id: string, list: HTMLElement, count: HTMLElement, first: Promise<Page[]>): Promise<void> {
   const sentinel = h('div', { class: 'sentinel' });
   let offset = 0;
   let total = Infinity;
@@ -157,7 +160,7 @@ async function messagePages(id: string, list: HTMLElement, count: HTMLElement): 
     if (loading || offset >= total) return;
     loading = true;
     try {
-      const [page] = await api<Page>('messages', { id, offset, limit: offset === 0 ? FIRST_PAGE : PAGE });
+      const [page] = await (offset === 0 ? first : api<Page>('messages', { id, offset, limit: PAGE }));
       total = page.total;
       page.messages.forEach((m, i) => list.append(message(m as NeutralMessage, page.offset + i, list)));
       offset = page.offset + page.messages.length;
