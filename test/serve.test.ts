@@ -1,6 +1,7 @@
 // `ctx serve` over HTTP: where it listens, read-only, no file outside its own, and JSON endpoints
 // that are the CLI's --json output byte for byte.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
@@ -218,6 +219,36 @@ describe('ctx serve over HTTP', () => {
     const config = tempDir();
     const exported = ctx(store, ['export', 'claude-code', m![1], '--session-id', m![2]], { env: { ...FIXED, CLAUDE_CONFIG_DIR: config } });
     expect([exported.code, exported.stdout]).toEqual([0, `claude --resume ${m![2]}\n`]);
+  });
+
+  it('answers only requests made to 127.0.0.1 or localhost: another Host (DNS rebinding) is 403', async () => {
+    const s = await serve(fixtureStore());
+    const port = new URL(s.url).port;
+    const asHost = (host: string) =>
+      new Promise<number>((done, fail) => {
+        const req = request({ host: '127.0.0.1', port, path: '/api/branches', headers: { host } }, (res) => {
+          res.resume();
+          done(res.statusCode!);
+        });
+        req.on('error', fail);
+        req.end();
+      });
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, 'LOCALHOST', `[::1]:${port}`]) expect([host, await asHost(host)]).toEqual([host, 200]);
+    for (const host of [`evil.example:${port}`, `127.0.0.1.evil.example:${port}`, `127.0.0.2:${port}`, `localhost.:${port}`]) expect([host, await asHost(host)]).toEqual([host, 403]);
+  });
+
+  it('--open runs the platform opener with the URL, or says there is none', async () => {
+    const bin = tempDir();
+    const seen = join(bin, 'opened');
+    writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s' "$1" > '${seen}'\n`, { mode: 0o755 });
+    const s = await startServe(fixtureStore(), ['--open'], { ...FIXED, PATH: `${bin}:${process.env.PATH}` });
+    running.push(s);
+    for (let i = 0; i < 100 && !existsSync(seen); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(readFileSync(seen, 'utf8')).toBe(s.url);
+    const none = await startServe(fixtureStore(), ['--open'], { ...FIXED, PATH: tempDir() });
+    running.push(none);
+    for (let i = 0; i < 100 && !none.stderr(); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(none.stderr()).toBe(`ctx serve: xdg-open is not here to open the page: open ${none.url} yourself\n`);
   });
 
   it('bad flags, a missing store and a port in use: one line, the documented exit code', async () => {

@@ -66,6 +66,8 @@ export function serve(opts: ServeOptions): Promise<Serving> {
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, req, { status: 405, type: 'text/plain; charset=utf-8', body: 'read-only: GET and HEAD only\n', headers: { allow: 'GET, HEAD' } });
+    // a page elsewhere cannot reach the store through a name that resolves to 127.0.0.1 (DNS rebinding)
+    if (!hostAllowed(req.headers.host, opts.host)) return send(res, req, { status: 403, type: 'text/plain; charset=utf-8', body: `this server answers to ${opts.host} only\n` });
     const url = parseUrl(req.url);
     if (url === null) return send(res, req, notFound());
     const file = files.get(url.pathname);
@@ -95,6 +97,15 @@ export function serve(opts: ServeOptions): Promise<Serving> {
       });
     });
   });
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** On a loopback address, the Host header must name this machine (with any port); on another address (--host), anything. */
+export function hostAllowed(header: string | undefined, listening: string): boolean {
+  if (!LOOPBACK.has(listening) && listening !== '::1') return true;
+  const name = /^(\[[^\]]*\]|[^:]*)(:\d+)?$/.exec(header ?? '')?.[1].toLowerCase();
+  return name !== undefined && LOOPBACK.has(name);
 }
 
 /**
