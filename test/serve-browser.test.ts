@@ -8,7 +8,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CORPUS, ROOT, ctx, describeCorpus, newStore } from './helpers.js';
+import { CORPUS, FIXTURES, ROOT, ctx, describeCorpus, newStore } from './helpers.js';
 import { FIXED, fixtureStore, startServe, type Served } from './serve-kit.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -224,6 +224,31 @@ describe.skipIf(SKIP)(`ctx serve in headless chromium${SKIP ? ` (skipped: ${CHRO
       expect(await page.textContent('#m-120 .text')).toBe('question 60');
       // under a second on a quiet machine (bench/serve.mjs measures it); generous here, beside other tests
       expect(firstPaint).toBeLessThan(5000);
+      expect(errors).toEqual([]);
+      await page.context().close();
+    } finally {
+      await s.stop();
+    }
+  });
+
+  it('a Codex session: each function call with its output, exactly as the rollout holds them', async () => {
+    const store = newStore();
+    const rollout = join(FIXTURES, 'codex', 'rollout-2026-11-22T21-04-49-01a20513-6ef2-75e0-a186-7b61e34882c3.jsonl');
+    expect(ctx(store, ['import', 'codex', rollout, '-b', 'codex-run'], { env: FIXED }).code).toBe(0);
+    const s = await startServe(store, [], FIXED);
+    try {
+      const { page, errors } = await openPage();
+      const id = JSON.parse(ctx(store, ['show', 'codex-run', '--json'], { env: FIXED }).stdout).id;
+      await page.goto(`${s.url}${id}`);
+      await ready(page, `/${id}`);
+      await loadAll(page);
+      const items = ctx(store, ['materialize', 'codex-run'], { env: FIXED }).stdout.trim().split('\n').map((l) => JSON.parse(l)).filter((e) => e.type === 'response_item').map((e) => e.payload);
+      const calls = items.filter((p) => p.type === 'function_call').map((p) => ({ id: p.call_id, name: p.name }));
+      const results = new Map(items.filter((p) => p.type === 'function_call_output').map((p) => [p.call_id, p.output]));
+      expect([calls.length, results.size]).toEqual([2, 2]);
+      await checkPairing(page, { calls, results, userTexts: [], images: 0 });
+      await page.waitForSelector('.resume .cmd[data-runtime="codex"] code');
+      expect(await page.$$eval('.resume .cmd', (els) => els.map((el) => (el as HTMLElement).dataset.runtime))).toEqual(['codex', 'claude-code', 'gemini-cli']);
       expect(errors).toEqual([]);
       await page.context().close();
     } finally {
