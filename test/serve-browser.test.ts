@@ -152,6 +152,16 @@ describe.skipIf(SKIP)(`ctx serve in headless chromium${SKIP ? ` (skipped: ${CHRO
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(command);
     expect(await page.textContent('.resume .cmd[data-runtime="claude-code"] button')).toBe('Copied');
 
+    // the whole chain, past the compaction, and back
+    expect(await loadAll(page)).toBe(4);
+    await page.click('text=the whole chain from its root');
+    await ready(page, `/${prefix}?stop=root`);
+    expect(await loadAll(page)).toBe(11);
+    expect(await page.textContent('#m-0 .text')).toBe('The `todo list` command prints nothing when todos.txt starts with a blank line. Can you find out why?');
+    await page.click('text=from the nearest compaction');
+    await ready(page, `/${prefix}`);
+    expect(await loadAll(page)).toBe(4);
+
     // the difference with its parent: the link on the page
     await page.click('text=difference with its parent');
     await ready(page, `/diff?${new URLSearchParams({ a: tip.parent, b: tip.id })}`);

@@ -173,6 +173,13 @@ describe('ctx serve over HTTP', () => {
     expect(parts.flatMap((p) => p.messages)).toEqual(whole.messages);
     // the fork's own turn is the last message, its text exactly
     expect(whole.messages[7]).toEqual({ role: 'user', content: [{ type: 'text', text: 'Review: is the blank-line fix covered by a test?' }], timestamp: '2026-03-05T10:00:00.000Z', ids: { uuid: 'r-1' } });
+    // from the root: past the compaction, as ctx materialize --stop root reads it
+    const tip = await page('id=alice/auth-fix&limit=500');
+    const root = await page('id=alice/auth-fix&stop=root&limit=500');
+    expect([tip.total, root.total]).toEqual([4, 11]);
+    expect(root.messages.slice(7)).toEqual(tip.messages);
+    expect(root.messages[0].content[0].text).toBe('The `todo list` command prints nothing when todos.txt starts with a blank line. Can you find out why?');
+    expect(JSON.parse((await get(`${s.url}api/messages?id=alice/auth-fix&stop=nothing`)).body).message).toBe('unknown commit or branch: nothing');
     for (const bad of ['offset=-1', 'limit=x', 'offset=1e3']) {
       const r = await get(`${s.url}api/messages?id=${id}&${bad}`);
       expect([bad, r.status, JSON.parse(r.body).error]).toEqual([bad, 400, 'UsageError']);

@@ -63,7 +63,7 @@ export async function api(repo: RepoContext, cache: MessageCache, url: URL, cwd:
       return lines([materializedJson(await materialize(repo, id, { since: defaultSince(repo, id, {}) }), true)]);
     }
     case '/api/messages': {
-      const { id, messages } = await cache.get(repo, required(q, 'id'));
+      const { id, messages } = await cache.get(repo, required(q, 'id'), q.get('stop') ?? undefined);
       const offset = count(q, 'offset') ?? 0;
       const limit = Math.min(count(q, 'limit') ?? 100, PAGE_LIMIT);
       return lines([messagesJson(id, messages.length, offset, messages.slice(offset, offset + limit))]);

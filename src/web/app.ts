@@ -89,7 +89,8 @@ async function graphPage(): Promise<void> {
 
 async function commitPage(id: string): Promise<void> {
   // the first page of messages is asked for with the commit, not after it
-  const first = api<Page>('messages', { id, offset: 0, limit: FIRST_PAGE });
+  const stop = new URLSearchParams(location.search).get('stop') === 'root' ? 'root' : 'compaction';
+  const first = api<Page>('messages', { id, stop, offset: 0, limit: FIRST_PAGE });
   first.catch(() => {}); // a missing commit is reported by show
   const [c] = await api<Commit>('show', { id });
   const rows: [string, Node | string][] = [
@@ -106,10 +107,16 @@ async function commitPage(id: string): Promise<void> {
   const resume = h('section', { class: 'resume' }, h('p', { class: 'status' }, 'resume commands…'));
   const list = h('div', { class: 'messages', id: 'messages' });
   const count = h('p', { class: 'status', id: 'count' });
-  const nav = h('p', { class: 'toolbar' }, ...(c.parent ? ['parent ', link(c.parent), ' · ', h('a', { href: `/diff?${new URLSearchParams({ a: c.parent, b: c.id })}` }, 'difference with its parent')] : ['(root)']));
+  const nav = h(
+    'p',
+    { class: 'toolbar' },
+    ...(c.parent ? ['parent ', link(c.parent), ' · ', h('a', { href: `/diff?${new URLSearchParams({ a: c.parent, b: c.id })}` }, 'difference with its parent'), ' · '] : ['(root) · ']),
+    // the context as a resume reads it (from the nearest compaction), or the whole chain
+    stop === 'root' ? h('a', { href: `/${id}`, class: 'stop' }, 'from the nearest compaction') : h('a', { href: `/${id}?stop=root`, class: 'stop' }, 'the whole chain from its root'),
+  );
   show(h('h1', {}, c.summary || short(c.id)), meta, nav, resume, count, list);
   // the messages first: a resume command renders the whole session on the server
-  await messagePages(c.id, list, count, first);
+  await messagePages(c.id, stop, list, count, first);
   const runtimes = (await api<Runtime>('runtimes')).sort((x, y) => Number(y.formats.includes(m.format)) - Number(x.formats.includes(m.format)));
   resume.replaceChildren(h('h2', {}, 'Resume'), ...runtimes.map((r) => resumeSlot(c.id, r, r.formats.includes(m.format))));
 }
@@ -151,7 +158,7 @@ function resumeLine(r: Resume): HTMLElement {
 }
 
 /** Loads the first page, then the next each time the end of the list scrolls into view. */
-async function messagePages(id: string, list: HTMLElement, count: HTMLElement, first: Promise<Page[]>): Promise<void> {
+async function messagePages(id: string, stop: string, list: HTMLElement, count: HTMLElement, first: Promise<Page[]>): Promise<void> {
   const sentinel = h('div', { class: 'sentinel' });
   let offset = 0;
   let total = Infinity;
@@ -160,7 +167,7 @@ async function messagePages(id: string, list: HTMLElement, count: HTMLElement, f
     if (loading || offset >= total) return;
     loading = true;
     try {
-      const [page] = await (offset === 0 ? first : api<Page>('messages', { id, offset, limit: PAGE }));
+      const [page] = await (offset === 0 ? first : api<Page>('messages', { id, stop, offset, limit: PAGE }));
       total = page.total;
       page.messages.forEach((m, i) => list.append(message(m as NeutralMessage, page.offset + i, list)));
       offset = page.offset + page.messages.length;
