@@ -4,32 +4,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CORPUS, FIXED_ENV, FIXTURES, ctx, describeCorpus } from './helpers.js';
+import { CORPUS, FIXED_ENV, ctx, describeCorpus } from './helpers.js';
+import { FIND_ENV, findStore } from './find-store.js';
 import { openStore } from '../src/index.js';
 import { grepPattern, requiredLiteral, snippet } from '../src/api/grep.js';
 
-const FIND = join(FIXTURES, 'find');
-export const FIND_ENV = { ...FIXED_ENV, CTX_NOW: '2026-11-21T00:00:00.000Z' };
 const CLAUDE = 'ctx-9fc7b5d26e76fb6e436cb31b951d0b4a4e650f65';
 const FORK = 'ctx-a3496b4f4894f01f58a0d4199e8691206a253aa8';
 const CODEX = 'ctx-98f50cbea7aa342b0360f04f33591ddd04b8d57a';
 const GEMINI = 'ctx-df9f268860aa85a287f40e698f43155956283836';
-
-/** A store of the three runtimes' fixture sessions, and a fork of the Claude one with a commit of its own. */
-export function findStore(dir: string, env: Record<string, string> = FIND_ENV): string {
-  const store = join(dir, '.ctx');
-  const run = (args: string[], input?: string) => {
-    const r = ctx(store, args, { env, input });
-    if (r.code !== 0) throw new Error(r.stderr);
-  };
-  run(['init', store]);
-  run(['import', 'claude-code', join(FIND, 'claude-tools.jsonl'), '-b', 'alice/auth']);
-  run(['import', 'codex', join(FIND, 'rollout-2026-11-20T10-00-00-0b1c2d3e-4f5a-7b6c-8d9e-0f1a2b3c4d5e.jsonl'), '-b', 'alice/rename']);
-  run(['import', 'gemini-cli', join(FIND, 'session-2026-11-20T11-00-cccc9999.jsonl'), '-b', 'bob/log']);
-  run(['fork', 'alice/auth~2', 'alice/auth-fork']);
-  run(['checkpoint', '-b', 'alice/auth-fork', '--format', 'claude-code-v1', '-'], '{"type":"user","message":{"role":"user","content":"Also make the token refresh jitter its retries"}}\n');
-  return store;
-}
 
 const lines = (s: string) => s.trimEnd().split('\n').map((l) => JSON.parse(l));
 
@@ -120,9 +103,12 @@ describe('ctx grep', () => {
     expect(grep(['-i', 'retr', '--json'], { ...FIND_ENV, CTX_ENGINE: 'isogit', PATH: '/nonexistent' }).stdout).toBe(want);
   });
 
-  it('highlights the match on a terminal and prints -n hits at most', () => {
+  it('highlights the match in colour and prints -n hits at most', () => {
     const r = grep(['-n', '2', 'retr']);
     expect(r.stdout.trimEnd().split('\n')).toHaveLength(2);
+    expect(grep(['-n', '1', 'retr', '--color', 'always']).stdout).toBe(
+      `\x1b[33m${CLAUDE.slice(0, 16)}\x1b[39m\talice/auth\t0\tuser\t2026-11-20T09:01:00.000Z\t…token refresh in src/auth.ts: it never \x1b[1m\x1b[31mretr\x1b[39m\x1b[22mies. It fails on the first 401.\n`,
+    );
     expect(grep(['-n', 'x', 'retr'])).toMatchObject({ code: 2, stderr: "ctx: -n takes a whole number, not 'x'\n" });
   });
 
