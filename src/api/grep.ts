@@ -242,8 +242,10 @@ export async function* scanCommits(ctx: RepoContext, tips: readonly [string, str
 async function* commitBatches(ctx: RepoContext, tips: readonly [string, string][]): AsyncIterable<Candidate[]> {
   const seen = new Set<string>();
   let batch: Candidate[] = [];
-  for (const [branch, tip] of tips) {
-    const links = await ctx.engine.chain(tip);
+  // a few chains read ahead while one is searched: each is a `git rev-list` of its own
+  const chains = aheadOf(tips.map(([, tip]) => () => ctx.engine.chain(tip)), 4);
+  for (const [k, [branch]] of tips.entries()) {
+    const links = await chains(k);
     let child: Candidate | null = null;
     for (const l of links) {
       const type = trailer(l.message, 'Ctx-Type') as CommitType;
@@ -262,6 +264,19 @@ async function* commitBatches(ctx: RepoContext, tips: readonly [string, string][
     }
   }
   if (batch.length) yield batch;
+}
+
+/** `jobs` run in order, at most `n` ahead of the one asked for; `at(k)` is job k's result. */
+function aheadOf<T>(jobs: readonly (() => Promise<T>)[], n: number): (k: number) => Promise<T> {
+  const started: Promise<T>[] = [];
+  const start = (k: number) => {
+    while (started.length < Math.min(jobs.length, k + n + 1)) {
+      const p = jobs[started.length]();
+      p.catch(() => {}); // awaited in turn; until then a failure waits there
+      started.push(p);
+    }
+  };
+  return (k) => (start(k), started[k]);
 }
 
 async function scanBatch(ctx: RepoContext, batch: Candidate[], mayHold: (b: Uint8Array) => boolean): Promise<ScannedCommit[]> {
