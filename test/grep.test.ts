@@ -144,6 +144,7 @@ describe('grep internals', () => {
     const text = `${'a'.repeat(50)}\nneedle\n${'b'.repeat(50)}`;
     expect(snippet(text, 51, 57)).toBe(`…${'a'.repeat(39)} needle ${'b'.repeat(39)}…`);
     expect(snippet('short needle', 6, 12)).toBe('short needle');
+    expect(snippet('red \x1b[31mneedle\x1b[0m\x9b2J', 4, 14)).toBe('red \ufffd[31mneedle\ufffd[0m\ufffd2J');
     expect(() => grepPattern({ pattern: '' })).toThrow('grep: the pattern is empty');
   });
 });

@@ -172,11 +172,12 @@ export function matchMessage(m: NeutralMessage, re: RegExp, role?: string): { ro
 
 const CONTEXT = 40;
 
-/** The match with up to 40 characters either side, whitespace runs as one space, cuts marked `…`. */
+/** The match with up to 40 characters either side, whitespace runs as one space, control characters as U+FFFD, cuts marked `…`. */
 export function snippet(text: string, start: number, end: number): string {
   const from = Math.max(0, start - CONTEXT);
   const to = Math.min(text.length, Math.max(end, start + 1) + CONTEXT, start + 400);
-  const flat = (s: string) => s.replace(/\s+/g, ' ');
+  // one line, and inert on a terminal: a tool's output may hold escape sequences
+  const flat = (s: string) => s.replace(/\s+/g, ' ').replace(/[\x00-\x1f\x7f-\x9f]/g, '\ufffd');
   return `${from > 0 ? '…' : ''}${flat(text.slice(from, to)).trim()}${to < text.length ? '…' : ''}`;
 }
 
