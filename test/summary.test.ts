@@ -52,6 +52,7 @@ describe('summaries', () => {
     expect(requestText('<system-reminder>\nbe brief\n</system-reminder>\nFix it').trim()).toBe('Fix it');
     expect(requestText('<local-command-stdout>done</local-command-stdout>').trim()).toBe('');
     expect(displaySummary('', { type: 'delta', message_count: 3 })).toBe('');
+    expect(displaySummary('Why does <system-reminder> show up?', { type: 'delta', message_count: 3 })).toBe('Why does <system-reminder> show up?');
     expect(displaySummary('<system-reminder>x', { type: 'compaction', message_count: 2 })).toBe('compaction: 2 messages');
   });
 });
