@@ -20,8 +20,9 @@ import { benchLarge } from './large.mjs';
 import { benchResolve } from './resolve.mjs';
 import { benchSession } from './session.mjs';
 import { benchServe } from './serve.mjs';
+import { benchGrep } from './grep.mjs';
 
-const ALL = ['chain', 'resume', 'large', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens', 'translate', 'resolve', 'session', 'serve'];
+const ALL = ['chain', 'resume', 'large', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens', 'translate', 'resolve', 'session', 'grep', 'serve'];
 const wanted = process.argv.slice(2);
 for (const w of wanted) if (!ALL.includes(w)) throw new Error(`unknown benchmark '${w}' (${ALL.join(', ')})`);
 const picked = wanted.length ? ALL.filter((b) => wanted.includes(b)) : ALL;
@@ -78,6 +79,10 @@ try {
       sections.push((await benchTokens()).markdown);
     } else if (b === 'translate') {
       sections.push((await benchTranslate()).markdown);
+    } else if (b === 'grep') {
+      const r = await benchGrep();
+      sections.push(r.markdown);
+      if (r.summary) targets.push(`- grep, rare phrase: ctx / git grep = ${fmtRatio(r.summary['quokka lattice'].ratio)}; common word: ${fmtRatio(r.summary.refresh.ratio)}; ctx files ${r.summary.files.toFixed(0)} ms CPU`);
     } else if (b === 'session') {
       sections.push((await benchSession()).markdown);
     } else if (b === 'serve') {

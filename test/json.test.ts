@@ -117,6 +117,8 @@ describe('--json records', () => {
     expect(keys(['cursor', 'set', 'alice/auth-fix', 'coder'])).toEqual(['agent at branch id v']);
     expect(keys(['cursor', 'show', 'alice/auth-fix', 'coder'])).toEqual(['agent at branch id v']);
     expect(keys(['snapshot', 'alice/auth-fix'])).toEqual(['branch format id parent type v']);
+    expect(new Set(keys(['grep', 'go on']))).toEqual(new Set(['at branch commit entry role snippet v']));
+    expect(new Set(keys(['files', 'src/list.ts']))).toEqual(new Set(['action at branch commit entry path session tool v']));
     const sessions = join(dir, 'sessions');
     mkdirSync(sessions);
     copyFileSync(FIXTURE, join(sessions, 'a.jsonl'));

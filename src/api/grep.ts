@@ -172,11 +172,12 @@ export function matchMessage(m: NeutralMessage, re: RegExp, role?: string): { ro
 
 const CONTEXT = 40;
 
-/** The match with up to 40 characters either side, whitespace runs as one space, cuts marked `…`. */
+/** The match with up to 40 characters either side, whitespace runs as one space, control characters as U+FFFD, cuts marked `…`. */
 export function snippet(text: string, start: number, end: number): string {
   const from = Math.max(0, start - CONTEXT);
   const to = Math.min(text.length, Math.max(end, start + 1) + CONTEXT, start + 400);
-  const flat = (s: string) => s.replace(/\s+/g, ' ');
+  // one line, and inert on a terminal: a tool's output may hold escape sequences
+  const flat = (s: string) => s.replace(/\s+/g, ' ').replace(/[\x00-\x1f\x7f-\x9f]/g, '\ufffd');
   return `${from > 0 ? '…' : ''}${flat(text.slice(from, to)).trim()}${to < text.length ? '…' : ''}`;
 }
 
@@ -242,8 +243,10 @@ export async function* scanCommits(ctx: RepoContext, tips: readonly [string, str
 async function* commitBatches(ctx: RepoContext, tips: readonly [string, string][]): AsyncIterable<Candidate[]> {
   const seen = new Set<string>();
   let batch: Candidate[] = [];
-  for (const [branch, tip] of tips) {
-    const links = await ctx.engine.chain(tip);
+  // a few chains read ahead while one is searched: each is a `git rev-list` of its own
+  const chains = aheadOf(tips.map(([, tip]) => () => ctx.engine.chain(tip)), 4);
+  for (const [k, [branch]] of tips.entries()) {
+    const links = await chains(k);
     let child: Candidate | null = null;
     for (const l of links) {
       const type = trailer(l.message, 'Ctx-Type') as CommitType;
@@ -262,6 +265,19 @@ async function* commitBatches(ctx: RepoContext, tips: readonly [string, string][
     }
   }
   if (batch.length) yield batch;
+}
+
+/** `jobs` run in order, at most `n` ahead of the one asked for; `at(k)` is job k's result. */
+function aheadOf<T>(jobs: readonly (() => Promise<T>)[], n: number): (k: number) => Promise<T> {
+  const started: Promise<T>[] = [];
+  const start = (k: number) => {
+    while (started.length < Math.min(jobs.length, k + n + 1)) {
+      const p = jobs[started.length]();
+      p.catch(() => {}); // awaited in turn; until then a failure waits there
+      started.push(p);
+    }
+  };
+  return (k) => (start(k), started[k]);
 }
 
 async function scanBatch(ctx: RepoContext, batch: Candidate[], mayHold: (b: Uint8Array) => boolean): Promise<ScannedCommit[]> {

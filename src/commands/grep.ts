@@ -46,7 +46,7 @@ export default defineCommand({
   print(io, { hits, re }) {
     if (io.flags.json) return hits.forEach((h) => io.json(grepJson(h)));
     const c = io.chalk;
-    if (!io.tty) return io.out(hits.map((h) => [shortId(h.commit.slice(4)), h.branch, h.entry, h.role, h.at ?? '-', h.snippet].join('\t') + '\n').join(''));
+    if (!io.tty) return io.out(hits.map((h) => [c.yellow(shortId(h.commit.slice(4))), h.branch, h.entry, h.role, h.at ?? '-', highlight(io, h.snippet, re)].join('\t') + '\n').join(''));
     io.out(hits.map((h) => `${c.yellow(shortId(h.commit.slice(4)))} ${c.green(h.branch)} ${h.entry} ${c.cyan(h.role)}  ${highlight(io, h.snippet, re)}\n`).join(''));
   },
   failure: ({ hits }, flags) => (hits.length === 0 ? new CtxError(`no match${flags.role ? ` in role ${flags.role}` : ''}`) : undefined),

@@ -26,8 +26,8 @@ const TAG = (name: string) => new RegExp(`<${name}>([\\s\\S]*?)(?:</${name}>|$)`
 const COMMAND_NAME = TAG('command-name');
 const COMMAND_ARGS = TAG('command-args');
 const BASH_INPUT = TAG('bash-input');
-/** what a raw stored summary looks like: a runtime's tag, or its caveat line */
-const RAW = new RegExp(`<(${[...CONTEXT_TAGS, 'command-name', 'command-args', 'bash-input'].join('|')})>|^\\s*Caveat: The messages below`);
+/** what a raw stored summary looks like: it starts with a runtime's tag, or is its caveat line */
+const RAW = new RegExp(`^\\s*(<(${[...CONTEXT_TAGS, 'command-name', 'command-args', 'bash-input'].join('|')})>|Caveat: The messages below)`);
 
 /** A user message's text as the request it is: a command as typed, the runtime's added context left out. */
 export function requestText(text: string): string {
