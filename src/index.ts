@@ -29,3 +29,4 @@ export { scanSecrets, SECRET_RULES, type Finding, type SecretRule } from './core
 export { contextTokenBudget, type ContextTokenBudget, type ContextTokenBudgetInput } from './core/budget.js';
 export { loadTokenizer, charsPerToken, tokensFromChars, type TokenCounter } from './core/tokens.js';
 export type { BudgetOptions, BudgetReport } from './api/budget.js';
+export { serveStore, type Serving } from './serve/server.js';

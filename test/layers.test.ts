@@ -18,7 +18,7 @@ const RUNTIME_REGISTRY = 'src/runtimes/registry.ts';
 const LAYERS: Record<Layer, Allowed[]> = {
   cli: ['commands', 'output', 'api', 'errors', 'core'],
   commands: ['api', 'output', 'core', 'errors', 'formats', { layer: 'runtimes', files: [RUNTIME_REGISTRY] }, 'serve'],
-  library: ['api', 'core', 'errors', 'formats', { layer: 'runtimes', files: [RUNTIME_REGISTRY] }],
+  library: ['api', 'core', 'errors', 'formats', { layer: 'runtimes', files: [RUNTIME_REGISTRY] }, 'serve'],
   api: ['core', 'formats', { layer: 'runtimes', files: [RUNTIME_REGISTRY] }, 'store', 'errors'],
   runtimes: ['core', 'formats', 'store', 'errors', 'api'],
   formats: ['core', 'errors'],

@@ -244,6 +244,22 @@ describe('ctx serve over HTTP', () => {
     for (const host of [`evil.example:${port}`, `127.0.0.1.evil.example:${port}`, `127.0.0.2:${port}`, `localhost.:${port}`]) expect([host, await asHost(host)]).toEqual([host, 403]);
   });
 
+  it('--host another address: listens there, says so on stderr, and takes any Host', async () => {
+    const s = await serve(fixtureStore(), ['--host', '0.0.0.0']);
+    expect(s.url).toMatch(/^http:\/\/0\.0\.0\.0:\d+\/$/);
+    for (let i = 0; i < 100 && !s.stderr(); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(s.stderr()).toBe('ctx serve: listening on 0.0.0.0: whoever reaches it reads every session in the store\n');
+    const r = await new Promise<number>((done, fail) => {
+      const req = request({ host: '127.0.0.1', port: new URL(s.url).port, path: '/api/branches', headers: { host: 'ctx.example' } }, (res) => {
+        res.resume();
+        done(res.statusCode!);
+      });
+      req.on('error', fail);
+      req.end();
+    });
+    expect(r).toBe(200);
+  });
+
   it('--open runs the platform opener with the URL, or says there is none', async () => {
     const bin = tempDir();
     const seen = join(bin, 'opened');
@@ -256,6 +272,20 @@ describe('ctx serve over HTTP', () => {
     running.push(none);
     for (let i = 0; i < 100 && !none.stderr(); i++) await new Promise((r) => setTimeout(r, 50));
     expect(none.stderr()).toBe(`ctx serve: xdg-open is not here to open the page: open ${none.url} yourself\n`);
+  });
+
+  it('the library serves a store too: serveStore', async () => {
+    const lib = await import('../dist/index.js');
+    const store = fixtureStore();
+    const s = await lib.serveStore(store, { port: 0, env: { ...process.env, ...FIXED } });
+    try {
+      expect(s.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+      expect((await get(`${s.url}api/log`)).body).toBe(cli(store, ['log', '--all', '--json']));
+    } finally {
+      await s.close();
+    }
+    await expect(fetch(`${s.url}api/log`)).rejects.toThrow();
+    await expect(lib.serveStore(join(tempDir(), 'none'), { port: 0 })).rejects.toThrow(lib.NotFoundError);
   });
 
   it('bad flags, a missing store and a port in use: one line, the documented exit code', async () => {

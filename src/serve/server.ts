@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { openRepo } from '../api/open.js';
 import type { RepoContext } from '../api/repo-context.js';
 import { CtxError, EXIT, NotFoundError } from '../errors/index.js';
 import { api, isPageRoute, permalink, type Reply } from './routes.js';
@@ -106,6 +107,26 @@ export function hostAllowed(header: string | undefined, listening: string): bool
   if (!LOOPBACK.has(listening) && listening !== '::1') return true;
   const name = /^(\[[^\]]*\]|[^:]*)(:\d+)?$/.exec(header ?? '')?.[1].toLowerCase();
   return name !== undefined && LOOPBACK.has(name);
+}
+
+/** The library's `ctx serve`: the store at `path` served until `close()` (127.0.0.1:7420 unless told). */
+export async function serveStore(path: string, opts: { host?: string; port?: number; env?: NodeJS.ProcessEnv; cwd?: string; note?: (line: string) => void } = {}): Promise<Serving> {
+  const open = () => openRepo({ store: path, env: opts.env, cwd: opts.cwd }).repo;
+  await open().close(); // the store must be there before anything listens
+  return serve({
+    host: opts.host ?? '127.0.0.1',
+    port: opts.port ?? 7420,
+    cwd: opts.cwd ?? process.cwd(),
+    note: opts.note ?? ((line) => process.stderr.write(`${line}\n`)),
+    withRepo: async (body) => {
+      const repo = open();
+      try {
+        return await body(repo);
+      } finally {
+        await repo.close();
+      }
+    },
+  });
 }
 
 /**
