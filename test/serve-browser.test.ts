@@ -138,6 +138,7 @@ describe.skipIf(SKIP)(`ctx serve in headless chromium${SKIP ? ` (skipped: ${CHRO
     await page.goto(url + prefix);
     await ready(page, `/${prefix}`);
     expect(await page.textContent('h1')).toBe('blank lines no longer stop todo list');
+    expect(await page.textContent('.notes')).toBe('labels fixed, todo-cli');
     expect(await page.$eval('table.meta', (t) => t.textContent)).toContain(`id${tip.id}`);
     // its own runtime's command comes by itself; a translated one when asked for
     await page.waitForSelector('.resume .cmd[data-runtime="claude-code"] code');
@@ -169,6 +170,15 @@ describe.skipIf(SKIP)(`ctx serve in headless chromium${SKIP ? ` (skipped: ${CHRO
     // the tip adds its turn (two messages) to its parent's context
     expect(sides).toEqual([0, 2]);
     await shot(page, 'serve-diff');
+
+    // the graph a few commits at a time, then older ones
+    await page.goto(`${url}?n=3`);
+    await ready(page, '/?n=3');
+    expect(await page.locator('.graph .row[data-id]').count()).toBe(3);
+    await page.click('a.older');
+    await ready(page, '/?n=1003');
+    expect(await page.locator('.graph .row[data-id]').count()).toBe(6);
+    expect(await page.locator('a.older').count()).toBe(0);
 
     // back to the graph: compare two checked commits
     await page.goto(url);

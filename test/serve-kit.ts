@@ -72,6 +72,6 @@ export function fixtureStore(): string {
   run(['fork', 'alice/auth-fix~3', 'review/finding-1']);
   const line = `${JSON.stringify({ type: 'user', uuid: 'r-1', parentUuid: null, sessionId: 'r', timestamp: '2026-03-05T10:00:00.000Z', message: { role: 'user', content: 'Review: is the blank-line fix covered by a test?' } })}\n`;
   run(['checkpoint', '-b', 'review/finding-1', '--format', 'claude-code-v1', '-'], line);
-  run(['annotate', 'alice/auth-fix', '--summary', 'blank lines no longer stop todo list']);
+  run(['annotate', 'alice/auth-fix', '--summary', 'blank lines no longer stop todo list', '--label', 'fixed', '--label', 'todo-cli']);
   return store;
 }

@@ -50,8 +50,12 @@ function failed(e: unknown): void {
 
 // ---- the graph: every branch and fork, as `ctx log --all --graph` draws it
 
-async function graphPage(): Promise<void> {
-  const rows = await api<GraphLine>('graph');
+/** Commits the graph shows first (the server's default), and how many more each "older" link adds. */
+const GRAPH = 1000;
+
+async function graphPage(q: URLSearchParams): Promise<void> {
+  const n = Number(q.get('n')) || GRAPH;
+  const rows = await api<GraphLine>('graph', { n });
   const picked: string[] = [];
   const compare = h('button', { disabled: '' }, 'Compare the two checked');
   compare.addEventListener('click', () => navigate(`/diff?${new URLSearchParams({ a: picked[0], b: picked[1] })}`));
@@ -82,7 +86,9 @@ async function graphPage(): Promise<void> {
   const width = Math.max(1, ...rows.map((r) => r.graph.length));
   for (const lanes of graph.querySelectorAll<HTMLElement>('.lanes')) lanes.style.width = `${width}ch`;
   const commits = rows.filter((r) => r.commit).length;
-  show(h('h1', {}, 'Branches and forks'), h('div', { class: 'toolbar' }, `${commits} commits`, compare), graph);
+  // as many as asked for: there may be older ones
+  const older = commits === n ? h('a', { href: `/?n=${n + GRAPH}`, class: 'older' }, `${GRAPH.toLocaleString('en-US')} older commits`) : null;
+  show(h('h1', {}, 'Branches and forks'), h('div', { class: 'toolbar' }, `${commits} commits${older ? ', the newest' : ''}`, compare), graph, ...(older ? [older] : []));
 }
 
 // ---- a commit: metadata, annotations, resume commands, its context's messages page by page
@@ -114,7 +120,10 @@ async function commitPage(id: string): Promise<void> {
     // the context as a resume reads it (from the nearest compaction), or the whole chain
     stop === 'root' ? h('a', { href: `/${id}`, class: 'stop' }, 'from the nearest compaction') : h('a', { href: `/${id}?stop=root`, class: 'stop' }, 'the whole chain from its root'),
   );
-  show(h('h1', {}, c.summary || short(c.id)), meta, nav, resume, count, list);
+  // annotations (ctx annotate) in sight: the summary is the title already
+  const notes = Object.entries(c.annotations).filter(([k]) => k !== 'summary' && k !== 'at' && k !== 'by');
+  const noted = notes.length ? h('p', { class: 'notes' }, ...notes.flatMap(([k, v], i) => [i ? ' · ' : '', h('b', {}, k), ` ${typeof v === 'string' ? v : Array.isArray(v) ? v.join(', ') : JSON.stringify(v)}`])) : null;
+  show(h('h1', {}, c.summary || short(c.id)), meta, ...(noted ? [noted] : []), nav, resume, count, list);
   // the messages first: a resume command renders the whole session on the server
   await messagePages(c.id, stop, list, count, first);
   const runtimes = (await api<Runtime>('runtimes')).sort((x, y) => Number(y.formats.includes(m.format)) - Number(x.formats.includes(m.format)));
@@ -304,7 +313,7 @@ async function route(): Promise<void> {
     else if (pathname === '/diff') await diffPage(q.get('a') ?? '', q.get('b') ?? '');
     else if (pathname === '/search') await searchPage(q);
     else if (pathname === '/files') await filesPage(q);
-    else await graphPage();
+    else await graphPage(q);
   } catch (e) {
     failed(e);
   }
