@@ -1,52 +1,9 @@
 /// <reference lib="dom" />
 // The web view of `ctx serve`: plain DOM, no framework (bundled by esbuild into dist/web/app.js).
 // It reads only the server's JSON API; from src it takes types alone.
-import type { Block, NeutralMessage } from '../core/neutral.js';
-import type { commitJson, diffJson, fileTouchJson, graphLineJson, grepJson, messagesJson, resumeJson, runtimeJson } from '../output/records.js';
-
-type Commit = ReturnType<typeof commitJson>;
-type GraphLine = ReturnType<typeof graphLineJson>;
-type Page = ReturnType<typeof messagesJson>;
-type Diff = ReturnType<typeof diffJson>;
-type Resume = ReturnType<typeof resumeJson>;
-type Runtime = ReturnType<typeof runtimeJson>;
-type Hit = ReturnType<typeof grepJson>;
-type Touch = ReturnType<typeof fileTouchJson>;
-
-/** Messages fetched per page while scrolling; the first page is smaller, to draw sooner. */
-const PAGE = 100;
-const FIRST_PAGE = 40;
-
-const main = document.getElementById('main')!;
-
-/** An element with attributes and children; strings become text nodes (never HTML). */
-function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: (Node | string | null)[]): HTMLElementTagNameMap[K] {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
-  for (const c of children) if (c !== null) el.append(c);
-  return el;
-}
-
-/** The API's JSON lines; a failed request throws its `message`. */
-async function api<T>(path: string, params: Record<string, string | number> = {}): Promise<T[]> {
-  const q = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
-  const res = await fetch(`/api/${path}?${q}`);
-  const text = await res.text();
-  const records = text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
-  if (!res.ok) throw new Error(records[0]?.message ?? `${res.status} ${res.statusText}`);
-  return records;
-}
-
-const short = (id: string) => id.slice(0, 16);
-const link = (id: string, text = short(id)) => h('a', { href: `/${id}`, class: 'mono' }, text);
-
-function show(...nodes: Node[]): void {
-  main.replaceChildren(...nodes);
-}
-
-function failed(e: unknown): void {
-  show(h('p', { class: 'error' }, e instanceof Error ? e.message : String(e)));
-}
+import type { NeutralMessage } from '../core/neutral.js';
+import { api, failed, h, link, short, show, type Commit, type Diff, type GraphLine, type Hit, type Page, type Resume, type Runtime, type Touch } from './dom.js';
+import { FIRST_PAGE, message, messagePages } from './messages.js';
 
 // ---- the graph: every branch and fork, as `ctx log --all --graph` draws it
 
@@ -164,88 +121,6 @@ function resumeLine(r: Resume): HTMLElement {
   });
   const code = h('code', { class: 'command' }, r.command);
   return h('div', { class: 'cmd', 'data-runtime': r.runtime }, h('span', {}, `${r.title}${r.native ? '' : ' (translated)'}`), code, button);
-}
-
-/** Loads the first page, then the next each time the end of the list scrolls into view. */
-async function messagePages(id: string, stop: string, list: HTMLElement, count: HTMLElement, first: Promise<Page[]>): Promise<void> {
-  const sentinel = h('div', { class: 'sentinel' });
-  let offset = 0;
-  let total = Infinity;
-  let loading = false;
-  const more = async () => {
-    if (loading || offset >= total) return;
-    loading = true;
-    try {
-      const [page] = await (offset === 0 ? first : api<Page>('messages', { id, stop, offset, limit: PAGE }));
-      total = page.total;
-      page.messages.forEach((m, i) => list.append(message(m as NeutralMessage, page.offset + i, list)));
-      offset = page.offset + page.messages.length;
-      count.textContent = `${offset} of ${total} messages`;
-      list.dataset.loaded = String(offset);
-      list.dataset.total = String(total);
-      if (offset >= total) {
-        observer.disconnect();
-        sentinel.remove();
-      }
-    } finally {
-      loading = false;
-    }
-    // the page did not fill the screen: the sentinel is still in view
-    if (offset < total && sentinel.getBoundingClientRect().top < innerHeight) await more();
-  };
-  const observer = new IntersectionObserver((seen) => seen.some((e) => e.isIntersecting) && void more().catch(failed));
-  list.after(sentinel);
-  await more();
-  if (offset < total) observer.observe(sentinel);
-}
-
-function message(m: NeutralMessage, index: number, list: HTMLElement): HTMLElement {
-  const head = h('div', { class: 'head' }, h('span', { class: 'role' }, m.author ? `${m.role} (${m.author})` : m.role), h('span', {}, `#${index}`), m.timestamp ? h('span', {}, m.timestamp) : null);
-  const el = h('article', { class: `msg ${m.role}`, id: `m-${index}`, 'data-index': String(index), 'data-role': m.role }, head);
-  for (const b of m.content) el.append(block(b, list));
-  // a message of results shown with their calls above folds to a line
-  if (m.content.length && m.content.every((b) => b.type === 'tool_result') && !el.querySelector('.orphan')) el.classList.add('folded');
-  return el;
-}
-
-function block(b: Block, list: HTMLElement): Node {
-  switch (b.type) {
-    case 'text':
-      return h('div', { class: 'text' }, b.text);
-    case 'thinking':
-      return h('details', { class: 'thinking' }, h('summary', {}, 'thinking'), h('div', { class: 'text' }, b.text));
-    case 'image':
-      return b.data ? h('img', { class: 'shot', alt: 'image', src: `data:${b.media_type ?? 'image/png'};base64,${b.data}` }) : h('div', { class: 'ref' }, `[image${b.url ? `: ${b.url}` : ''}]`);
-    case 'tool_call':
-      return h(
-        'details',
-        { class: 'tool', 'data-call-id': b.id, 'data-tool': b.name },
-        h('summary', {}, `${b.name} `, h('span', { class: 'mono' }, preview(b.input))),
-        h('pre', { class: 'input' }, typeof b.input === 'string' ? b.input : JSON.stringify(b.input, null, 2)),
-        h('div', { class: 'result pending' }, 'no result'),
-      );
-    case 'tool_result': {
-      const content = result(b.content);
-      // the call is above (pages load in order): its result goes with it
-      const call = list.querySelector<HTMLElement>(`details.tool[data-call-id="${CSS.escape(b.call_id)}"]`);
-      const slot = call?.querySelector('.result.pending');
-      if (call && slot) {
-        slot.replaceWith(h('div', { class: `result${b.is_error ? ' is-error' : ''}`, 'data-result-of': b.call_id }, ...content));
-        return h('div', { class: 'ref' }, `↑ result of ${call.dataset.tool}`);
-      }
-      return h('div', { class: `result orphan${b.is_error ? ' is-error' : ''}`, 'data-result-of': b.call_id }, h('div', { class: 'ref' }, 'result of a call not in this context'), ...content);
-    }
-  }
-}
-
-function result(content: Block[] | string): Node[] {
-  if (typeof content === 'string') return [h('pre', {}, content)];
-  return content.map((b) => (b.type === 'text' ? h('pre', {}, b.text) : block(b, main)));
-}
-
-function preview(input: unknown): string {
-  const s = typeof input === 'string' ? input : JSON.stringify(input);
-  return s.length > 100 ? `${s.slice(0, 100)}…` : s;
 }
 
 // ---- the difference between two commits: messages only in one or the other
