@@ -104,6 +104,7 @@ describe('ctx serve over HTTP', () => {
     expect(await page.text()).toBe(readFileSync(join(ROOT, 'src', 'web', 'index.html'), 'utf8'));
     const app = await get(`${s.url}app.js`);
     expect([app.status, app.type, app.body]).toEqual([200, 'text/javascript; charset=utf-8', readFileSync(join(ROOT, 'dist', 'web', 'app.js'), 'utf8')]);
+    expect((await get(`${s.url}app.js.map`)).status).toBe(200);
     // works offline: nothing in the page or its script names another origin
     expect(app.body).not.toMatch(/https?:\/\/(?!127\.0\.0\.1)/);
   });

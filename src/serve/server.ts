@@ -33,6 +33,8 @@ export interface Serving {
 const STATIC: Record<string, { file: string; type: string }> = {
   '/app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
   '/style.css': { file: 'style.css', type: 'text/css; charset=utf-8' },
+  // for the browser's developer tools
+  '/app.js.map': { file: 'app.js.map', type: 'application/json' },
 };
 const INDEX = { file: 'index.html', type: 'text/html; charset=utf-8' };
 
