@@ -4,7 +4,7 @@
 // history shown, and any console message of
 // type error or page error fails the test. Screenshots go to test-output/; with CTX_SCREENSHOT=1 the
 // README's is written to docs/serve.png.
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -216,17 +216,17 @@ describe.skipIf(SKIP)(`ctx serve in headless chromium${SKIP ? ` (skipped: ${CHRO
     await page.context().close();
   });
 
-  it('a 2,000-turn session opens on its first page and loads the rest as it scrolls', async () => {
+  it('a 2,000-turn, 20 MB session opens on its first page and loads the rest as it scrolls', async () => {
     const store = newStore();
     const lines: string[] = [];
     for (let i = 0; i < 2000; i++) {
       const at = new Date(Date.UTC(2026, 2, 4, 9) + i * 1000).toISOString();
       lines.push(JSON.stringify({ type: 'user', uuid: `u${i}`, parentUuid: i ? `a${i - 1}` : null, sessionId: 'big', cwd: '/w', timestamp: at, message: { role: 'user', content: `question ${i}` } }));
-      lines.push(JSON.stringify({ type: 'assistant', uuid: `a${i}`, parentUuid: `u${i}`, sessionId: 'big', cwd: '/w', timestamp: at, message: { role: 'assistant', content: [{ type: 'text', text: `answer ${i} ${'x'.repeat(400)}` }] } }));
+      lines.push(JSON.stringify({ type: 'assistant', uuid: `a${i}`, parentUuid: `u${i}`, sessionId: 'big', cwd: '/w', timestamp: at, message: { role: 'assistant', content: [{ type: 'text', text: `answer ${i} ${'x'.repeat(10_000)}` }] } }));
     }
-    const { writeFileSync } = await import('node:fs');
     const file = join(store, '..', 'big.jsonl');
     writeFileSync(file, `${lines.join('\n')}\n`);
+    expect(statSync(file).size).toBeGreaterThan(20e6);
     expect(ctx(store, ['import', 'claude-code', file, '-b', 'big'], { env: FIXED }).code).toBe(0);
     const s = await startServe(store, [], FIXED);
     try {
