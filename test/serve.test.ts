@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ROOT, ctx, refSnapshot, tempDir } from './helpers.js';
+import { ROOT, ctx, newStore, refSnapshot, tempDir } from './helpers.js';
 import { FIXED, fixtureStore, raw, startServe, type Served } from './serve-kit.js';
 
 const running: Served[] = [];
@@ -145,6 +145,19 @@ describe('ctx serve over HTTP', () => {
     const missing = ctx(store, ['show', 'ctx-0000', '--json'], { env: FIXED });
     expect(missing.code).toBe(4);
     expect(await get(`${s.url}api/show?id=ctx-0000`)).toEqual({ status: 404, type: 'application/json', body: missing.stderr });
+  });
+
+  it('the graph: each line of ctx log --all --graph with its commit; an empty store has none', async () => {
+    const store = fixtureStore();
+    const s = await serve(store);
+    const lines = (await get(`${s.url}api/graph`)).body.trim().split('\n').map((l) => JSON.parse(l));
+    const graph = cli(store, ['log', '--all', '--graph']).trimEnd().split('\n');
+    expect(lines.map((l) => l.graph)).toEqual(graph.map((l) => (/ ctx-/.test(l) ? l.slice(0, l.indexOf(' ctx-')) : l)));
+    expect(lines.filter((l) => l.commit).map((l) => JSON.stringify(l.commit))).toEqual(cli(store, ['log', '--all', '--json']).trim().split('\n'));
+    const two = (await get(`${s.url}api/graph?n=2`)).body.trim().split('\n').map((l) => JSON.parse(l));
+    expect(two.map((l) => l.graph)).toEqual(['*', '| *']);
+    const empty = await serve(newStore());
+    expect(await get(`${empty.url}api/graph`)).toEqual({ status: 200, type: 'application/x-ndjson; charset=utf-8', body: '' });
   });
 
   it('permalinks: /ctx-<any unique prefix> is the page, an id of no commit a 404', async () => {

@@ -53,7 +53,7 @@ export async function api(repo: RepoContext, cache: MessageCache, url: URL, cwd:
       const records = await log(repo, undefined, { all: true, limit: count(q, 'n') ?? GRAPH_LIMIT });
       // each commit's line ends with its index, after a NUL the graph never draws
       const index = new Map(records.map((r, i) => [r, i]));
-      const drawn = renderGraph(records, (r) => `\0${index.get(r)}`).trimEnd().split('\n');
+      const drawn = renderGraph(records, (r) => `\0${index.get(r)}`).split('\n').filter((l) => l !== '');
       return lines(drawn.map((l) => (l.includes('\0') ? graphLineJson(l.slice(0, l.indexOf('\0')).trimEnd(), records[Number(l.slice(l.indexOf('\0') + 1))]) : graphLineJson(l, null))));
     }
     case '/api/show':
