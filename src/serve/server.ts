@@ -83,6 +83,9 @@ export function serve(opts: ServeOptions): Promise<Serving> {
       return { status: id === null || (await exists(repo, id)) ? 200 : 404, ...index };
     });
     send(res, req, reply);
+    // the page will ask for this commit's messages next: their read starts now, with a store of its own
+    const id = permalink(url.pathname);
+    if (id !== null && reply.status === 200 && req.method === 'GET') void opts.withRepo((repo) => cache.get(repo, id, url.searchParams.get('stop') ?? undefined)).catch(() => {});
   }
 
   return new Promise((done, fail) => {
