@@ -160,6 +160,18 @@ describe('ctx serve over HTTP', () => {
     expect(await get(`${empty.url}api/graph`)).toEqual({ status: 200, type: 'application/x-ndjson; charset=utf-8', body: '' });
   });
 
+  it("the web view's own records: their fields, v first", async () => {
+    const s = await serve(fixtureStore());
+    const first = async (path: string) => JSON.parse((await get(s.url + path)).body.split('\n')[0]);
+    const keys = (r: object) => Object.keys(r).join(' ');
+    expect(keys(await first('api/graph'))).toBe('v graph commit');
+    expect(keys(await first('api/messages?id=alice/auth-fix'))).toBe('v id total offset messages');
+    expect(keys(await first('api/diff?a=alice/auth-fix&b=review/finding-1'))).toBe('v a b common only_a only_b');
+    expect(keys((await first('api/diff?a=alice/auth-fix&b=review/finding-1')).only_a[0])).toBe('index message');
+    expect(keys(await first('api/resume?id=alice/auth-fix&runtime=claude-code'))).toBe('v runtime title native command');
+    expect(keys(await first('api/runtimes'))).toBe('v runtime title formats');
+  });
+
   it('permalinks: /ctx-<any unique prefix> is the page, an id of no commit a 404', async () => {
     const store = fixtureStore();
     const s = await serve(store);
