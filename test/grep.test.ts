@@ -1,5 +1,6 @@
 // ctx grep: hits across the sessions of every runtime, each commit searched once (forks share
 // history), filtered by role and time, grep's exit codes; the library's grep gives the same.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -95,6 +96,17 @@ describe('ctx grep', () => {
     // "Hello" is stored as \"Hello\" in JSON: the prefilter looks for the letters only
     expect(lines(grep(['{ console.log\\(.retry.\\); }', '--json']).stdout).map((h) => [h.branch, h.entry])).toEqual([['bob/log', 3]]);
     expect(lines(grep(['retries\\.\\nIt fails', '--json']).stdout).map((h) => [h.commit, h.entry])).toEqual([[CLAUDE, 0]]);
+  });
+
+  it('reads remote-tracking branches with --all only', () => {
+    const o = findStore(mkdtempSync(join(dir, 'other-')));
+    expect(ctx(o, ['checkpoint', '-b', 'carol/x', '--format', 'claude-code-v1', '-'], { input: '{"type":"user","message":{"role":"user","content":"a wombat tangent"}}\n', env: FIND_ENV }).code).toBe(0);
+    const tip = ctx(o, ['log', 'carol/x', '-n', '1', '--format', '%H'], { env: FIND_ENV }).stdout.trim();
+    // the commit as a fetch leaves it: objects here, only a remote-tracking ref names it
+    execFileSync('git', ['--git-dir', store, 'fetch', '-q', o, `refs/heads/carol/x:refs/remotes/origin/carol/x`]);
+    expect(grep(['wombat'])).toMatchObject({ code: 1, stdout: '' });
+    expect(lines(grep(['wombat', '--all', '--json']).stdout)).toEqual([{ v: 1, commit: tip, branch: 'origin/carol/x', entry: 0, role: 'user', at: null, snippet: 'a wombat tangent' }]);
+    execFileSync('git', ['--git-dir', store, 'update-ref', '-d', 'refs/remotes/origin/carol/x']);
   });
 
   it('reads the same hits with isomorphic-git, without a git binary', () => {
