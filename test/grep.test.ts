@@ -1,11 +1,11 @@
 // ctx grep: hits across the sessions of every runtime, each commit searched once (forks share
 // history), filtered by role and time, grep's exit codes; the library's grep gives the same.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CORPUS, FIXED_ENV, ctx, describeCorpus } from './helpers.js';
+import { CORPUS, FIXED_ENV, FIXTURES, ctx, describeCorpus } from './helpers.js';
 import { FIND_ENV, findStore } from './find-store.js';
 import { openStore } from '../src/index.js';
 import { grepPattern, requiredLiteral, snippet } from '../src/api/grep.js';
@@ -132,6 +132,40 @@ describe('ctx grep', () => {
       expect(hits).toEqual([{ commit: GEMINI, branch: 'bob/log', entry: 0, role: 'user', snippet: 'Make the token refresh log each retry', at: '2026-11-20T11:00:01.000Z' }]);
     } finally {
       await s.close();
+    }
+  });
+});
+
+describe('ctx grep over whole-context commits', () => {
+  it('reports a message of a chat saved whole at each save once, and skips ctx snapshot copies', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ctx-grep-whole-'));
+    try {
+      const store = join(dir, '.ctx');
+      const run = (args: string[]) => ctx(store, args, { env: FIND_ENV });
+      run(['init', store]);
+      // an older Gemini CLI chat file, imported at two saves: each commit holds the whole chat
+      const chat = join(dir, 'session-2026-11-20T12-00-dddd4444.json');
+      for (const save of ['gemini-chat-save1.json', 'gemini-chat-save2.json']) {
+        copyFileSync(join(FIXTURES, 'find', save), chat);
+        expect(run(['import', 'gemini-cli', chat, '-b', 'g']).code).toBe(0);
+      }
+      const ids = run(['log', 'g', '--format', '%H %(type) %(messages)']).stdout.trimEnd().split('\n');
+      expect(ids.map((l) => l.split(' ').slice(1).join(' '))).toEqual(['snapshot 4', 'snapshot 2']);
+      const hits = () => lines(run(['grep', '-i', 'token refresh', 'g', '--json']).stdout).map((h) => [h.commit, h.entry, h.snippet]);
+      const want = [
+        [ids[0].split(' ')[0], 2, 'Make the token refresh retry'],
+        [ids[1].split(' ')[0], 0, 'Where is the token refresh done?'],
+      ];
+      expect(hits()).toEqual(want);
+      // a snapshot commit (a copy of the chain's context) adds no hit
+      expect(run(['import', 'codex', join(FIXTURES, 'find', 'rollout-2026-11-20T10-00-00-0b1c2d3e-4f5a-7b6c-8d9e-0f1a2b3c4d5e.jsonl'), '-b', 'c']).code).toBe(0);
+      const before = lines(run(['grep', 'renewToken', '--json']).stdout);
+      expect(run(['snapshot', 'c']).code).toBe(0);
+      expect(run(['log', 'c', '-n', '1', '--format', '%(type)']).stdout).toBe('snapshot\n');
+      expect(lines(run(['grep', 'renewToken', '--json']).stdout)).toEqual(before);
+      expect(hits()).toEqual(want);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
