@@ -88,6 +88,7 @@ describe('ctx grep', () => {
     expect(grep(['x', '--role', 'robot']).stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(grep(['x', '--since', 'yesterday'])).toMatchObject({ code: 2, stderr: "ctx: --since: not a duration or a time: 'yesterday' (e.g. 24h, 7d, 2026-11-20T14:03:00Z, all)\n" });
     expect(grep(['x', 'no/such-branch'])).toMatchObject({ code: 4, stderr: 'ctx: unknown commit or branch: no/such-branch\n' });
+    expect(grep(['x', '--all', 'bob/log'])).toMatchObject({ code: 2, stdout: '', stderr: 'ctx: --all searches every branch: name no branches with it\n' });
   });
 
   it('takes -F for plain strings and finds text stored escaped (quotes, newlines)', () => {
