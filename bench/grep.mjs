@@ -70,7 +70,7 @@ function generate(dir, { sessions, commits, mb, seed = 11 }) {
 
 const sh = (script) => measured('bash', ['-c', script]);
 
-export async function benchGrep({ sessions = 100, commits = Number(process.env.BENCH_GREP_COMMITS ?? 50_000), mb = Number(process.env.BENCH_GREP_MB ?? 50), n = 3 } = {}) {
+export async function benchGrep({ sessions = 100, commits = Number(process.env.BENCH_GREP_COMMITS ?? 50_000), mb = Number(process.env.BENCH_GREP_MB ?? 50), n = 2 } = {}) {
   if (!existsSync(TIME)) return { markdown: `## Find\n\nskipped: ${TIME} (Debian package \`time\`) is not installed\n`, summary: null };
   const dir = tempDir('grep');
   progress(`grep: generating ${fmtInt(sessions)} sessions, ${fmtInt(commits)} commits, ${mb} MB of artifacts`);

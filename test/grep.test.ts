@@ -1,10 +1,11 @@
 // ctx grep: hits across the sessions of every runtime, each commit searched once (forks share
 // history), filtered by role and time, grep's exit codes; the library's grep gives the same.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CORPUS, FIXED_ENV, ctx, describeCorpus } from './helpers.js';
+import { CORPUS, FIXED_ENV, FIXTURES, ctx, describeCorpus } from './helpers.js';
 import { FIND_ENV, findStore } from './find-store.js';
 import { openStore } from '../src/index.js';
 import { grepPattern, requiredLiteral, snippet } from '../src/api/grep.js';
@@ -87,6 +88,7 @@ describe('ctx grep', () => {
     expect(grep(['x', '--role', 'robot']).stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(grep(['x', '--since', 'yesterday'])).toMatchObject({ code: 2, stderr: "ctx: --since: not a duration or a time: 'yesterday' (e.g. 24h, 7d, 2026-11-20T14:03:00Z, all)\n" });
     expect(grep(['x', 'no/such-branch'])).toMatchObject({ code: 4, stderr: 'ctx: unknown commit or branch: no/such-branch\n' });
+    expect(grep(['x', '--all', 'bob/log'])).toMatchObject({ code: 2, stdout: '', stderr: 'ctx: --all searches every branch: name no branches with it\n' });
   });
 
   it('takes -F for plain strings and finds text stored escaped (quotes, newlines)', () => {
@@ -95,6 +97,17 @@ describe('ctx grep', () => {
     // "Hello" is stored as \"Hello\" in JSON: the prefilter looks for the letters only
     expect(lines(grep(['{ console.log\\(.retry.\\); }', '--json']).stdout).map((h) => [h.branch, h.entry])).toEqual([['bob/log', 3]]);
     expect(lines(grep(['retries\\.\\nIt fails', '--json']).stdout).map((h) => [h.commit, h.entry])).toEqual([[CLAUDE, 0]]);
+  });
+
+  it('reads remote-tracking branches with --all only', () => {
+    const o = findStore(mkdtempSync(join(dir, 'other-')));
+    expect(ctx(o, ['checkpoint', '-b', 'carol/x', '--format', 'claude-code-v1', '-'], { input: '{"type":"user","message":{"role":"user","content":"a wombat tangent"}}\n', env: FIND_ENV }).code).toBe(0);
+    const tip = ctx(o, ['log', 'carol/x', '-n', '1', '--format', '%H'], { env: FIND_ENV }).stdout.trim();
+    // the commit as a fetch leaves it: objects here, only a remote-tracking ref names it
+    execFileSync('git', ['--git-dir', store, 'fetch', '-q', o, `refs/heads/carol/x:refs/remotes/origin/carol/x`]);
+    expect(grep(['wombat'])).toMatchObject({ code: 1, stdout: '' });
+    expect(lines(grep(['wombat', '--all', '--json']).stdout)).toEqual([{ v: 1, commit: tip, branch: 'origin/carol/x', entry: 0, role: 'user', at: null, snippet: 'a wombat tangent' }]);
+    execFileSync('git', ['--git-dir', store, 'update-ref', '-d', 'refs/remotes/origin/carol/x']);
   });
 
   it('reads the same hits with isomorphic-git, without a git binary', () => {
@@ -120,6 +133,40 @@ describe('ctx grep', () => {
       expect(hits).toEqual([{ commit: GEMINI, branch: 'bob/log', entry: 0, role: 'user', snippet: 'Make the token refresh log each retry', at: '2026-11-20T11:00:01.000Z' }]);
     } finally {
       await s.close();
+    }
+  });
+});
+
+describe('ctx grep over whole-context commits', () => {
+  it('reports a message of a chat saved whole at each save once, and skips ctx snapshot copies', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ctx-grep-whole-'));
+    try {
+      const store = join(dir, '.ctx');
+      const run = (args: string[]) => ctx(store, args, { env: FIND_ENV });
+      run(['init', store]);
+      // an older Gemini CLI chat file, imported at two saves: each commit holds the whole chat
+      const chat = join(dir, 'session-2026-11-20T12-00-dddd4444.json');
+      for (const save of ['gemini-chat-save1.json', 'gemini-chat-save2.json']) {
+        copyFileSync(join(FIXTURES, 'find', save), chat);
+        expect(run(['import', 'gemini-cli', chat, '-b', 'g']).code).toBe(0);
+      }
+      const ids = run(['log', 'g', '--format', '%H %(type) %(messages)']).stdout.trimEnd().split('\n');
+      expect(ids.map((l) => l.split(' ').slice(1).join(' '))).toEqual(['snapshot 4', 'snapshot 2']);
+      const hits = () => lines(run(['grep', '-i', 'token refresh', 'g', '--json']).stdout).map((h) => [h.commit, h.entry, h.snippet]);
+      const want = [
+        [ids[0].split(' ')[0], 2, 'Make the token refresh retry'],
+        [ids[1].split(' ')[0], 0, 'Where is the token refresh done?'],
+      ];
+      expect(hits()).toEqual(want);
+      // a snapshot commit (a copy of the chain's context) adds no hit
+      expect(run(['import', 'codex', join(FIXTURES, 'find', 'rollout-2026-11-20T10-00-00-0b1c2d3e-4f5a-7b6c-8d9e-0f1a2b3c4d5e.jsonl'), '-b', 'c']).code).toBe(0);
+      const before = lines(run(['grep', 'renewToken', '--json']).stdout);
+      expect(run(['snapshot', 'c']).code).toBe(0);
+      expect(run(['log', 'c', '-n', '1', '--format', '%(type)']).stdout).toBe('snapshot\n');
+      expect(lines(run(['grep', 'renewToken', '--json']).stdout)).toEqual(before);
+      expect(hits()).toEqual(want);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXED_ENV, FIXTURES, ctx, newStore } from './helpers.js';
 import { FIND_ENV, findStore } from './find-store.js';
 import { displaySummary, requestText } from '../src/core/summary.js';
+import { splitTranscript } from '../src/runtimes/claude-code/split.js';
 
 const line = '{"type":"user","message":{"role":"user","content":"go on"}}\n';
 
@@ -44,6 +45,15 @@ describe('summaries', () => {
     // an annotated summary is shown as it is
     expect(ctx(store, ['annotate', 'old~4', '--summary', '<command-name>kept</command-name>'], { env: FIXED_ENV }).code).toBe(0);
     expect(JSON.parse(ctx(store, ['show', 'old~4', '--json'], { env: FIXED_ENV }).stdout).summary).toBe('<command-name>kept</command-name>');
+  });
+
+  it("of a subagent's transcript (every line a sidechain) are its task, not empty", () => {
+    const side = (content: unknown, type = 'user') => JSON.stringify({ type, isSidechain: true, message: { role: type, content }, sessionId: 's1' }) + '\n';
+    const bytes = Buffer.from(side('Search the repo for TODOs\nand list them') + side([{ type: 'text', text: 'Found 3.' }], 'assistant') + side([{ type: 'text', text: 'More' }]));
+    expect(splitTranscript(bytes).map((s) => [s.lines, s.prompt])).toEqual([[3, 'Search the repo for TODOs']]);
+    // a main transcript's prompt wins over a sidechain line before it
+    const main = JSON.stringify({ type: 'user', message: { role: 'user', content: 'Fix it' }, sessionId: 's1' }) + '\n';
+    expect(splitTranscript(Buffer.from(side('task') + main)).map((s) => s.prompt)).toEqual(['Fix it']);
   });
 
   it('read a request from tagged text', () => {

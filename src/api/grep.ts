@@ -203,10 +203,10 @@ export async function* grep(ctx: RepoContext, o: GrepOptions): AsyncIterable<Gre
   if (limit <= 0) return;
   const mayHold = rawCheck(requiredLiteral(o.pattern, o.fixed), o.ignoreCase ?? false);
   let found = 0;
-  for await (const c of scanCommits(ctx, await searchedTips(ctx, o), mayHold)) {
+  for await (const c of scanCommits(ctx, await searchedTips(ctx, o), mayHold, since !== null)) {
     for (let entry = c.from; entry < c.messages.length; entry++) {
       const m = c.messages[entry];
-      if (since !== null && (m.timestamp ?? c.meta.created_at) < since) continue;
+      if (since !== null && (m.timestamp ?? c.meta!.created_at) < since) continue;
       const match = matchMessage(m, re, o.role);
       if (!match) continue;
       yield { commit: fullId(c.oid), branch: c.branch, entry, role: match.role, snippet: match.snippet, at: m.timestamp ?? null };
@@ -226,7 +226,8 @@ export async function searchedTips(ctx: RepoContext, o: { branches?: string[]; a
 export interface ScannedCommit {
   oid: string;
   branch: string;
-  meta: Meta;
+  /** read when asked for (`withMeta`), else null */
+  meta: Meta | null;
   messages: NeutralMessage[];
   /** the first message new in this commit (a format whose every artifact is the whole context repeats its parent's) */
   from: number;
@@ -234,10 +235,11 @@ export interface ScannedCommit {
 
 /**
  * Every commit of the chains once (tip first per branch; `ctx snapshot` commits, copies of a chain, left out),
- * its artifact's bytes handed to `mayHold` as they stream by; those it keeps are parsed.
+ * its artifact's bytes handed to `mayHold` as they stream by; those it keeps are parsed, and with
+ * `withMeta` their meta.json read.
  */
-export async function* scanCommits(ctx: RepoContext, tips: readonly [string, string][], mayHold: (bytes: Uint8Array) => boolean): AsyncIterable<ScannedCommit> {
-  for await (const batch of commitBatches(ctx, tips)) yield* await scanBatch(ctx, batch, mayHold);
+export async function* scanCommits(ctx: RepoContext, tips: readonly [string, string][], mayHold: (bytes: Uint8Array) => boolean, withMeta = false): AsyncIterable<ScannedCommit> {
+  for await (const batch of commitBatches(ctx, tips)) yield* await scanBatch(ctx, batch, mayHold, withMeta);
 }
 
 async function* commitBatches(ctx: RepoContext, tips: readonly [string, string][]): AsyncIterable<Candidate[]> {
@@ -280,7 +282,7 @@ function aheadOf<T>(jobs: readonly (() => Promise<T>)[], n: number): (k: number)
   return (k) => (start(k), started[k]);
 }
 
-async function scanBatch(ctx: RepoContext, batch: Candidate[], mayHold: (b: Uint8Array) => boolean): Promise<ScannedCommit[]> {
+async function scanBatch(ctx: RepoContext, batch: Candidate[], mayHold: (b: Uint8Array) => boolean, withMeta: boolean): Promise<ScannedCommit[]> {
   const specs = batch.map((c) => artifactSpec(c));
   const held = new Map<number, Uint8Array>();
   const chunked: number[] = [];
@@ -295,14 +297,18 @@ async function scanBatch(ctx: RepoContext, batch: Candidate[], mayHold: (b: Uint
     chunked.forEach((i, k) => mayHold(whole[k]) && held.set(i, whole[k]));
   }
   const order = [...held.keys()].sort((a, b) => a - b);
-  const metas = await ctx.engine.readObjects(order.map((i) => `${batch[i].tree}:meta.json`));
+  // a snapshot's meta.json says whether it copies a chain (`ctx snapshot`): those are not searched
+  const metaOf = order.filter((i) => withMeta || batch[i].type === 'snapshot');
+  const blobs = await ctx.engine.readObjects(metaOf.map((i) => `${batch[i].tree}:meta.json`));
+  const metas = new Map(metaOf.map((i, k) => {
+    if (!blobs[k]) throw new IntegrityError(`${shortId(batch[i].oid)}: meta.json is missing`);
+    return [i, parseMeta(batch[i].oid, blobs[k]!.data)];
+  }));
   const out: ScannedCommit[] = [];
-  for (const [k, i] of order.entries()) {
+  for (const i of order) {
     const c = batch[i];
-    const m = metas[k];
-    if (!m) throw new IntegrityError(`${shortId(c.oid)}: meta.json is missing`);
-    const meta = parseMeta(c.oid, m.data);
-    if (meta.snapshot_of) continue;
+    const meta = metas.get(i) ?? null;
+    if (meta?.snapshot_of) continue;
     const whole = c.type === 'snapshot' || c.format!.concatRule === 'snapshot';
     out.push({ oid: c.oid, branch: c.branch, meta, messages: messagesOf(c.format!, held.get(i)!), from: whole ? await knownBefore(ctx, c) : 0 });
   }

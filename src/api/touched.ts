@@ -104,14 +104,14 @@ export async function filesTouched(ctx: RepoContext, path: string, o: { branches
   const name = query[query.length - 1];
   const mayHold = rawCheck(requiredLiteral(name, true), false);
   const out: FileTouch[] = [];
-  for await (const c of scanCommits(ctx, await searchedTips(ctx, o), mayHold)) {
+  for await (const c of scanCommits(ctx, await searchedTips(ctx, o), mayHold, true)) {
     for (let entry = c.from; entry < c.messages.length; entry++) {
       const m = c.messages[entry];
       for (const b of m.content) {
         if (b.type !== 'tool_call') continue;
         for (const t of touchesOf(b))
           if (samePath(query, t.path))
-            out.push({ path: t.path, commit: fullId(c.oid), branch: c.branch, session: c.meta.session_id, entry, tool: b.name, action: t.action, at: m.timestamp ?? c.meta.created_at });
+            out.push({ path: t.path, commit: fullId(c.oid), branch: c.branch, session: c.meta!.session_id, entry, tool: b.name, action: t.action, at: m.timestamp ?? c.meta!.created_at });
       }
     }
   }

@@ -35,6 +35,7 @@ export default defineCommand({
   async run(io, [pattern, branches]: [string, string[]], flags: Flags) {
     const limit = flags.n === undefined ? undefined : Number(flags.n);
     if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 0)) throw new UsageError(`-n takes a whole number, not '${flags.n}'`);
+    if (flags.all && branches.length) throw new UsageError('--all searches every branch: name no branches with it');
     const o: GrepOptions = { pattern, branches, all: flags.all, role: flags.role, since: flags.since, ignoreCase: flags.ignoreCase, fixed: flags.fixedStrings, limit };
     grepPattern(o); // a bad pattern is refused before the store is opened
     return io.withRepo(false, async (repo) => {

@@ -24,6 +24,8 @@ const NOT_TYPED = /^\s*(<local-command-stdout>|<local-command-stderr>|<bash-stdo
 
 interface Line extends SplitLine<'prompt' | 'boundary' | 'compactSummary' | 'other'> {
   sessionId?: string;
+  /** a subagent's task (a sidechain user's text): the summary of a segment no prompt opened */
+  task?: string;
 }
 
 export function splitTranscript(bytes: Uint8Array): TranscriptSegment[] {
@@ -114,6 +116,7 @@ function addLine(segment: TranscriptSegment, line: Line): void {
   segment.end = line.end;
   segment.lines++;
   if (line.isMessage) segment.messageCount++;
+  if (segment.prompt === undefined && line.task !== undefined) segment.prompt = line.task;
   if (line.timestamp !== undefined) segment.timestamp = line.timestamp;
   if (segment.sessionId === undefined && line.sessionId !== undefined) segment.sessionId = line.sessionId;
 }
@@ -139,6 +142,9 @@ function classify(value: unknown, start: number, end: number): Line {
       line.kind = 'prompt';
       line.prompt = summaryLine(requestBlock(entry.message) ?? text);
     }
+  } else if (entry.type === 'user' && entry.isSidechain === true && entry.isMeta !== true) {
+    const text = promptText(entry.message);
+    if (text !== undefined && !NOT_TYPED.test(text)) line.task = summaryLine(requestBlock(entry.message) ?? text) || undefined;
   }
   return line;
 }
