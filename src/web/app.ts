@@ -2,7 +2,7 @@
 // The web view of `ctx serve`: plain DOM, no framework (bundled by esbuild into dist/web/app.js).
 // It reads only the server's JSON API; from src it takes types alone.
 import type { NeutralMessage } from '../core/neutral.js';
-import { api, failed, h, link, short, show, type Commit, type Diff, type GraphLine, type Hit, type Page, type Resume, type Runtime, type Touch } from './dom.js';
+import { api, failed, h, link, plural, short, show, type Commit, type Diff, type GraphLine, type Hit, type Page, type Resume, type Runtime, type Touch } from './dom.js';
 import { FIRST_PAGE, message, messagePages } from './messages.js';
 
 // ---- the graph: every branch and fork, as `ctx log --all --graph` draws it
@@ -65,7 +65,7 @@ async function commitPage(id: string): Promise<void> {
   ];
   const table = h('table', { class: 'meta' }, ...rows.map(([k, v]) => h('tr', {}, h('td', {}, k), h('td', {}, v))));
   const m = c.meta;
-  const line = [c.id, m.type, m.created_at.slice(0, 16).replace('T', ' '), `${m.principal}@${m.machine}`, `${m.message_count} messages`, ...(c.branches.length ? [c.branches.join(', ')] : [])].join(' · ');
+  const line = [c.id, m.type, m.created_at.slice(0, 16).replace('T', ' '), `${m.principal}@${m.machine}`, plural(m.message_count, 'message'), ...(c.branches.length ? [c.branches.join(', ')] : [])].join(' · ');
   const meta = h('details', { class: 'metadata' }, h('summary', { class: 'mono' }, line), table);
   const resume = h('section', { class: 'resume' }, h('p', { class: 'status' }, 'resume commands…'));
   const list = h('div', { class: 'messages', id: 'messages' });
@@ -130,7 +130,7 @@ async function diffPage(a: string, b: string): Promise<void> {
   const side = (id: string, only: Diff['only_a']) => {
     const list = h('div', { class: 'messages' });
     for (const o of only) list.append(message(o.message as NeutralMessage, o.index, list));
-    return h('section', { class: 'side' }, h('h2', {}, 'only in ', link(id)), h('p', { class: 'status' }, `${only.length} messages`), list);
+    return h('section', { class: 'side' }, h('h2', {}, 'only in ', link(id)), h('p', { class: 'status' }, plural(only.length, 'message')), list);
   };
   show(h('h1', {}, 'Difference'), h('p', { class: 'status' }, `${d.common} messages in both`), h('div', { class: 'diff' }, side(d.a, d.only_a), side(d.b, d.only_b)));
 }

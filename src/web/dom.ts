@@ -32,6 +32,8 @@ export async function api<T>(path: string, params: Record<string, string | numbe
 }
 
 export const short = (id: string) => id.slice(0, 16);
+/** `1 message`, `2 messages` */
+export const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 export const link = (id: string, text = short(id)) => h('a', { href: `/${id}`, class: 'mono' }, text);
 
 export function show(...nodes: Node[]): void {

@@ -2,7 +2,7 @@
 // A context's messages on the page: each through the neutral model (thinking collapsed, a tool call
 // with its result, images from their data), loaded a page at a time as the list scrolls.
 import type { Block, NeutralMessage } from '../core/neutral.js';
-import { api, failed, h, main, type Page } from './dom.js';
+import { api, failed, h, main, plural, type Page } from './dom.js';
 
 /** Messages fetched per page while scrolling; the first page is smaller, to draw sooner. */
 const PAGE = 100;
@@ -22,7 +22,7 @@ export async function messagePages(id: string, stop: string, list: HTMLElement, 
       total = page.total;
       page.messages.forEach((m, i) => list.append(message(m as NeutralMessage, page.offset + i, list)));
       offset = page.offset + page.messages.length;
-      count.textContent = `${offset} of ${total} messages`;
+      count.textContent = `${offset} of ${plural(total, 'message')}`;
       list.dataset.loaded = String(offset);
       list.dataset.total = String(total);
       if (offset >= total) {
