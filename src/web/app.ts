@@ -132,7 +132,7 @@ async function diffPage(a: string, b: string): Promise<void> {
     for (const o of only) list.append(message(o.message as NeutralMessage, o.index, list));
     return h('section', { class: 'side' }, h('h2', {}, 'only in ', link(id)), h('p', { class: 'status' }, plural(only.length, 'message')), list);
   };
-  show(h('h1', {}, 'Difference'), h('p', { class: 'status' }, `${d.common} messages in both`), h('div', { class: 'diff' }, side(d.a, d.only_a), side(d.b, d.only_b)));
+  show(h('h1', {}, 'Difference'), h('p', { class: 'status' }, `${plural(d.common, 'message')} in both`), h('div', { class: 'diff' }, side(d.a, d.only_a), side(d.b, d.only_b)));
 }
 
 // ---- search (ctx grep) and file history (ctx files)
