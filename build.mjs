@@ -1,6 +1,6 @@
 // Bundles the CLI and the library into dist/; commands become lazily loaded chunks.
 import { build } from 'esbuild';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 rmSync('dist', { recursive: true, force: true });
@@ -42,3 +42,7 @@ await build({
   plugins: [prebuiltRanks],
   logLevel: 'warning',
 });
+
+// ctx serve's web view: one browser bundle and its two static files in dist/web/ (shipped with dist)
+await build({ entryPoints: ['src/web/app.ts'], outfile: 'dist/web/app.js', bundle: true, format: 'esm', platform: 'browser', target: 'chrome110', minify: true, sourcemap: true, logLevel: 'warning' });
+for (const f of ['index.html', 'style.css']) copyFileSync(`src/web/${f}`, `dist/web/${f}`);

@@ -20,8 +20,10 @@ import { benchLarge } from './large.mjs';
 import { benchResolve } from './resolve.mjs';
 import { benchSession } from './session.mjs';
 import { benchState } from './state.mjs';
+import { benchServe } from './serve.mjs';
+import { benchGrep } from './grep.mjs';
 
-const ALL = ['chain', 'resume', 'large', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens', 'translate', 'resolve', 'session', 'state'];
+const ALL = ['chain', 'resume', 'large', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens', 'translate', 'resolve', 'session', 'state', 'grep', 'serve'];
 const wanted = process.argv.slice(2);
 for (const w of wanted) if (!ALL.includes(w)) throw new Error(`unknown benchmark '${w}' (${ALL.join(', ')})`);
 const picked = wanted.length ? ALL.filter((b) => wanted.includes(b)) : ALL;
@@ -78,6 +80,10 @@ try {
       sections.push((await benchTokens()).markdown);
     } else if (b === 'translate') {
       sections.push((await benchTranslate()).markdown);
+    } else if (b === 'grep') {
+      const r = await benchGrep();
+      sections.push(r.markdown);
+      if (r.summary) targets.push(`- grep, rare phrase: ctx / git grep = ${fmtRatio(r.summary['quokka lattice'].ratio)}; common word: ${fmtRatio(r.summary.refresh.ratio)}; ctx files ${r.summary.files.toFixed(0)} ms CPU`);
     } else if (b === 'session') {
       sections.push((await benchSession()).markdown);
     } else if (b === 'state') {
@@ -85,6 +91,10 @@ try {
       sections.push(r.markdown);
       if (r.summary)
         targets.push(`- State write latency and repo growth for 1,000 writes of one key in a 1 MB state: ${r.summary.latency.toFixed(1)} ms a write in-process, ${fmtInt(Math.round(r.summary.perWrite))} bytes of objects a write (state ${fmtInt(r.summary.size)} bytes); CPU / native git plumbing = ${fmtRatio(r.summary.cpuRatio)}`);
+    } else if (b === 'serve') {
+      const r = await benchServe();
+      sections.push(r.markdown);
+      if (r.summary) targets.push(`- \`ctx serve\`, a 2,000-turn 20 MB session: first messages drawn in ${r.summary.cold.toFixed(0)} ms (target < 1 s: ${r.summary.cold < 1000 ? '**met**' : '**missed**'}); /api/messages ${r.summary.endpoint.toFixed(0)} ms CPU vs \`ctx materialize\` ${r.summary.materialize.toFixed(0)} ms`);
     } else if (b === 'resolve') {
       const r = await benchResolve({ sizes: (process.env.BENCH_RESOLVE_SIZES ?? '100000,1000000').split(',').map(Number) });
       sections.push(r.markdown);

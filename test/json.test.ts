@@ -127,6 +127,8 @@ describe('--json records', () => {
     expect(keys(['diff', 'room~2', 'room'])).toEqual(['from namespaces to v']);
     expect(new Set(keys(['audit', 'room']))).toEqual(new Set(['agent created_at diff id keys op principal schema v']));
     expect(keys(['stats', 'room'])).toEqual(['arrays externalized id limits namespaces schema total v']);
+    expect(new Set(keys(['grep', 'go on']))).toEqual(new Set(['at branch commit entry role snippet v']));
+    expect(new Set(keys(['files', 'src/list.ts']))).toEqual(new Set(['action at branch commit entry path session tool v']));
     const sessions = join(dir, 'sessions');
     mkdirSync(sessions);
     copyFileSync(FIXTURE, join(sessions, 'a.jsonl'));

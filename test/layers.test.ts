@@ -10,15 +10,15 @@ import { ROOT } from './helpers.js';
 
 const SRC = join(ROOT, 'src');
 
-type Layer = 'cli' | 'commands' | 'library' | 'api' | 'runtimes' | 'formats' | 'output' | 'store' | 'core' | 'errors';
+type Layer = 'cli' | 'commands' | 'library' | 'api' | 'runtimes' | 'formats' | 'output' | 'store' | 'core' | 'errors' | 'serve' | 'web';
 
 /** May import: a layer, every file of it; `{ files }`: only those; `{ types }`: `import type` only. */
 type Allowed = Layer | { layer: Layer; files?: string[]; types?: true };
 const RUNTIME_REGISTRY = 'src/runtimes/registry.ts';
 const LAYERS: Record<Layer, Allowed[]> = {
   cli: ['commands', 'output', 'api', 'errors', 'core'],
-  commands: ['api', 'output', 'core', 'errors', 'formats', { layer: 'runtimes', files: [RUNTIME_REGISTRY] }],
-  library: ['api', 'core', 'errors', 'formats', { layer: 'runtimes', files: [RUNTIME_REGISTRY] }],
+  commands: ['api', 'output', 'core', 'errors', 'formats', { layer: 'runtimes', files: [RUNTIME_REGISTRY] }, 'serve'],
+  library: ['api', 'core', 'errors', 'formats', { layer: 'runtimes', files: [RUNTIME_REGISTRY] }, 'serve'],
   api: ['core', 'formats', { layer: 'runtimes', files: [RUNTIME_REGISTRY] }, 'store', 'errors'],
   runtimes: ['core', 'formats', 'store', 'errors', 'api'],
   formats: ['core', 'errors'],
@@ -26,6 +26,9 @@ const LAYERS: Record<Layer, Allowed[]> = {
   store: ['core', 'errors'],
   core: ['errors'],
   errors: [],
+  serve: ['api', 'output', 'core', 'errors'],
+  // the browser bundle: the server's records and the neutral model as types, nothing that runs
+  web: [{ layer: 'core', types: true }, { layer: 'output', types: true }, { layer: 'api', types: true }],
 };
 
 /** Packages and node modules the pure core must not import (I/O); node:crypto and node:buffer are fine. */
@@ -346,6 +349,10 @@ const RULES: [string, () => string[]][] = [
   [
     'core is pure: no fs, child_process, net, http or isomorphic-git',
     () => SOURCES.filter((s) => layerOf(s.file) === 'core').flatMap((s) => s.packages.filter((p) => !p.types && IMPURE.test(p.name)).map((p) => `${s.file}:${p.line} → ${p.name}`)),
+  ],
+  [
+    'web (the browser bundle) imports no package: it is served as it is built, offline',
+    () => SOURCES.filter((s) => layerOf(s.file) === 'web').flatMap((s) => s.packages.filter((p) => !p.types).map((p) => `${s.file}:${p.line} → ${p.name}`)),
   ],
   [
     'no import cycle between files (import() counts; import type does not)',

@@ -16,6 +16,8 @@ import { cursorOf, setCursor, type Cursor } from './cursors.js';
 import { RepoContext, type RepoOptions } from './repo-context.js';
 import { currentOf, resolveAt, type ResolveQuery } from './resolve.js';
 import { verify, type VerifyReport } from './verify.js';
+import { grep, type GrepHit, type GrepOptions } from './grep.js';
+import { filesTouched, type FileTouch } from './touched.js';
 import type { ExportOptions, ImportOptions } from './runtime.js';
 import { exportSession, importSession, type ExportResult } from './sessions.js';
 import { checkpoint, snapshot, written, type CheckpointInput, type SnapshotStop, type Written } from './write.js';
@@ -158,6 +160,14 @@ export class ContextStore {
   async restore(name: string, opts?: { branch?: string }): Promise<{ name: string; branch: string; previous: string | null; commit: Written }> {
     const r = await restore(this.ctx, name, opts);
     return { name: r.session.name, branch: r.branch, previous: r.previous === null ? null : fullId(r.previous), commit: written(r.commit) };
+  }
+  /** Messages matching a pattern across the branches, each commit searched once (`ctx grep`). */
+  grep(opts: GrepOptions): AsyncIterable<GrepHit> {
+    return grep(this.ctx, opts);
+  }
+  /** The tool calls that read, edited, wrote or ran a command on `path`, newest first (`ctx files`). */
+  filesTouched(path: string, opts?: { branches?: string[] }): Promise<FileTouch[]> {
+    return filesTouched(this.ctx, path, opts);
   }
   verify(id?: string): Promise<VerifyReport> {
     return verify(this.ctx, id);

@@ -2,6 +2,7 @@
 import { fullId } from '../core/ids.js';
 import type { Meta } from '../core/meta.js';
 import { parseSince } from '../core/window.js';
+import { displaySummary } from '../core/summary.js';
 import { readStoredCommits, readArtifacts } from '../store/context-commits.js';
 import { readNotes } from '../store/notes.js';
 import { idOf, type RepoContext } from './repo-context.js';
@@ -16,7 +17,7 @@ export interface CommitRecord {
   /** branches whose tip is this commit */
   branches: string[];
   meta: Meta;
-  /** latest annotated summary, else meta.summary */
+  /** latest annotated summary, else meta.summary (a runtime's raw tag there read as its request: core/summary.ts) */
   summary: string;
   /** latest value per annotated field */
   annotations: Annotations;
@@ -59,7 +60,7 @@ export async function commitRecords(ctx: RepoContext, oids: readonly string[]): 
       parent: idOf(s.commit.parents[0] ?? null),
       branches: tips.get(s.oid) ?? [],
       meta: s.meta,
-      summary: typeof annotations.summary === 'string' ? annotations.summary : s.meta.summary,
+      summary: typeof annotations.summary === 'string' ? annotations.summary : displaySummary(s.meta.summary, s.meta),
       annotations,
     };
   });

@@ -51,6 +51,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: "the tip of a session's branch, e.g. for a ticket's context_id; exits 4 when no branch holds it",
     load: () => import('./current.js'),
   },
+  { name: 'grep', usage: '[options] <pattern> [branch...]', summary: "search every session's messages, tool calls and results; exits 1 when nothing matches", load: () => import('./grep.js') },
+  {
+    name: 'files',
+    usage: '<path> [branch...]',
+    summary: 'sessions and commits whose tool calls read, edited, wrote or ran a command on a path, newest first; exits 1 when none did',
+    load: () => import('./files.js'),
+  },
   { name: 'gc', usage: '[options]', summary: 'pack objects, prune unreachable ones, and with --prune-expired delete branches past their retention', load: () => import('./gc.js') },
   { name: 'verify', usage: '[options] [id]', summary: "check every artifact's BLAKE3, the meta schema and chain sanity", load: () => import('./verify.js') },
   {
@@ -83,6 +90,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'audit', usage: '<branch>', summary: 'who wrote which state keys, when, in which commit: every state write of a chain, newest first', load: () => import('./audit.js') },
   { name: 'stats', usage: '<branch>', summary: "sizes of a commit's structured state: per namespace, array counts, externalized values, and the limits", load: () => import('./stats.js') },
   { name: 'migrate', usage: '[options] <branch>', summary: "move a branch's structured state to a later schema version, as one new commit (old commits untouched)", load: () => import('./migrate.js') },
+  { name: 'serve', usage: '[options]', summary: 'a local read-only web view of the store: the branch graph, sessions, diffs, resume commands', load: () => import('./serve.js') },
   { name: 'remote', usage: '[action] [name] [url]', summary: 'list, add or remove git remotes of the store', load: () => import('./remote.js') },
   { name: 'push', usage: '[options] [remote]', summary: 'send branches, tags and annotations to a remote, fast-forward only', load: () => import('./push.js') },
   { name: 'fetch', usage: '[remote]', summary: 'bring a remote into refs/remotes/REMOTE/*, merge its annotations', load: () => import('./fetch.js') },

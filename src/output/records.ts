@@ -14,8 +14,11 @@ import type { RefReport, SyncReport } from '../api/sync.js';
 import type { HooksReport, ImportResult } from '../api/runtime.js';
 import type { Resolution, SessionTip } from '../api/resolve.js';
 import type { AuditEntry, StateDiff, StateStats, StateValue, StateWrite } from '../api/state.js';
+import type { GrepHit } from '../api/grep.js';
+import type { FileTouch } from '../api/touched.js';
 import { fullId } from '../core/ids.js';
 import type { CtxError } from '../errors/index.js';
+import type { NeutralMessage } from '../core/neutral.js';
 
 export function initJson(path: string, created: boolean) {
   return { v: 1, path, created };
@@ -248,4 +251,39 @@ export function auditJson(e: AuditEntry) {
 
 export function statsJson(s: StateStats) {
   return { v: 1, id: s.id, schema: s.schema, total: s.total, namespaces: s.namespaces, arrays: s.arrays, externalized: s.externalized, limits: s.limits };
+}
+
+export function grepJson(h: GrepHit) {
+  return { v: 1, commit: h.commit, branch: h.branch, entry: h.entry, role: h.role, at: h.at, snippet: h.snippet };
+}
+
+export function fileTouchJson(t: FileTouch) {
+  return { v: 1, path: t.path, action: t.action, tool: t.tool, commit: t.commit, branch: t.branch, session: t.session, entry: t.entry, at: t.at };
+}
+
+// The web view's own records (ctx serve): what no command prints.
+
+/** A line of `ctx log --all --graph`: the lanes drawn, and the commit's log record (null on a line that joins lanes). */
+export function graphLineJson(graph: string, commit: CommitRecord | null) {
+  return { v: 1, graph, commit: commit && logJson(commit) };
+}
+
+/** A page of a context's neutral messages: `total` in the whole context, `offset` of the first here. */
+export function messagesJson(id: string, total: number, offset: number, messages: readonly NeutralMessage[]) {
+  return { v: 1, id, total, offset, messages };
+}
+
+/** The messages only one of two contexts holds, each with its index there; `common`: how many both hold. */
+export function diffJson(a: string, b: string, d: { onlyA: { index: number; message: NeutralMessage }[]; onlyB: { index: number; message: NeutralMessage }[]; common: number }) {
+  return { v: 1, a, b, common: d.common, only_a: d.onlyA, only_b: d.onlyB };
+}
+
+/** How to resume a commit in a runtime: export it as a session, then the runtime's own resume command. */
+export function resumeJson(runtime: string, title: string, native: boolean, command: string) {
+  return { v: 1, runtime, title, native, command };
+}
+
+/** A runtime that exports (the web view offers its resume command): the formats its sessions are stored in. */
+export function runtimeJson(name: string, title: string, formats: readonly string[]) {
+  return { v: 1, runtime: name, title, formats };
 }

@@ -8,6 +8,7 @@ import type { RepoContext } from '../api/repo-context.js';
 import type { ImportOptions, ImportResult } from '../api/runtime.js';
 import { writeChain, type LazyChainItem } from '../api/write.js';
 import { refs } from '../store/refs.js';
+import { requestText } from '../core/summary.js';
 
 /** One transcript line as a splitter classifies it; `K` names the runtime's own kinds. */
 export interface SplitLine<K extends string> {
@@ -29,9 +30,9 @@ export function readNonEmpty(file: string): Uint8Array {
   return bytes;
 }
 
-/** A prompt's first line, trimmed, at most 72 characters (never half a surrogate pair). */
+/** A prompt's first line as the request it is (core/summary.ts), trimmed, at most 72 characters (never half a surrogate pair). */
 export function summaryLine(text: string): string {
-  const trimmed = text.trim();
+  const trimmed = requestText(text).trim();
   const newline = trimmed.indexOf('\n');
   let line = (newline === -1 ? trimmed : trimmed.slice(0, newline)).trim();
   if (line.length > PROMPT_MAX) {

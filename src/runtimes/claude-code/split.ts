@@ -7,6 +7,7 @@ import { eachLine } from '../../api/files.js';
 import { parseJsonLines } from '../../formats/jsonl.js';
 import type { Segment } from '../../api/capture.js';
 import { summaryLine, type SplitLine } from '../transcript.js';
+import { requestText } from '../../core/summary.js';
 
 export interface TranscriptSegment extends Segment {
   /** Number of lines in the segment. */
@@ -23,6 +24,8 @@ const NOT_TYPED = /^\s*(<local-command-stdout>|<local-command-stderr>|<bash-stdo
 
 interface Line extends SplitLine<'prompt' | 'boundary' | 'compactSummary' | 'other'> {
   sessionId?: string;
+  /** a subagent's task (a sidechain user's text): the summary of a segment no prompt opened */
+  task?: string;
 }
 
 export function splitTranscript(bytes: Uint8Array): TranscriptSegment[] {
@@ -113,6 +116,7 @@ function addLine(segment: TranscriptSegment, line: Line): void {
   segment.end = line.end;
   segment.lines++;
   if (line.isMessage) segment.messageCount++;
+  if (segment.prompt === undefined && line.task !== undefined) segment.prompt = line.task;
   if (line.timestamp !== undefined) segment.timestamp = line.timestamp;
   if (segment.sessionId === undefined && line.sessionId !== undefined) segment.sessionId = line.sessionId;
 }
@@ -136,10 +140,24 @@ function classify(value: unknown, start: number, end: number): Line {
     const text = promptText(entry.message);
     if (text !== undefined && !NOT_TYPED.test(text)) {
       line.kind = 'prompt';
-      line.prompt = summaryLine(text);
+      line.prompt = summaryLine(requestBlock(entry.message) ?? text);
     }
+  } else if (entry.type === 'user' && entry.isSidechain === true && entry.isMeta !== true) {
+    const text = promptText(entry.message);
+    if (text !== undefined && !NOT_TYPED.test(text)) line.task = summaryLine(requestBlock(entry.message) ?? text) || undefined;
   }
   return line;
+}
+
+/** The first text block that is a request, not only context the IDE or runtime added (an opened file, a selection). */
+function requestBlock(message: unknown): string | undefined {
+  const content = (message as { content?: unknown }).content;
+  if (!Array.isArray(content)) return undefined;
+  for (const block of content) {
+    const text = (block as { type?: unknown; text?: unknown } | null)?.type === 'text' ? (block as { text?: unknown }).text : undefined;
+    if (typeof text === 'string' && requestText(text).trim() !== '') return text;
+  }
+  return undefined;
 }
 
 /** The text a user typed, or undefined when the message is not a prompt (e.g. only tool results). */

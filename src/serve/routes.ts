@@ -1,0 +1,147 @@
+// The web view's JSON API: every answer is the record the matching command prints with --json
+// (output/records.ts), one per line as the CLI prints them; what no command prints (a page of
+// messages, a diff, a resume command, a graph line) has its own record there too.
+import { grep, GREP_ROLES, type GrepOptions } from '../api/grep.js';
+import { defaultSince, materialize } from '../api/materialize.js';
+import { filesTouched } from '../api/touched.js';
+import { branchList, log, show } from '../api/read.js';
+import type { RepoContext } from '../api/repo-context.js';
+import { exportSession, runtimeRegistry } from '../api/sessions.js';
+import { fullId } from '../core/ids.js';
+import { CtxError, UsageError } from '../errors/index.js';
+import { renderGraph } from '../output/graph.js';
+import { branchJson, commitJson, diffJson, fileTouchJson, graphLineJson, grepJson, logJson, materializedJson, messagesJson, resumeJson, runtimeJson } from '../output/records.js';
+import { messageDiff, type MessageCache } from './messages.js';
+
+export interface Reply {
+  status: number;
+  type: string;
+  body: string | Uint8Array;
+  headers?: Record<string, string>;
+}
+
+/** Paths the front end draws itself (the page is index.html): the graph, a commit by id, a diff, search, file history. */
+export function isPageRoute(path: string): boolean {
+  return path === '/' || path === '/diff' || path === '/search' || path === '/files' || permalink(path) !== null;
+}
+
+/** `/ctx-<id prefix>` → the id as typed. */
+export function permalink(path: string): string | null {
+  return /^\/(ctx-[0-9a-fA-F]{4,40})$/.exec(path)?.[1] ?? null;
+}
+
+/** Commits on the graph page when `n` is not given: the newest, in topological order. */
+const GRAPH_LIMIT = 1000;
+/** Messages in one page at most. */
+const PAGE_LIMIT = 500;
+
+const lines = (records: readonly unknown[]): Reply => ({ status: 200, type: 'application/x-ndjson; charset=utf-8', body: records.map((r) => `${JSON.stringify(r)}\n`).join('') });
+
+/** `cwd`: where a resumed session runs when its context names no directory. */
+export async function api(repo: RepoContext, cache: MessageCache, url: URL, cwd: string): Promise<Reply> {
+  const q = url.searchParams;
+  switch (url.pathname) {
+    case '/api/branches': {
+      const { branches } = await branchList(repo);
+      return lines(branches.map(branchJson));
+    }
+    case '/api/log': {
+      const id = q.get('id') ?? undefined;
+      return lines((await log(repo, id, { all: id === undefined, limit: count(q, 'n') })).map(logJson));
+    }
+    case '/api/graph': {
+      const records = await log(repo, undefined, { all: true, limit: count(q, 'n') ?? GRAPH_LIMIT });
+      // each commit's line ends with its index, after a NUL the graph never draws
+      const index = new Map(records.map((r, i) => [r, i]));
+      const drawn = renderGraph(records, (r) => `\0${index.get(r)}`).split('\n').filter((l) => l !== '');
+      return lines(drawn.map((l) => (l.includes('\0') ? graphLineJson(l.slice(0, l.indexOf('\0')).trimEnd(), records[Number(l.slice(l.indexOf('\0') + 1))]) : graphLineJson(l, null))));
+    }
+    case '/api/show':
+      return lines([commitJson(await show(repo, required(q, 'id')))]);
+    case '/api/materialize': {
+      const id = required(q, 'id');
+      return lines([materializedJson(await materialize(repo, id, { since: defaultSince(repo, id, {}) }), true)]);
+    }
+    case '/api/messages': {
+      const { id, messages } = await cache.get(repo, required(q, 'id'), q.get('stop') ?? undefined);
+      const offset = count(q, 'offset') ?? 0;
+      const limit = Math.min(count(q, 'limit') ?? 100, PAGE_LIMIT);
+      return lines([messagesJson(id, messages.length, offset, messages.slice(offset, offset + limit))]);
+    }
+    case '/api/diff': {
+      const a = await cache.get(repo, required(q, 'a'));
+      const b = await cache.get(repo, required(q, 'b'));
+      return lines([diffJson(a.id, b.id, messageDiff(a.messages, b.messages))]);
+    }
+    case '/api/grep': {
+      const role = q.get('role') ?? undefined;
+      if (role !== undefined && !(GREP_ROLES as readonly string[]).includes(role)) throw new UsageError(`role takes ${GREP_ROLES.join(', ')}, not '${role}'`);
+      const o: GrepOptions = { pattern: required(q, 'q'), branches: q.getAll('branch'), all: flag(q, 'all'), role: role as GrepOptions['role'], since: q.get('since') ?? undefined, ignoreCase: flag(q, 'i'), fixed: flag(q, 'fixed'), limit: count(q, 'n') };
+      const hits = [];
+      for await (const hit of grep(repo, o)) hits.push(grepJson(hit));
+      return lines(hits);
+    }
+    case '/api/files':
+      return lines((await filesTouched(repo, required(q, 'path'), { branches: q.getAll('branch') })).map(fileTouchJson));
+    case '/api/runtimes':
+      return lines((await exporters()).map((r) => runtimeJson(r.name, r.title, r.formats)));
+    case '/api/resume':
+      return lines(await resumeCommands(repo, required(q, 'id'), q.get('runtime'), cwd));
+  }
+  throw new UsageError(`no such endpoint: ${url.pathname}`);
+}
+
+/** The runtimes that export, in the registry's order. */
+async function exporters() {
+  return (await (await runtimeRegistry()).allRuntimes()).filter((r) => r.export);
+}
+
+/**
+ * For every runtime that exports (the one the commit's format belongs to first), or the one named:
+ * the command that writes the commit as a new session of it, then the runtime's own resume command,
+ * in the session's directory. Each renders the whole session (a 20 MB one: ~0.3 s natively, more
+ * translated), so the page asks for one at a time.
+ */
+async function resumeCommands(repo: RepoContext, spec: string, only: string | null, cwd: string) {
+  const id = fullId(await repo.resolve(spec));
+  const { format } = (await show(repo, id)).meta;
+  const runtimes = (await exporters()).filter((r) => only === null || r.name === only);
+  if (only !== null && runtimes.length === 0) throw new UsageError(`runtime takes one that exports (${(await exporters()).map((r) => r.name).join(', ')}), not '${only}'`);
+  runtimes.sort((x, y) => Number(y.formats.includes(format)) - Number(x.formats.includes(format)));
+  const out = [];
+  for (const r of runtimes) {
+    let e;
+    try {
+      e = await exportSession(repo, r.name, id, { write: false, cwd });
+    } catch (err) {
+      if (err instanceof CtxError && only === null) continue; // a context this runtime cannot take
+      throw err;
+    }
+    const cd = e.cwd ? ` && cd ${shellQuote(e.cwd)}` : '';
+    out.push(resumeJson(r.name, r.title, r.formats.includes(format), `ctx export ${r.name} ${id} --session-id ${e.sessionId}${cd} && ${e.command}`));
+  }
+  return out;
+}
+
+const shellQuote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`);
+
+function required(q: URLSearchParams, name: string): string {
+  const v = q.get(name);
+  if (v === null || v === '') throw new UsageError(`${name} is missing`);
+  return v;
+}
+
+/** `1`: set; absent: not set. */
+function flag(q: URLSearchParams, name: string): boolean | undefined {
+  const v = q.get(name);
+  if (v === null) return undefined;
+  if (v !== '1' && v !== '0') throw new UsageError(`${name} takes 1 or 0, not '${v}'`);
+  return v === '1';
+}
+
+function count(q: URLSearchParams, name: string): number | undefined {
+  const v = q.get(name);
+  if (v === null) return undefined;
+  if (!/^\d{1,9}$/.test(v)) throw new UsageError(`${name} takes a whole number, not '${v}'`);
+  return Number(v);
+}

@@ -1,0 +1,45 @@
+/// <reference lib="dom" />
+// What every view of the page uses: elements built from text only, the API's JSON lines, links to commits.
+import type { commitJson, diffJson, fileTouchJson, graphLineJson, grepJson, messagesJson, resumeJson, runtimeJson } from '../output/records.js';
+
+export type Commit = ReturnType<typeof commitJson>;
+export type GraphLine = ReturnType<typeof graphLineJson>;
+export type Page = ReturnType<typeof messagesJson>;
+export type Diff = ReturnType<typeof diffJson>;
+export type Resume = ReturnType<typeof resumeJson>;
+export type Runtime = ReturnType<typeof runtimeJson>;
+export type Hit = ReturnType<typeof grepJson>;
+export type Touch = ReturnType<typeof fileTouchJson>;
+
+export const main = document.getElementById('main')!;
+
+/** An element with attributes and children; strings become text nodes (never HTML). */
+export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: (Node | string | null)[]): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  for (const c of children) if (c !== null) el.append(c);
+  return el;
+}
+
+/** The API's JSON lines; a failed request throws its `message`. */
+export async function api<T>(path: string, params: Record<string, string | number> = {}): Promise<T[]> {
+  const q = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
+  const res = await fetch(`/api/${path}?${q}`);
+  const text = await res.text();
+  const records = text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
+  if (!res.ok) throw new Error(records[0]?.message ?? `${res.status} ${res.statusText}`);
+  return records;
+}
+
+export const short = (id: string) => id.slice(0, 16);
+/** `1 message`, `2 messages` */
+export const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+export const link = (id: string, text = short(id)) => h('a', { href: `/${id}`, class: 'mono' }, text);
+
+export function show(...nodes: Node[]): void {
+  main.replaceChildren(...nodes);
+}
+
+export function failed(e: unknown): void {
+  show(h('p', { class: 'error' }, e instanceof Error ? e.message : String(e)));
+}
