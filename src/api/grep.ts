@@ -9,7 +9,7 @@ import { parseSince } from '../core/window.js';
 import { IntegrityError, UsageError } from '../errors/index.js';
 import { knownFormat } from '../formats/registry.js';
 import type { StorageFormat } from '../formats/format.js';
-import { parseMeta, readArtifactsAt } from '../store/context-commits.js';
+import { parseMeta, readArtifacts, readArtifactsAt, readStoredCommits } from '../store/context-commits.js';
 import type { GitObject } from '../store/engine.js';
 import { trailer } from './context-reader.js';
 import type { RepoContext } from './repo-context.js';
@@ -37,7 +37,7 @@ export interface GrepHit {
   commit: string;
   /** a branch whose chain holds the commit (the first by name, or the first given) */
   branch: string;
-  /** index of the entry among the neutral messages of the commit's artifact */
+  /** index of the entry among the neutral messages of the commit's artifact read alone (`commitMessages`) */
   entry: number;
   /** the role of the matching block: `user`, `assistant`, `system`, or `tool` for tool calls and results */
   role: string;
@@ -316,6 +316,15 @@ async function scanBatch(ctx: RepoContext, batch: Candidate[], mayHold: (b: Uint
 }
 
 const artifactSpec = (c: Candidate) => `${c.tree}:${artifactName(c.type, c.format!.ext)}`;
+
+/** A commit's own artifact as neutral messages, as grep and files number them (`entry`); null for a format ctx cannot read into messages. */
+export async function commitMessages(ctx: RepoContext, spec: string): Promise<NeutralMessage[] | null> {
+  const oid = await ctx.resolve(spec);
+  const [stored] = await readStoredCommits(ctx.engine, [oid]);
+  const format = knownFormat(stored.meta.format);
+  if (!format?.toNeutral) return null;
+  return messagesOf(format, (await readArtifacts(ctx.engine, [stored]))[0]);
+}
 
 function messagesOf(format: StorageFormat, bytes: Uint8Array): NeutralMessage[] {
   return format.toNeutral!(format.parse(bytes, { lastOfFile: true }));
