@@ -1,6 +1,6 @@
 // Summaries worth reading: written from the request, not the runtime's tags; an older store's raw
 // tag shown as its request by log and show; log --format's placeholders.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,6 +27,20 @@ describe('summaries', () => {
     );
     // what is written: meta.json and the commit message hold the same
     expect(JSON.parse(ctx(store, ['show', 'alice/auth~3', '--json'], { env: FIND_ENV }).stdout).meta.summary).toBe('/model opus');
+  });
+
+  it('are written so by live capture too (the Claude Code hook)', () => {
+    const store = newStore();
+    const transcript = join(tmpdir(), `ctx-summary-${process.pid}.jsonl`);
+    copyFileSync(join(FIXTURES, 'find', 'claude-tools.jsonl'), transcript);
+    try {
+      const input = JSON.stringify({ session_id: '7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f', transcript_path: transcript, hook_event_name: 'Stop', cwd: tmpdir() });
+      expect(ctx(store, ['hook', 'claude-code'], { input, env: FIND_ENV }).code).toBe(0);
+      const summaries = ctx(store, ['log', '--all', '--format', '%s'], { env: FIND_ENV }).stdout;
+      expect(summaries).toBe('Thanks, commit it\n! git status\nFix the token refresh in src/auth.ts: it never retries.\n/model opus\n');
+    } finally {
+      rmSync(transcript, { force: true });
+    }
   });
 
   it("of an older store's raw tags are shown as their request, else as type and message count", () => {
