@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CORPUS, FIXED_ENV, FIXTURES, ctx, describeCorpus } from './helpers.js';
 import { FIND_ENV, findStore } from './find-store.js';
 import { openStore } from '../src/index.js';
-import { grepPattern, requiredLiteral, snippet } from '../src/api/grep.js';
+import { grepPattern, requiredLiteral, snippet } from '../src/core/grep-match.js';
 
 const CLAUDE = 'ctx-9fc7b5d26e76fb6e436cb31b951d0b4a4e650f65';
 const FORK = 'ctx-a3496b4f4894f01f58a0d4199e8691206a253aa8';
