@@ -56,6 +56,9 @@ describe('summaries', () => {
     const shown = JSON.parse(ctx(store, ['show', 'old~4', '--json'], { env: FIXED_ENV }).stdout);
     expect([shown.summary, shown.meta.summary]).toEqual(['/exit', '<command-name>/exit</command-name>']);
     expect(ctx(store, ['show', 'old~4'], { env: FIXED_ENV }).stdout).toContain('\n    /exit\n');
+    // a branch whose tip holds one lists it so too
+    expect(ctx(store, ['fork', 'old~4', 'exited'], { env: FIXED_ENV }).code).toBe(0);
+    expect(JSON.parse(ctx(store, ['branch', '--json'], { env: FIXED_ENV }).stdout.split('\n')[0])).toMatchObject({ name: 'exited', summary: '/exit' });
     // an annotated summary is shown as it is
     expect(ctx(store, ['annotate', 'old~4', '--summary', '<command-name>kept</command-name>'], { env: FIXED_ENV }).code).toBe(0);
     expect(JSON.parse(ctx(store, ['show', 'old~4', '--json'], { env: FIXED_ENV }).stdout).summary).toBe('<command-name>kept</command-name>');
