@@ -10,8 +10,8 @@ import { CORPUS, FIXED_ENV, ctx, describeCorpus, itCorpus, newStore, refSnapshot
 
 const BIG = join(CORPUS, 'claude-code', 'randlee__claude-history__simple-967e501d-session.jsonl');
 const VIEWER = join(CORPUS, 'claude-code', 'd-kimuson__claude-code-viewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl');
-// the pinned commit's messages, kept instead of summarized (pinned once computed)
-const PINNED_MESSAGES = 2;
+// the pinned commit's messages, kept instead of summarized (its artifact's 11 neutral messages: 17 lines, assistant lines of one message merged)
+const PINNED_MESSAGES = 11;
 const ALL = ['dedupe', 'prune-tool-outputs', 'summarize', 'truncate'] as const;
 
 const text = (role: NeutralMessage['role'], t: string): NeutralMessage => ({ role, content: [{ type: 'text', text: t }] });
@@ -298,7 +298,8 @@ describeCorpus('ctx compact', () => {
       const s = imported(BIG, 'big');
       const log = ctx(s, ['--json', 'log', 'big']).stdout.trim().split('\n').map((l) => JSON.parse(l));
       // newest first: the first prompt after the corpus' own compaction, far from the last turn
-      const target = log.slice(1, log.findIndex((r) => r.type === 'compaction')).reverse().find((r) => r.summary);
+      // (a typed prompt, whose words are in its line: a command's summary is written `/model opus`)
+      const target = log.slice(1, log.findIndex((r) => r.type === 'compaction')).reverse().find((r) => r.summary && !/^[/!]/.test(r.summary));
       if (pin) expect(ctx(s, ['annotate', target.id, '--pin'], { env: FIXED_ENV }).code).toBe(0);
       const r = ctx(s, ['--json', 'compact', 'big', '--policy', 'summarize', '--keep-turns', '1'], { env: FIXED_ENV });
       expect(r.code, r.stderr).toBe(0);

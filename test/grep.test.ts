@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CORPUS, FIXED_ENV, FIXTURES, ctx, describeCorpus } from './helpers.js';
 import { FIND_ENV, findStore } from './find-store.js';
 import { openStore } from '../src/index.js';
-import { grepPattern, requiredLiteral, snippet } from '../src/api/grep.js';
+import { grepPattern, requiredLiteral, snippet } from '../src/core/grep-match.js';
 
 const CLAUDE = 'ctx-9fc7b5d26e76fb6e436cb31b951d0b4a4e650f65';
 const FORK = 'ctx-a3496b4f4894f01f58a0d4199e8691206a253aa8';
@@ -131,6 +131,10 @@ describe('ctx grep', () => {
       const hits = [];
       for await (const h of s.grep({ pattern: 'token refresh', ignoreCase: true, branches: ['bob/log'], limit: 1 })) hits.push(h);
       expect(hits).toEqual([{ commit: GEMINI, branch: 'bob/log', entry: 0, role: 'user', snippet: 'Make the token refresh log each retry', at: '2026-11-20T11:00:01.000Z' }]);
+      // the entry numbers the commit's own messages
+      const messages = (await s.commitMessages(CLAUDE))!;
+      expect(messages[13]).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'Token refresh now retries once after a 401.' }], timestamp: '2026-11-20T09:01:14.000Z', ids: { uuid: '00000000-0000-4000-8000-000000000018', message_id: 'msg_a7' } });
+      expect(messages[3].content[0]).toMatchObject({ type: 'tool_call', name: 'Edit' });
     } finally {
       await s.close();
     }

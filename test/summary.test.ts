@@ -1,6 +1,6 @@
 // Summaries worth reading: written from the request, not the runtime's tags; an older store's raw
 // tag shown as its request by log and show; log --format's placeholders.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,6 +29,20 @@ describe('summaries', () => {
     expect(JSON.parse(ctx(store, ['show', 'alice/auth~3', '--json'], { env: FIND_ENV }).stdout).meta.summary).toBe('/model opus');
   });
 
+  it('are written so by live capture too (the Claude Code hook)', () => {
+    const store = newStore();
+    const transcript = join(tmpdir(), `ctx-summary-${process.pid}.jsonl`);
+    copyFileSync(join(FIXTURES, 'find', 'claude-tools.jsonl'), transcript);
+    try {
+      const input = JSON.stringify({ session_id: '7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f', transcript_path: transcript, hook_event_name: 'Stop', cwd: tmpdir() });
+      expect(ctx(store, ['hook', 'claude-code'], { input, env: FIND_ENV }).code).toBe(0);
+      const summaries = ctx(store, ['log', '--all', '--format', '%s'], { env: FIND_ENV }).stdout;
+      expect(summaries).toBe('Thanks, commit it\n! git status\nFix the token refresh in src/auth.ts: it never retries.\n/model opus\n');
+    } finally {
+      rmSync(transcript, { force: true });
+    }
+  });
+
   it("of an older store's raw tags are shown as their request, else as type and message count", () => {
     const store = newStore();
     const cp = (summary: string) => ctx(store, ['checkpoint', '-b', 'old', '--format', 'claude-code-v1', '--summary', summary, '-'], { input: line, env: FIXED_ENV });
@@ -42,6 +56,9 @@ describe('summaries', () => {
     const shown = JSON.parse(ctx(store, ['show', 'old~4', '--json'], { env: FIXED_ENV }).stdout);
     expect([shown.summary, shown.meta.summary]).toEqual(['/exit', '<command-name>/exit</command-name>']);
     expect(ctx(store, ['show', 'old~4'], { env: FIXED_ENV }).stdout).toContain('\n    /exit\n');
+    // a branch whose tip holds one lists it so too
+    expect(ctx(store, ['fork', 'old~4', 'exited'], { env: FIXED_ENV }).code).toBe(0);
+    expect(JSON.parse(ctx(store, ['branch', '--json'], { env: FIXED_ENV }).stdout.split('\n')[0])).toMatchObject({ name: 'exited', summary: '/exit' });
     // an annotated summary is shown as it is
     expect(ctx(store, ['annotate', 'old~4', '--summary', '<command-name>kept</command-name>'], { env: FIXED_ENV }).code).toBe(0);
     expect(JSON.parse(ctx(store, ['show', 'old~4', '--json'], { env: FIXED_ENV }).stdout).summary).toBe('<command-name>kept</command-name>');

@@ -16,8 +16,9 @@ import { cursorOf, setCursor, type Cursor } from './cursors.js';
 import { RepoContext, type RepoOptions } from './repo-context.js';
 import { currentOf, resolveAt, type ResolveQuery } from './resolve.js';
 import { verify, type VerifyReport } from './verify.js';
-import { grep, type GrepHit, type GrepOptions } from './grep.js';
+import { commitMessages, grep, type GrepHit, type GrepOptions } from './grep.js';
 import { filesTouched, type FileTouch } from './touched.js';
+import type { NeutralMessage } from '../core/neutral.js';
 import type { ExportOptions, ImportOptions } from './runtime.js';
 import { exportSession, importSession, type ExportResult } from './sessions.js';
 import { checkpoint, snapshot, written, type CheckpointInput, type SnapshotStop, type Written } from './write.js';
@@ -164,6 +165,10 @@ export class ContextStore {
   /** Messages matching a pattern across the branches, each commit searched once (`ctx grep`). */
   grep(opts: GrepOptions): AsyncIterable<GrepHit> {
     return grep(this.ctx, opts);
+  }
+  /** A commit's own artifact as neutral messages, numbered as grep and filesTouched number `entry`; null for a format read into no messages. */
+  commitMessages(id: string): Promise<NeutralMessage[] | null> {
+    return commitMessages(this.ctx, id);
   }
   /** The tool calls that read, edited, wrote or ran a command on `path`, newest first (`ctx files`). */
   filesTouched(path: string, opts?: { branches?: string[] }): Promise<FileTouch[]> {

@@ -5,7 +5,8 @@
 import { fullId } from '../core/ids.js';
 import { isRecord, type ToolCallBlock } from '../core/neutral.js';
 import { UsageError } from '../errors/index.js';
-import { rawCheck, requiredLiteral, scanCommits, searchedTips } from './grep.js';
+import { rawCheck, requiredLiteral } from '../core/grep-match.js';
+import { scanCommits, searchedTips } from './grep.js';
 import type { RepoContext } from './repo-context.js';
 
 export type TouchAction = 'read' | 'edit' | 'write' | 'run';

@@ -1,5 +1,6 @@
 import { deleteBranch } from '../api/branch-ops.js';
 import { branchList, type BranchInfo } from '../api/read.js';
+import { displaySummary } from '../core/summary.js';
 import type { IntegrityError } from '../errors/index.js';
 import { UsageError } from '../errors/index.js';
 import { shortId } from '../core/ids.js';
@@ -39,7 +40,7 @@ export default defineCommand({
     if (io.flags.json) return r.list.forEach((b) => io.json(branchJson(b)));
     const c = io.chalk;
     if (!io.tty || r.list.length === 0) return io.out(r.list.map((b) => `${c.green(b.name)}\t${c.yellow(shortId(b.id.slice(4)))}\n`).join(''));
-    const rows = r.list.map((b) => [c.green(b.name), c.yellow(shortId(b.id.slice(4))), shortTime(b.meta.created_at), oneLine(b.meta.summary, 60)]);
+    const rows = r.list.map((b) => [c.green(b.name), c.yellow(shortId(b.id.slice(4))), shortTime(b.meta.created_at), oneLine(displaySummary(b.meta.summary, b.meta), 60)]);
     io.out(table([['BRANCH', 'TIP', 'TIME', 'SUMMARY'].map((h) => c.bold(h)), ...rows], plainWidth));
   },
   failure: (r) => ('damaged' in r ? r.damaged[0] : undefined),

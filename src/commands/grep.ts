@@ -1,4 +1,5 @@
-import { grep, grepPattern, GREP_ROLES, type GrepHit, type GrepOptions } from '../api/grep.js';
+import { grep, GREP_ROLES, type GrepHit, type GrepOptions } from '../api/grep.js';
+import { grepPattern } from '../core/grep-match.js';
 import { shortId } from '../core/ids.js';
 import { CtxError, UsageError } from '../errors/index.js';
 import type { CommandIO } from '../output/io.js';

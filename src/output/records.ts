@@ -17,6 +17,7 @@ import type { AuditEntry, StateDiff, StateStats, StateValue, StateWrite } from '
 import type { GrepHit } from '../api/grep.js';
 import type { FileTouch } from '../api/touched.js';
 import { fullId } from '../core/ids.js';
+import { displaySummary } from '../core/summary.js';
 import type { CtxError } from '../errors/index.js';
 import type { NeutralMessage } from '../core/neutral.js';
 
@@ -49,7 +50,7 @@ export function writtenJson(w: WrittenCommit, branch: string) {
 }
 
 export function branchJson(b: BranchInfo) {
-  return { v: 1, name: b.name, id: b.id, type: b.meta.type, created_at: b.meta.created_at, summary: b.meta.summary };
+  return { v: 1, name: b.name, id: b.id, type: b.meta.type, created_at: b.meta.created_at, summary: displaySummary(b.meta.summary, b.meta) };
 }
 
 /** `damaged`: what a damaged branch's ref held instead of a commit id (its id is then null). */
