@@ -1,15 +1,12 @@
 // meta.json of a context commit (DESIGN.md §3) and the git commit built around it.
 import { canonicalJson } from './canonical-json.js';
-import type { StateRecord } from './state/record.js';
+import { STATE_OPS, type StateOp, type StateRecord } from './state/record.js';
 
 export const META_VERSION = 1;
 export const COMMIT_TYPES = ['delta', 'compaction', 'snapshot'] as const;
 export const TRIGGERS = ['turn_boundary', 'tool_call', 'compaction', 'session_end', 'explicit', 'import'] as const;
 export type CommitType = (typeof COMMIT_TYPES)[number];
 export type Trigger = (typeof TRIGGERS)[number];
-/** what a structured-state write did (meta.json `state.op`) */
-export const STATE_OPS = ['init', 'set', 'delete', 'policy', 'migrate'] as const;
-export type StateOp = (typeof STATE_OPS)[number];
 
 export interface Meta {
   v: number;

@@ -12,8 +12,9 @@ export const POLICY_KEY = '.policy';
 
 export const NAMESPACE = /^[a-z][a-z0-9_]*$/;
 export const KEY = /^[A-Za-z0-9_][A-Za-z0-9_-]*$/;
-export { STATE_OPS, type StateOp } from '../meta.js';
-import type { StateOp } from '../meta.js';
+/** what a state write did (meta.json `state.op`) */
+export const STATE_OPS = ['init', 'set', 'delete', 'policy', 'migrate'] as const;
+export type StateOp = (typeof STATE_OPS)[number];
 
 /** Top-level keys of one namespace (or agents of the policy) that a write added, removed or changed. */
 export interface KeyDiff {
