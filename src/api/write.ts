@@ -102,7 +102,17 @@ export async function buildMeta(ctx: RepoContext, format: string, artifact: Uint
   if (!COMMIT_TYPES.includes(type)) throw new UsageError(`unknown commit type '${type}' (${COMMIT_TYPES.join(', ')})`);
   const trigger = f.trigger ?? 'explicit';
   if (!TRIGGERS.includes(trigger)) throw new UsageError(`unknown trigger '${trigger}' (${TRIGGERS.join(', ')})`);
-  const entries = fmt.parse(artifact, { lastOfFile: f.lastOfFile });
+  // counted as parsed, entry by entry where the format can: a large artifact is never held parsed whole
+  const counter = await ctx.tokenCounter();
+  const tokens = counter.tally();
+  let messages = 0;
+  const take = (entries: readonly unknown[]) => {
+    messages += fmt.count(entries);
+    tokens.add(fmt.tokenTexts(entries));
+  };
+  const opts = { lastOfFile: f.lastOfFile };
+  if (fmt.eachEntry) fmt.eachEntry(artifact, opts, (entry) => take([entry]));
+  else take(fmt.parse(artifact, opts));
   const d = ctx.defaults;
   const meta: Meta = {
     v: 1,
@@ -116,8 +126,8 @@ export async function buildMeta(ctx: RepoContext, format: string, artifact: Uint
     session_id: f.session ?? d.session,
     checkpoint: trigger,
     summary: f.summary ?? '',
-    message_count: fmt.count(entries),
-    token_count: (await ctx.tokenCounter()).count(fmt.tokenTexts(entries)),
+    message_count: messages,
+    token_count: tokens.total(),
     created_at: isoMs(f.createdAt ?? ctx.now()),
   };
   if (f.ticket) meta.ticket_id = f.ticket;
