@@ -88,4 +88,16 @@ describe('a damaged meta.json deep in a long chain', () => {
     expect(cacheFiles(store).filter(([f]) => f !== 'KEY.data')).toEqual([]);
     rmSync(join(store, 'ctx', 'cache'), { recursive: true, force: true });
   });
+
+  // the walk reads meta.json in batches (256 commits first) to find the stop: one past the stop is read, never refused
+  it.each(ENGINES)('older than the stop, it is not refused (%s engine), also once git has a commit-graph', (engine) => {
+    const { store, badId } = forged(N - 100);
+    const env = { ...FIXED_ENV, CTX_ENGINE: engine };
+    for (const graph of [false, true]) {
+      if (graph) git(store, ['gc', '--quiet']);
+      rmSync(join(store, 'ctx', 'cache'), { recursive: true, force: true });
+      expect(ctx(store, ['materialize', 'b', '--stop', 'b~50'], { env })).toMatchObject({ code: 0, stderr: '', stdout: lines(N - 51, N) }); // the stop's own commit is in the context
+      expect(ctx(store, ['materialize', 'b', '--stop', 'b~100'], { env })).toMatchObject({ code: 5, stdout: '', stderr: `ctx: ctx-${badId.slice(0, 12)}: unknown meta.json version 99\n` });
+    }
+  });
 });
