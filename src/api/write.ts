@@ -5,6 +5,7 @@ import { artifactHash } from '../core/blake3.js';
 import { fullId } from '../core/ids.js';
 import { COMMIT_TYPES, TRIGGERS, isoMs, type CommitType, type Meta, type Trigger } from '../core/meta.js';
 import { storageFormat } from '../formats/registry.js';
+import { tallyOf } from '../core/tokens.js';
 import { commitSpec } from '../store/context-commits.js';
 import { checkBranchName, refs } from '../store/refs.js';
 import { packIfLoose } from './auto-pack.js';
@@ -103,8 +104,7 @@ export async function buildMeta(ctx: RepoContext, format: string, artifact: Uint
   const trigger = f.trigger ?? 'explicit';
   if (!TRIGGERS.includes(trigger)) throw new UsageError(`unknown trigger '${trigger}' (${TRIGGERS.join(', ')})`);
   // counted as parsed, entry by entry where the format can: a large artifact is never held parsed whole
-  const counter = await ctx.tokenCounter();
-  const tokens = counter.tally();
+  const tokens = tallyOf(await ctx.tokenCounter());
   let messages = 0;
   const take = (entries: readonly unknown[]) => {
     messages += fmt.count(entries);

@@ -11,12 +11,19 @@ export interface TokenCounter {
   readonly name: TokenCounterName;
   count(texts: readonly string[]): number;
   /** A running count: texts added a few at a time give what `count` gives them all at once. */
-  tally(): Tally;
+  tally?(): Tally;
 }
 
 export interface Tally {
   add(texts: readonly string[]): void;
   total(): number;
+}
+
+/** The counter's running count; one without (a caller's own) counts every text added, at the end. */
+export function tallyOf(counter: TokenCounter): Tally {
+  if (counter.tally) return counter.tally();
+  const all: string[] = [];
+  return { add: (texts) => void all.push(...texts), total: () => counter.count(all) };
 }
 
 export const TOKEN_COUNTERS = ['cl100k_base', 'chars/4'] as const;
