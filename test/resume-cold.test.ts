@@ -101,3 +101,23 @@ describe('a damaged meta.json deep in a long chain', () => {
     }
   });
 });
+
+// git lists a gc'd chain from its commit-graph without reading a commit: the cold walk turns that off
+describe('a damaged commit in a chain git has a commit-graph of', () => {
+  it('is refused with exit 5 naming it (git engine), as verify refuses it', () => {
+    const store = newStore();
+    const env = { ...FIXED_ENV, CTX_ENGINE: 'git' };
+    for (let i = 0; i < 3; i++) expect(ctx(store, ['checkpoint', '-b', 'b', '--format', 'claude-code-v1', '-'], { env, input: line(i) }).code).toBe(0);
+    git(store, ['gc', '--quiet']);
+    expect(existsSync(join(store, 'objects', 'info', 'commit-graph'))).toBe(true);
+    const [tip, parent] = git(store, ['rev-list', 'b']).trim().split('\n');
+    const pack = readdirSync(join(store, 'objects', 'pack')).find((f) => f.endsWith('.pack'))!;
+    const entry = git(store, ['verify-pack', '-v', join(store, 'objects', 'pack', pack.replace(/\.pack$/, '.idx'))]).split('\n').find((l) => l.startsWith(parent))!;
+    const [, , , inPack, offset] = entry.split(/\s+/).map(Number);
+    const bytes = readFileSync(join(store, 'objects', 'pack', pack));
+    bytes[offset + (inPack >> 1)] ^= 0xff; // inside the commit's deflated bytes
+    writeFileSync(join(store, 'objects', 'pack', pack), bytes);
+    const err = `ctx: ctx-${tip.slice(0, 12)}: its parent ${parent.slice(0, 12)} cannot be read, the object store is damaged\n`;
+    for (const args of [['materialize', 'b', '--stop', 'root'], ['verify', 'b']]) expect(ctx(store, args, { env }), args.join(' ')).toMatchObject({ code: 5, stdout: '', stderr: err });
+  });
+});

@@ -249,11 +249,11 @@ export function createGitEngine(gitdir: string): Engine {
   }
 
   /** First-parent links from rev-list's output; walked object by object where rev-list cannot say. */
-  async function revList<L>(tip: string, args: string[], parse: (out: Buffer) => L[], max?: number): Promise<(L | ChainLink)[]> {
+  async function revList<L>(tip: string, args: string[], parse: (out: Buffer) => L[], max?: number, options: string[] = []): Promise<(L | ChainLink)[]> {
     if (tip.startsWith('-')) throw new Error(`bad revision: ${tip}`);
     let links: L[];
     try {
-      links = parse((await run(dir, ['rev-list', '--first-parent', ...args, tip], [])).stdout);
+      links = parse((await run(dir, [...options, 'rev-list', '--first-parent', ...args, tip], [])).stdout);
     } catch {
       // rev-list fails on more than the chain (a damaged packed-refs, say) and names no commit we can
       // trust: walking object by object names where the chain breaks, or reads it whole
@@ -276,9 +276,9 @@ export function createGitEngine(gitdir: string): Engine {
       return revList(tip, ['--format=%x00%T%x00%B%x00', ...limit], parseChain, max);
     },
 
-    // no message asked for: git reads no commit object when its commit-graph has the chain (a
-    // tenth of the time at 100,000 commits)
-    chainTrees: (tip) => revList(tip, ['--format=%T'], parseTrees),
+    // no message asked for and none formatted. The commit-graph is off: from it git would list
+    // the chain without reading a commit, and a damaged commit would go unnoticed
+    chainTrees: (tip) => revList(tip, ['--format=%T'], parseTrees, undefined, ['-c', 'core.commitGraph=false']),
 
     // a checkpoint's few objects are written in-process; bulk writes (imports, notes) go to fast-import
     writeCommits: async (specs) => (fitsLoose(specs) ? writeLooseCommits(dir, specs, (oid) => findByPrefix(dir, oid).length > 0) : fastImport(dir, specs)),

@@ -63,9 +63,8 @@ export interface Engine {
   /** First-parent history from `tip` (inclusive), tip first, with trees and messages; at most `max`. */
   chain(tip: string, max?: number): Promise<ChainLink[]>;
   /**
-   * The same history with trees only, for an engine that lists it without reading each commit's
-   * message (git answers from its commit-graph file): a cold read of a long chain then reads
-   * meta.json instead. Links may still carry messages.
+   * The same history with trees only, for an engine that lists it without formatting each commit's
+   * message: a cold read of a long chain then reads meta.json instead. Links may still carry messages.
    */
   chainTrees?(tip: string): Promise<(Omit<ChainLink, 'message'> & { message?: string })[]>;
   /** Write commits (and their blobs and trees) in order; returns their ids. Moves no ref. */
