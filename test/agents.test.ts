@@ -169,6 +169,19 @@ describe('ctx cursor', () => {
     );
   });
 
+  it('a cursor record is no annotation: ctx show leaves it out and keeps the annotations around it', () => {
+    const { store, ids } = designRoom();
+    run(store, ['annotate', ids[1], '--summary', 'coder done'], undefined, { CTX_NOW: '2026-01-02T03:02:10.000Z' });
+    run(store, ['cursor', 'set', 'design-room', 'reviewer', ids[1]], undefined, { CTX_NOW: '2026-01-02T05:00:00.000Z' });
+    const shown = json(store, ['show', ids[1]]);
+    expect(shown.annotations).toEqual({ at: '2026-01-02T03:02:10.000Z', by: 'alice', summary: 'coder done' });
+    expect(shown.summary).toBe('coder done');
+    expect(run(store, ['show', ids[1]]).stdout).toContain('annotations:   {"at":"2026-01-02T03:02:10.000Z","by":"alice","summary":"coder done"}\n');
+    // a commit with only cursor records has no annotations
+    expect(json(store, ['show', ids[0]]).annotations).toEqual({});
+    expect(run(store, ['show', ids[0]]).stdout).not.toContain('annotations');
+  });
+
   it('bad input: one line, exit 2, nothing written', () => {
     const { store } = designRoom();
     const other = JSON.parse(run(store, ['checkpoint', '-b', 'elsewhere', '--format', 'openai-chat-v1', '--json', '-'], JSON.stringify([say('user', 'x')])).stdout).id;

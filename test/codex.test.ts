@@ -1,12 +1,12 @@
 // Codex CLI rollouts: every corpus file (and the two shapes in fixtures/codex) imports and comes back
 // byte for byte on both engines; prompts split turns; `compacted` lines become compaction commits.
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { splitRollout } from '../src/runtimes/codex/split.js';
 import { codexRollout } from '../src/formats/codex-rollout.js';
 import type { NeutralMessage } from '../src/core/neutral.js';
-import { ENGINES, FIXTURES, corpusFiles, ctx, describeCorpus, fsck, git, itCorpus, newStore, objectCount, refSnapshot } from './helpers.js';
+import { ENGINES, FIXTURES, corpusFiles, ctx, describeCorpus, fsck, git, itCorpus, newStore, objectCount, refSnapshot, tempDir } from './helpers.js';
 
 const ENV = { CTX_PRINCIPAL: 'corpus', CTX_MACHINE: 'ci', CTX_NOW: '2026-01-02T03:04:05.678Z' };
 const LEGACY = join(FIXTURES, 'codex', 'legacy-rollout-2025-08-20T13-20-47-c27a914d-5f3b-4c1e-9a2d-7e8f6b5a4c3d.jsonl');
@@ -190,5 +190,30 @@ describe('codex-rollout-v1 as neutral messages', () => {
     );
     const back = read(bytes).map(({ timestamp: _t, ...m }) => m);
     expect(back).toEqual([messages[0], { role: 'user', content: [{ type: 'text', text: 'list files' }] }, { role: 'assistant', content: [{ type: 'text', text: 'Listing.' }, messages[2].content[2]] }, messages[3], messages[4]]);
+  });
+});
+
+describe('codex re-import beside a hook', () => {
+  it('while a hook captures the session: exit 3, nothing written; once it is done, what is new is imported', () => {
+    const store = newStore();
+    const bytes = readFileSync(RESUMED);
+    const { segments } = splitRollout(bytes);
+    const file = join(tempDir(), basename(RESUMED));
+    writeFileSync(file, bytes.subarray(0, segments[1].start));
+    expect(ctx(store, ['import', 'codex', file], { env: ENV })).toMatchObject({ code: 0, stderr: '' });
+    writeFileSync(file, bytes);
+    const session = '01a20513-6ef2-75e0-a186-7b61e34882c3';
+    // the lock a hook holds while it captures the session (a file ctx did not write: held, whoever holds it)
+    const lock = join(store, 'ctx', 'hooks', `${session}.lock`);
+    mkdirSync(join(store, 'ctx', 'hooks'), { recursive: true });
+    writeFileSync(lock, '');
+    const before = [refSnapshot(store), objectCount(store)];
+    const held = ctx(store, ['import', 'codex', file], { env: ENV });
+    expect([held.code, held.stdout, held.stderr.split('\n')[0]]).toEqual([3, '', `ctx: a ctx hook is capturing session ${session}; import again when it is done`]);
+    expect([refSnapshot(store), objectCount(store)]).toEqual(before);
+    rmSync(lock);
+    const again = ctx(store, ['import', 'codex', file], { env: ENV });
+    expect([again.code, again.stderr]).toEqual([0, '']);
+    expect(again.stdout).toMatch(new RegExp(`^codex/${session}\tctx-[0-9a-f]{12}\t1 commits\n$`));
   });
 });

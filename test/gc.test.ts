@@ -104,6 +104,26 @@ describe('ctx gc', () => {
     expect(ctx(store, ['verify', '--all'], { env })).toMatchObject({ code: 0, stdout: 'ok 5 commits\n' });
   });
 
+  it('--prune-expired keeps a branch whose commit carries an agent\'s cursor (ctx cursor set), and what that commit needs', () => {
+    const store = newStore();
+    const old = '2026-01-01T00:00:00.000Z';
+    const seen = checkpoint(store, 'ephemeral/seen', 'seen', old);
+    const after = checkpoint(store, 'ephemeral/seen', 'after it', old);
+    const lone = checkpoint(store, 'ephemeral/lone', 'alone', old);
+    expect(ctx(store, ['cursor', 'set', 'ephemeral/seen', 'coder', seen], { env })).toMatchObject({ code: 0, stderr: '' });
+    git(store, ['config', 'ctx.ephemeral/*.retention', '1d']);
+    const now = { ...env, CTX_NOW: '2026-01-02T12:00:00.000Z' };
+    const r = ctx(store, ['gc', '--prune-expired', '--prune', 'now'], { env: now });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n').slice(0, 2)).toEqual([`deleted\tephemeral/lone\t${lone}\t${old}\tephemeral/*=1d`, `kept-pinned\tephemeral/seen\t${after}\t${old}\tephemeral/*=1d`]);
+    expect(git(store, ['for-each-ref', '--format=%(refname)']).trim().split('\n')).toEqual(['refs/heads/ephemeral/seen', 'refs/notes/ctx']);
+    expect([seen, after, lone].map((c) => exists(store, c))).toEqual([true, true, false]);
+    expect(git(store, ['log', '--format=ctx-%H', 'ephemeral/seen']).trim().split('\n').map((h) => h.slice(0, 16))).toEqual([after, seen]);
+    expect(fsck(store)).toEqual({ code: 0, output: '' });
+    expect(ctx(store, ['cursor', 'show', 'ephemeral/seen', 'coder'], { env })).toMatchObject({ code: 0, stdout: `${seen}\n` });
+  });
+
   it('--json: one record per expired branch, then the summary', () => {
     const store = newStore();
     const tip = checkpoint(store, 'ephemeral/a', 'a', '2026-01-01T00:00:00.000Z');

@@ -88,4 +88,36 @@ describe('a damaged meta.json deep in a long chain', () => {
     expect(cacheFiles(store).filter(([f]) => f !== 'KEY.data')).toEqual([]);
     rmSync(join(store, 'ctx', 'cache'), { recursive: true, force: true });
   });
+
+  // the walk reads meta.json in batches (256 commits first) to find the stop: one past the stop is read, never refused
+  it.each(ENGINES)('older than the stop, it is not refused (%s engine), also once git has a commit-graph', (engine) => {
+    const { store, badId } = forged(N - 100);
+    const env = { ...FIXED_ENV, CTX_ENGINE: engine };
+    for (const graph of [false, true]) {
+      if (graph) git(store, ['gc', '--quiet']);
+      rmSync(join(store, 'ctx', 'cache'), { recursive: true, force: true });
+      expect(ctx(store, ['materialize', 'b', '--stop', 'b~50'], { env })).toMatchObject({ code: 0, stderr: '', stdout: lines(N - 51, N) }); // the stop's own commit is in the context
+      expect(ctx(store, ['materialize', 'b', '--stop', 'b~100'], { env })).toMatchObject({ code: 5, stdout: '', stderr: `ctx: ctx-${badId.slice(0, 12)}: unknown meta.json version 99\n` });
+    }
+  });
+});
+
+// git lists a gc'd chain from its commit-graph without reading a commit: the cold walk turns that off
+describe('a damaged commit in a chain git has a commit-graph of', () => {
+  it('is refused with exit 5 naming it (git engine), as verify refuses it', () => {
+    const store = newStore();
+    const env = { ...FIXED_ENV, CTX_ENGINE: 'git' };
+    for (let i = 0; i < 3; i++) expect(ctx(store, ['checkpoint', '-b', 'b', '--format', 'claude-code-v1', '-'], { env, input: line(i) }).code).toBe(0);
+    git(store, ['gc', '--quiet']);
+    expect(existsSync(join(store, 'objects', 'info', 'commit-graph'))).toBe(true);
+    const [tip, parent] = git(store, ['rev-list', 'b']).trim().split('\n');
+    const pack = readdirSync(join(store, 'objects', 'pack')).find((f) => f.endsWith('.pack'))!;
+    const entry = git(store, ['verify-pack', '-v', join(store, 'objects', 'pack', pack.replace(/\.pack$/, '.idx'))]).split('\n').find((l) => l.startsWith(parent))!;
+    const [, , , inPack, offset] = entry.split(/\s+/).map(Number);
+    const bytes = readFileSync(join(store, 'objects', 'pack', pack));
+    bytes[offset + (inPack >> 1)] ^= 0xff; // inside the commit's deflated bytes
+    writeFileSync(join(store, 'objects', 'pack', pack), bytes);
+    const err = `ctx: ctx-${tip.slice(0, 12)}: its parent ${parent.slice(0, 12)} cannot be read, the object store is damaged\n`;
+    for (const args of [['materialize', 'b', '--stop', 'root'], ['verify', 'b']]) expect(ctx(store, args, { env }), args.join(' ')).toMatchObject({ code: 5, stdout: '', stderr: err });
+  });
 });

@@ -8,7 +8,8 @@ import { contributing, formatRuns, stopIndex, stopLabel, type Stop, type WalkCom
 import { COMMIT_TYPES, artifactName, parseTrailers, type CommitType, type Meta } from '../core/meta.js';
 import type { NeutralMessage } from '../core/neutral.js';
 import { knownFormat, storageFormat } from '../formats/registry.js';
-import { eachChunk, parseMeta, readArtifacts, readArtifactsAt, readEntries, readLayouts } from '../store/context-commits.js';
+import { eachChunk, parseMeta, readArtifacts, readArtifactsAt, readEntries, readLayouts, readMetas } from '../store/context-commits.js';
+import { parseCommit } from '../store/objects.js';
 import type { ChainLink } from '../store/engine.js';
 import { readNotes } from '../store/notes.js';
 import { StoreDamage, UnreadableObject } from '../store/damage.js';
@@ -18,7 +19,10 @@ import type { RepoContext } from './repo-context.js';
 /** A commit of the context, oldest first, with its artifact bytes. */
 export type ContextPart = Walked & { artifact: Uint8Array };
 
-export type Walked = WalkCommit & ChainLink;
+export type Walked = WalkCommit & Pick<ChainLink, 'oid' | 'tree'> & {
+  /** its meta.json was read and checked by the walk: what reads its artifact reads meta.json no more */
+  checked?: true;
+};
 
 export interface ContextRead {
   tip: string;
@@ -142,11 +146,12 @@ export async function chainWithArtifacts(ctx: RepoContext, tip: string): Promise
 async function readPartArtifacts(ctx: RepoContext, parts: readonly Walked[]): Promise<Uint8Array[]> {
   const named = await artifactSpecs(ctx, parts);
   // both in flight at once; a meta.json problem is reported before a missing artifact, as one after the other did
-  const [metas, artifacts] = await Promise.allSettled([ctx.engine.readObjects(parts.map((p) => `${p.tree}:meta.json`)), readArtifactsAt(ctx.engine, named)]);
+  const unchecked = parts.filter((p) => !p.checked);
+  const [metas, artifacts] = await Promise.allSettled([ctx.engine.readObjects(unchecked.map((p) => `${p.tree}:meta.json`)), readArtifactsAt(ctx.engine, named)]);
   if (metas.status === 'rejected') throw metas.reason;
   metas.value.forEach((m, i) => {
-    if (!m || m.type !== 'blob') throw new IntegrityError(`${shortId(parts[i].oid)}: meta.json is missing`);
-    parseMeta(parts[i].oid, m.data);
+    if (!m || m.type !== 'blob') throw new IntegrityError(`${shortId(unchecked[i].oid)}: meta.json is missing`);
+    parseMeta(unchecked[i].oid, m.data);
   });
   if (artifacts.status === 'rejected') throw artifacts.reason;
   return artifacts.value;
@@ -182,11 +187,18 @@ export async function eachPart(ctx: RepoContext, commits: readonly Walked[], sin
     behind = (behind ?? Promise.resolve()).then(fn);
     behind.catch(() => {}); // awaited below; until then a failure waits there
   };
-  const interleaved = specs.flatMap((s, i) => [`${commits[i].tree}:meta.json`, s.spec]);
+  // meta.json (unless the walk checked it) then the artifact, commit by commit: `part[j]` is the
+  // commit of spec j, negative for its meta.json
+  const interleaved: string[] = [];
+  const part: number[] = [];
+  specs.forEach((s, i) => {
+    if (!commits[i].checked) interleaved.push(`${commits[i].tree}:meta.json`), part.push(-1 - i);
+    interleaved.push(s.spec), part.push(i);
+  });
   try {
     await engine.readEach(interleaved, (j, obj) => {
-      const c = commits[j >> 1];
-      if (j % 2 === 0) {
+      const c = commits[part[j] < 0 ? -1 - part[j] : part[j]];
+      if (part[j] < 0) {
         if (!obj || obj.type !== 'blob') throw new IntegrityError(`${shortId(c.oid)}: meta.json is missing`);
         parseMeta(c.oid, obj.data);
       } else if (obj?.type === 'blob' && !behind) {
@@ -204,7 +216,7 @@ export async function eachPart(ctx: RepoContext, commits: readonly Walked[], sin
     // a damaged artifact is named as readArtifactsAt names it
     if (e instanceof UnreadableObject) {
       const j = interleaved.indexOf(e.spec);
-      if (j % 2 === 1) throw new StoreDamage(commits[j >> 1].oid, 'artifact is damaged', { cause: e });
+      if (j >= 0 && part[j] >= 0) throw new StoreDamage(commits[part[j]].oid, 'artifact is damaged', { cause: e });
     }
     throw e;
   }
@@ -235,15 +247,23 @@ async function artifactSpecs(ctx: RepoContext, parts: readonly Walked[]): Promis
   return named as { oid: string; spec: string }[];
 }
 
-/** Walks tip-first in growing batches until the stop is found. */
+/**
+ * Walks tip-first in growing batches until the stop is found. A chain listed without messages is
+ * described from meta.json, which is then checked here (a cold read reads each one once); a commit
+ * whose meta.json cannot be read fails the walk only when the context holds it.
+ */
 async function walkToStop(ctx: RepoContext, tip: string, stop: Stop, spec: string): Promise<Walked[]> {
-  const links = await ctx.engine.chain(tip);
-  const walked: Walked[] = [];
-  for (let batch = 256; ; batch *= 4) {
-    walked.push(...(await describe(ctx, links.slice(walked.length, walked.length + batch))));
-    const n = stopIndex(walked, stop, walked.length === links.length);
+  const links = ctx.engine.chainTrees ? await ctx.engine.chainTrees(tip) : await ctx.engine.chain(tip);
+  const walked: (Walked | IntegrityError)[] = [];
+  // each batch of meta.json reads is a git process: few and growing fast (reading past the stop costs little)
+  for (let batch = 256; ; batch *= 16) {
+    for (const w of await describe(ctx, links.slice(walked.length, walked.length + batch))) walked.push(w);
+    const bad = walked.findIndex((w) => w instanceof IntegrityError);
+    const known = (bad < 0 ? walked : walked.slice(0, bad)) as Walked[];
+    const n = stopIndex(known, stop, bad < 0 && walked.length === links.length);
     if (n === -2) throw new UsageError(`--stop ${stopLabel(stop)} is not an ancestor of ${spec}`);
-    if (n >= 0) return walked.slice(0, n);
+    if (n >= 0) return known.slice(0, n);
+    if (bad >= 0) throw walked[bad];
   }
 }
 
@@ -260,10 +280,12 @@ export function trailer(message: string, key: string): string | undefined {
 
 /**
  * Type and format from the commits' trailers (which `verify` checks against meta.json), so the walk
- * reads no blobs; meta.json is read only for snapshots and commits whose trailers do not tell.
+ * reads no blobs; meta.json is read only for snapshots and commits whose trailers do not tell. Links
+ * without messages (an engine's `chainTrees`) are described from meta.json.
  */
-async function describe(ctx: RepoContext, links: readonly ChainLink[]): Promise<Walked[]> {
-  const out: (Walked | null)[] = links.map((l) => {
+async function describe(ctx: RepoContext, links: readonly (Pick<ChainLink, 'oid' | 'tree'> & { message?: string })[]): Promise<(Walked | IntegrityError)[]> {
+  if (links.length && links.every((l) => l.message === undefined)) return describeByMeta(ctx, links);
+  const out: (Walked | null)[] = (links as ChainLink[]).map((l) => {
     const type = trailer(l.message, 'Ctx-Type') as CommitType;
     const format = trailer(l.message, 'Ctx-Format');
     if (!COMMIT_TYPES.includes(type) || type === 'snapshot' || !format) return null;
@@ -278,4 +300,22 @@ async function describe(ctx: RepoContext, links: readonly ChainLink[]): Promise<
     });
   }
   return out as Walked[];
+}
+
+/**
+ * Type and format of commits listed without messages, from their meta.json (`<tree>:meta.json`,
+ * checked). A compaction's message is read too: its trailers mark one ctx compact made up.
+ */
+async function describeByMeta(ctx: RepoContext, links: readonly Pick<ChainLink, 'oid' | 'tree'>[]): Promise<(Walked | IntegrityError)[]> {
+  const out = await readMetas(ctx.engine, links, (i, meta): Walked => ({ oid: links[i].oid, tree: links[i].tree, type: meta.type, format: meta.format, snapshotOf: meta.snapshot_of?.stop, checked: true }));
+  const compactions = out.filter((w): w is Walked => !(w instanceof IntegrityError) && w.type === 'compaction');
+  if (compactions.length) {
+    const commits = await ctx.engine.readObjects(compactions.map((c) => c.oid));
+    compactions.forEach((c, i) => {
+      const obj = commits[i];
+      if (obj?.type !== 'commit') throw new StoreDamage(c.oid, 'the commit is missing');
+      c.message = parseCommit(obj.data).message;
+    });
+  }
+  return out;
 }

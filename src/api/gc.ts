@@ -9,7 +9,7 @@ import { packLooseInProcess } from '../store/pack-loose.js';
 import { nativeGc, objectStats, removeDerived, staleDerived, type ObjectStats } from '../store/gc.js';
 import { notesIndexAt, readNotes } from '../store/notes.js';
 import { refs } from '../store/refs.js';
-import { foldAnnotations } from './read.js';
+import { foldAnnotations, isCursorRecord, noteRecords } from './read.js';
 import type { RepoContext } from './repo-context.js';
 
 export type { ObjectStats };
@@ -104,7 +104,7 @@ async function pruneExpired(ctx: RepoContext, dryRun: boolean): Promise<ExpiredB
   return expired;
 }
 
-/** Commits annotations protect: `pinned: true`, and commits a `cursor` or `pin` field names. */
+/** Commits annotations protect: `pinned: true`, a cursor's commit (`ctx cursor`), and commits a `cursor` or `pin` field names. */
 async function protectedCommits(ctx: RepoContext): Promise<Set<string>> {
   const tip = ctx.refs.read(refs.notes);
   if (!tip) return new Set();
@@ -113,7 +113,7 @@ async function protectedCommits(ctx: RepoContext): Promise<Set<string>> {
   const out = new Set<string>();
   for (const [oid, note] of notes) {
     const a = foldAnnotations(note);
-    if (a.pinned === true) out.add(oid);
+    if (a.pinned === true || noteRecords(note).some(isCursorRecord)) out.add(oid);
     for (const v of [a.cursor, a.pin]) if (typeof v === 'string' && /^(ctx-)?[0-9a-f]{40}$/.test(v)) out.add(v.replace(/^ctx-/, ''));
   }
   return out;

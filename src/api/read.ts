@@ -1,6 +1,7 @@
 // Reading context commits: show, log, branches, and the annotations on them.
 import { fullId } from '../core/ids.js';
 import type { Meta } from '../core/meta.js';
+import { isRecord } from '../core/neutral.js';
 import { parseSince } from '../core/window.js';
 import { displaySummary } from '../core/summary.js';
 import { readStoredCommits, readArtifacts } from '../store/context-commits.js';
@@ -38,9 +39,14 @@ export function noteRecords(note: string | undefined): Record<string, unknown>[]
   return records;
 }
 
-/** Latest value per field over JSON-lines records, ordered by their `at` (line order breaks ties). */
+/** A cursor record `{"cursor":{"agent","branch"}}` (ctx cursor): no annotation field. */
+export function isCursorRecord(r: Record<string, unknown>): boolean {
+  return isRecord(r.cursor);
+}
+
+/** Latest value per field over JSON-lines records but cursor records, ordered by their `at` (line order breaks ties). */
 export function foldAnnotations(note: string | undefined): Annotations {
-  const records = noteRecords(note);
+  const records = noteRecords(note).filter((r) => !isCursorRecord(r));
   records.sort((a, b) => String(a.at ?? '').localeCompare(String(b.at ?? '')));
   const out: Annotations = {};
   for (const r of records) for (const [k, v] of Object.entries(r)) if (k !== 'v') out[k] = v;

@@ -5,6 +5,7 @@ import { artifactHash } from '../core/blake3.js';
 import { fullId } from '../core/ids.js';
 import { COMMIT_TYPES, TRIGGERS, isoMs, type CommitType, type Meta, type Trigger } from '../core/meta.js';
 import { storageFormat } from '../formats/registry.js';
+import { tallyOf } from '../core/tokens.js';
 import { commitSpec } from '../store/context-commits.js';
 import type { TreeFile } from '../store/engine.js';
 import { subtreeOf } from '../store/subtree.js';
@@ -111,8 +112,18 @@ export async function buildMeta(ctx: RepoContext, format: string, artifact: Uint
   if (!COMMIT_TYPES.includes(type)) throw new UsageError(`unknown commit type '${type}' (${COMMIT_TYPES.join(', ')})`);
   const trigger = f.trigger ?? 'explicit';
   if (!TRIGGERS.includes(trigger)) throw new UsageError(`unknown trigger '${trigger}' (${TRIGGERS.join(', ')})`);
+  // counted as parsed, entry by entry where the format can: a large artifact is never held parsed whole
+  const tokens = tallyOf(await ctx.tokenCounter());
+  let messages = 0;
+  const take = (entries: readonly unknown[]) => {
+    messages += fmt.count(entries);
+    tokens.add(fmt.tokenTexts(entries));
+  };
+  const opts = { lastOfFile: f.lastOfFile };
   // a state write holds no messages: its artifact may be empty even where the format refuses an empty one
-  const entries = f.state && artifact.length === 0 ? [] : fmt.parse(artifact, { lastOfFile: f.lastOfFile });
+  if (f.state && artifact.length === 0) take([]);
+  else if (fmt.eachEntry) fmt.eachEntry(artifact, opts, (entry) => take([entry]));
+  else take(fmt.parse(artifact, opts));
   const d = ctx.defaults;
   const meta: Meta = {
     v: 1,
@@ -126,8 +137,8 @@ export async function buildMeta(ctx: RepoContext, format: string, artifact: Uint
     session_id: f.session ?? d.session,
     checkpoint: trigger,
     summary: f.summary ?? '',
-    message_count: fmt.count(entries),
-    token_count: (await ctx.tokenCounter()).count(fmt.tokenTexts(entries)),
+    message_count: messages,
+    token_count: tokens.total(),
     created_at: isoMs(f.createdAt ?? ctx.now()),
   };
   if (f.ticket) meta.ticket_id = f.ticket;

@@ -144,6 +144,31 @@ describe('secret rules', () => {
     expect([...d.at]).toEqual([5, 6, 12, 14, 15, 16, 17, 18, 20, 21, 23]);
   });
 
+  // the bytes are scanned in pieces cut where no match can span: pieces of a few bytes cut at every safe space
+  it('scans bytes in pieces with exactly the findings of the whole text (seeded mixes of secrets, escapes, assignments, keys)', () => {
+    const parts = [
+      ...FOUND.map(([, secret, around]) => around.replace('{}', secret)),
+      ...FOUND.map(([, secret, around]) => around.replace('{}', secret.replace(/_/g, '\\u005f').replace(/\//g, '\\/'))),
+      'word ', 'two words ', ' ', '  ', '\n', '\\n', '\n', '"', '\\"', 'password', 'Password = ', 'token ', 'Bearer ', 'basic ', 'BEGIN ', '-----BEGIN RSA PRIVATE KEY-----',
+      '-----END RSA PRIVATE KEY-----', `${fake(B64, 64)} `, `${fake(ALNUM, 24)} `, 'x\\u0041y ', 'https:\\/\\/u:', '@host ', 'sk-', 'ghp_', '{"a":"', '"}\n', 'é ✓ ',
+    ];
+    let rng = 0x1234567;
+    const pick = () => {
+      rng = (Math.imul(rng, 1103515245) + 12345) >>> 0;
+      return rng >>> 8;
+    };
+    let withFindings = 0;
+    for (let round = 0; round < 300; round++) {
+      let text = '';
+      for (let n = 1 + (pick() % 40); n > 0; n--) text += parts[pick() % parts.length];
+      const bytes = Buffer.from(text);
+      const whole = findSecrets(bytes.toString('latin1'));
+      if (whole.length) withFindings++;
+      for (const piece of [1, 7, 64, 256 * 1024]) expect(scanSecrets(bytes, piece), `round ${round}, pieces of ${piece}: ${JSON.stringify(text)}`).toEqual(whole);
+    }
+    expect(withFindings).toBeGreaterThan(200);
+  });
+
   it('reports a span two rules match once, under the earlier (more specific) rule', () => {
     const token = `ghs_${fake(ALNUM, 36)}`;
     const text = `https://x-access-token:${token}@github.com/o/r.git`;
@@ -171,7 +196,8 @@ describe.skipIf(SKIP_CORPUS)(`the transcript corpus${SKIP_CORPUS ? ' (skipped: .
     expect(files.length).toBeGreaterThan(20);
   });
 
-  it.each(files.map((f) => [f.slice(CORPUS.length + 1), f]))('%s: no findings', (_, file) => {
+  it.each(files.map((f) => [f.slice(CORPUS.length + 1), f]))('%s: no findings, whole or in pieces', (_, file) => {
     expect(scanSecrets(readFileSync(file))).toEqual([]);
+    expect(scanSecrets(readFileSync(file), 16)).toEqual([]);
   });
 });

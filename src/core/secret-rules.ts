@@ -283,6 +283,11 @@ function escapedFindings(text: string, rules: readonly SecretRule[], depth: numb
 export function findSecrets(text: string, rules: readonly SecretRule[] = SECRET_RULES): Finding[] {
   const found = matchRules(text, rules);
   if (text.includes('\\')) found.push(...escapedFindings(text, rules, 0));
+  return firstOfOverlaps(found);
+}
+
+/** Findings by position; where two overlap, the one that starts first (then the earlier rule) stays. */
+function firstOfOverlaps(found: Ordered[]): Finding[] {
   found.sort((a, b) => a.offset - b.offset || a.order - b.order);
   const out: Finding[] = [];
   let end = -1;
@@ -294,9 +299,90 @@ export function findSecrets(text: string, rules: readonly SecretRule[] = SECRET_
   return out;
 }
 
-/** Every secret in artifact bytes, with byte offsets: what the push-time scan calls. */
-export function scanSecrets(bytes: Uint8Array): Finding[] {
-  return findSecrets(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1'));
+/** Bytes a piece of the scan holds as text (it grows to the next place no match can span). */
+const PIECE = 256 * 1024;
+/** A private key's match spans at most this many chars after its BEGIN (header, 20,000 body units of up to 3 chars, footer). */
+const KEY_SPAN = 65536;
+const isAlnum = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+const BEFORE_VALUE = /(?:bearer|basic|token)$/i;
+
+/**
+ * Whether no match of any rule can hold the space at `p`: only a private key block and the
+ * whitespace of an assignment (`key = `, `Bearer `) hold spaces, and a space between two letters
+ * or digits is in neither unless it follows Bearer/Basic/Token or a BEGIN is near enough before it.
+ * A space is no token char and starts no match, so lookarounds see it as they see a string's end.
+ */
+function safeCut(bytes: Buffer, p: number): boolean {
+  if (p < 6 || p + 1 >= bytes.length || bytes[p] !== 0x20 || !isAlnum(bytes[p - 1]) || !isAlnum(bytes[p + 1])) return false;
+  if (BEFORE_VALUE.test(bytes.toString('latin1', p - 6, p))) return false;
+  const begin = bytes.lastIndexOf('BEGIN', p, 'latin1');
+  return begin === -1 || begin < p - KEY_SPAN;
+}
+
+/** Where the piece starting at `from` ends: the first safe space at least `size` bytes on, else the end. */
+function pieceEnd(bytes: Buffer, from: number, size: number): number {
+  for (let p = bytes.indexOf(0x20, from + size); p !== -1; p = bytes.indexOf(0x20, p + 1)) if (safeCut(bytes, p)) return p;
+  return bytes.length;
+}
+
+/** The lines `decodeEscapes` decodes (a `\u` or `\/` in them), joined by newlines, with each one's offset there and in `bytes`. */
+function escapedLines(bytes: Buffer): { text: string; at: number[]; from: number[] } | null {
+  const parts: string[] = [];
+  const at: number[] = [];
+  const from: number[] = [];
+  let joined = 0;
+  // the next escape, searched for again only once the lines pass it
+  let escape = -2;
+  for (let start = 0; start < bytes.length; ) {
+    if (escape !== -1 && escape < start) {
+      escape = bytes.indexOf(0x5c, start);
+      while (escape !== -1 && bytes[escape + 1] !== 0x75 && bytes[escape + 1] !== 0x2f) escape = bytes.indexOf(0x5c, escape + 1);
+    }
+    if (escape === -1) break;
+    let end = bytes.indexOf(0x0a, start);
+    if (end < 0) end = bytes.length;
+    if (escape < end) {
+      at.push(joined);
+      from.push(start);
+      parts.push(bytes.toString('latin1', start, end));
+      joined += end - start + 1;
+    }
+    start = end + 1;
+  }
+  return parts.length ? { text: parts.join('\n'), at, from } : null;
+}
+
+/**
+ * Every secret in artifact bytes, with byte offsets: what the push-time scan calls. The same
+ * findings as `findSecrets` over the bytes as latin1 text, without that text whole: the bytes are
+ * scanned in pieces cut where no match can span, and the escape-decoded scan reads only the lines it decodes.
+ */
+export function scanSecrets(bytes: Uint8Array, pieceSize: number = PIECE): Finding[] {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const found: Ordered[] = [];
+  for (let from = 0; from < buf.length; ) {
+    const end = pieceEnd(buf, from, pieceSize);
+    for (const f of matchRules(buf.toString('latin1', from, end), SECRET_RULES)) found.push({ ...f, offset: f.offset + from });
+    from = end;
+  }
+  const lines = escapedLines(buf);
+  if (lines) {
+    // a joined offset in line k is that line's offset in the bytes plus the distance into it
+    const toBytes = (q: number) => {
+      let lo = 0;
+      for (let hi = lines.at.length - 1; lo < hi; ) {
+        const mid = (lo + hi + 1) >> 1;
+        if (lines.at[mid] <= q) lo = mid;
+        else hi = mid - 1;
+      }
+      return lines.from[lo] + q - lines.at[lo];
+    };
+    for (const f of escapedFindings(lines.text, SECRET_RULES, 0)) {
+      const offset = toBytes(f.offset);
+      found.push({ ...f, offset, length: toBytes(f.offset + f.length) - offset });
+    }
+  }
+  return firstOfOverlaps(found);
 }
 
 /** What a redacted secret becomes: no quotes or backslashes, so a JSON string stays a JSON string. */

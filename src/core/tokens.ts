@@ -10,6 +10,20 @@ export interface TokenCounter {
   /** `cl100k_base` or `chars/4` */
   readonly name: TokenCounterName;
   count(texts: readonly string[]): number;
+  /** A running count: texts added a few at a time give what `count` gives them all at once. */
+  tally?(): Tally;
+}
+
+export interface Tally {
+  add(texts: readonly string[]): void;
+  total(): number;
+}
+
+/** The counter's running count; one without (a caller's own) counts every text added, at the end. */
+export function tallyOf(counter: TokenCounter): Tally {
+  if (counter.tally) return counter.tally();
+  const all: string[] = [];
+  return { add: (texts) => void all.push(...texts), total: () => counter.count(all) };
 }
 
 export const TOKEN_COUNTERS = ['cl100k_base', 'chars/4'] as const;
@@ -29,6 +43,10 @@ export function tokensFromChars(chars: number): number {
 export const charsPerToken: TokenCounter = {
   name: 'chars/4',
   count: (texts) => tokensFromChars(texts.reduce((n, t) => n + t.length, 0)),
+  tally() {
+    let chars = 0;
+    return { add: (texts) => void (chars = texts.reduce((n, t) => n + t.length, chars)), total: () => tokensFromChars(chars) };
+  },
 };
 
 let tokenizer: Promise<TokenCounter> | undefined;
@@ -42,7 +60,15 @@ export function loadTokenizer(): Promise<TokenCounter> {
   tokenizer ??= import('./cl100k-ranks.js').then(
     ({ rankTable }) => {
       const bpe = bpeCounter(rankTable());
-      return { name: 'cl100k_base' as const, count: (texts: readonly string[]) => texts.reduce((n, t) => n + boundedCount(t, bpe), 0) };
+      const count = (texts: readonly string[]) => texts.reduce((n, t) => n + boundedCount(t, bpe), 0);
+      return {
+        name: 'cl100k_base' as const,
+        count,
+        tally() {
+          let n = 0;
+          return { add: (texts) => void (n += count(texts)), total: () => n };
+        },
+      } satisfies TokenCounter;
     },
     (e: Error) => {
       throw new CtxError(`the tokenizer (cl100k_base ranks) cannot load: ${e.message.split('\n')[0]}; reinstall ctx, or set ctx.tokenCount to chars/4`);

@@ -1,5 +1,5 @@
 // claude-code-v1: Claude Code transcript JSONL, bytes exactly as the runtime wrote them.
-import { parseObjectLines } from './jsonl.js';
+import { eachObjectLine, parseObjectLines } from './jsonl.js';
 import { concatBytes, contentTexts, timestampField, type StorageFormat } from './format.js';
 import { claudeCompactLines, withPreserved } from './claude-code-compaction.js';
 import { isMessage, neutralLines } from './claude-code-messages.js';
@@ -9,6 +9,7 @@ export const claudeCode: StorageFormat = {
   name: 'claude-code-v1',
   ext: 'jsonl',
   parse: parseObjectLines,
+  eachEntry: eachObjectLine,
   concat: concatBytes,
   concatRule: 'append',
   count: (entries) => entries.filter(isMessage).length,

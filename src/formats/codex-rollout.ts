@@ -1,7 +1,7 @@
 // codex-rollout-v1: Codex CLI rollout JSONL, bytes exactly as the runtime wrote them. Two line shapes:
 // `{timestamp, type, payload}` envelopes (session_meta, response_item, event_msg, turn_context,
 // compacted; Codex 0.3x on) and, before them, bare response items after a `{id, timestamp, …}` header.
-import { parseObjectLines } from './jsonl.js';
+import { eachObjectLine, parseObjectLines } from './jsonl.js';
 import { concatBytes, timestampField, type StorageFormat } from './format.js';
 import { writeRollout } from './codex-rollout-write.js';
 import { compact, isRecord, parseArguments, str, type Block, type NeutralMessage, type Role } from '../core/neutral.js';
@@ -167,6 +167,7 @@ export const codexRollout: StorageFormat = {
   name: 'codex-rollout-v1',
   ext: 'jsonl',
   parse: parseObjectLines,
+  eachEntry: eachObjectLine,
   concat: concatBytes,
   concatRule: 'append',
   count: (entries) => entries.filter((e) => rolloutMessage(e) !== undefined).length,

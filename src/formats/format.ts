@@ -19,6 +19,12 @@ export interface StorageFormat {
    * artifact ends an imported file, whose own last line may lack its newline.
    */
   parse(bytes: Uint8Array, opts?: { lastOfFile?: boolean }): unknown[];
+  /**
+   * `parse` without holding the entries: each one to `each` as it is decoded, the same errors. For
+   * formats whose `count` and `tokenTexts` of each entry alone add up to theirs over all entries:
+   * meta.json's counts of a large artifact then never hold it parsed whole.
+   */
+  eachEntry?(bytes: Uint8Array, opts: { lastOfFile?: boolean } | undefined, each: (entry: unknown) => void): void;
   /** Ordered artifacts → one artifact, by `concatRule`. */
   concat(parts: readonly Uint8Array[]): Uint8Array;
   concatRule: ConcatRule;

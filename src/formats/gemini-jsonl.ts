@@ -4,7 +4,7 @@
 // same id replaces the earlier one, in its place), `{"$set":{…}}` updates of the metadata (a
 // `messages` key replaces the whole list) and `{"$rewindTo":id}` (that message and all after it are
 // gone). The session is what these lines leave, as Gemini CLI's own loader reads them.
-import { parseObjectLines } from './jsonl.js';
+import { eachObjectLine, parseObjectLines } from './jsonl.js';
 import { concatBytes, contentTexts, timestampField, type StorageFormat } from './format.js';
 import { isRecord } from '../core/neutral.js';
 import { geminiMessagesToNeutral, isGeminiMessage, neutralToGeminiMessages, type GeminiRecord } from './gemini-messages.js';
@@ -61,6 +61,7 @@ export const geminiJsonl: StorageFormat = {
   name: GEMINI_JSONL_FORMAT,
   ext: 'jsonl',
   parse: parseObjectLines,
+  eachEntry: eachObjectLine,
   concat: concatBytes,
   concatRule: 'append',
   count: (entries) => entries.filter(isGeminiMessage).length,

@@ -1,12 +1,13 @@
 // What every runtime's import shares: reading the file, the summary line of a prompt, and
 // turning byte-range segments of a transcript into a chain (every byte in exactly one artifact).
 import { basename } from 'node:path';
-import { BadInputError } from '../errors/index.js';
+import { BadInputError, ConflictError } from '../errors/index.js';
 import type { Segment } from '../api/capture.js';
 import { readRange, readTranscript } from '../api/files.js';
 import type { RepoContext } from '../api/repo-context.js';
 import type { ImportOptions, ImportResult } from '../api/runtime.js';
 import { writeChain, type LazyChainItem } from '../api/write.js';
+import { lockSession } from '../store/capture-state.js';
 import { refs } from '../store/refs.js';
 import { requestText } from '../core/summary.js';
 
@@ -89,6 +90,17 @@ export async function importSegments(ctx: RepoContext, c: SegmentChain, opts: Im
     throw e;
   }
   return { branch: c.branch, session: c.session, bytes, commits };
+}
+
+/** `fn` holding the session's capture lock, as the hook holds it: a re-import never writes beside a hook's capture. */
+export async function withSessionLock<T>(ctx: RepoContext, session: string, fn: () => Promise<T>): Promise<T> {
+  const release = lockSession(ctx.gitdir, session);
+  if (!release) throw new ConflictError(`a ctx hook is capturing session ${session}; import again when it is done`);
+  try {
+    return await fn();
+  } finally {
+    release();
+  }
 }
 
 function validTime(t: string | undefined): string | undefined {

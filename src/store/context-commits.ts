@@ -79,6 +79,38 @@ export async function readEntries(engine: Engine, links: readonly TreeLink[]): P
   });
 }
 
+/**
+ * The meta.json of each link (`<tree>:meta.json`, one pipelined pass), checked and handed to `pick`
+ * with the link's index as it arrives, so a long chain's metadata is never held whole. A commit whose
+ * meta.json is missing or unreadable gets its error instead, for a walk to throw only when the context
+ * holds that commit; a damaged object fails the read, naming its commit.
+ */
+export async function readMetas<T>(engine: Engine, links: readonly TreeLink[], pick: (i: number, meta: Meta) => T): Promise<(T | IntegrityError)[]> {
+  const out: (T | IntegrityError | null)[] = links.map(() => null);
+  await eachOf(engine, links.map((l) => `${l.tree}:meta.json`), links.map((l) => l.oid), 'meta.json', (i, blob) => {
+    if (blob?.type !== 'blob') return;
+    try {
+      out[i] = pick(i, parseMeta(links[i].oid, blob.data));
+    } catch (e) {
+      if (!(e instanceof IntegrityError)) throw e;
+      out[i] = e;
+    }
+  });
+  return out.map((o, i) => o ?? new IntegrityError(`${shortId(links[i].oid)}: meta.json is missing`));
+}
+
+/** readParts, each object handed over as it arrives (valid during the call) where the engine streams. */
+async function eachOf(engine: Engine, specs: readonly string[], commits: readonly string[], part: string, each: (i: number, obj: GitObject | null) => void): Promise<void> {
+  if (!engine.readEach) return (await readParts(engine, specs, commits, part)).forEach((o, i) => each(i, o));
+  try {
+    await engine.readEach(specs, each);
+  } catch (e) {
+    if (!(e instanceof UnreadableObject)) throw e;
+    const i = specs.indexOf(e.spec);
+    throw i < 0 ? e : new StoreDamage(commits[i], `${part} is damaged`, { cause: e });
+  }
+}
+
 /** Whole commits (message, parents) with their entries. */
 export async function readStoredCommits(engine: Engine, oids: readonly string[]): Promise<StoredCommit[]> {
   const objs = await readParts(engine, oids, oids, 'the commit');

@@ -248,6 +248,21 @@ export function createGitEngine(gitdir: string): Engine {
     return out;
   }
 
+  /** First-parent links from rev-list's output; walked object by object where rev-list cannot say. */
+  async function revList<L>(tip: string, args: string[], parse: (out: Buffer) => L[], max?: number, options: string[] = []): Promise<(L | ChainLink)[]> {
+    if (tip.startsWith('-')) throw new Error(`bad revision: ${tip}`);
+    let links: L[];
+    try {
+      links = parse((await run(dir, [...options, 'rev-list', '--first-parent', ...args, tip], [])).stdout);
+    } catch {
+      // rev-list fails on more than the chain (a damaged packed-refs, say) and names no commit we can
+      // trust: walking object by object names where the chain breaks, or reads it whole
+      return walkFirstParents(readObjects, tip, max);
+    }
+    // rev-list prints nothing for a blob or a tree
+    return links.length ? links : walkFirstParents(readObjects, tip, max);
+  }
+
   return {
     name: 'git',
     readObjects,
@@ -255,21 +270,15 @@ export function createGitEngine(gitdir: string): Engine {
     readObject: async (oid) => (await readObjects([oid]))[0],
 
     async chain(tip, max) {
-      if (tip.startsWith('-')) throw new Error(`bad revision: ${tip}`);
       if (max !== undefined && max <= 0) return [];
       const limit = max === undefined || !Number.isFinite(max) ? [] : [`--max-count=${Math.floor(max)}`];
       // one process gives every commit, its tree and message: later reads go to objects by id
-      let links: ChainLink[];
-      try {
-        links = parseChain((await run(dir, ['rev-list', '--first-parent', '--format=%x00%T%x00%B%x00', ...limit, tip], [])).stdout);
-      } catch {
-        // rev-list fails on more than the chain (a damaged packed-refs, say) and names no commit we can
-        // trust: walking object by object names where the chain breaks, or reads it whole
-        return walkFirstParents(readObjects, tip, max);
-      }
-      // rev-list prints nothing for a blob or a tree
-      return links.length ? links : walkFirstParents(readObjects, tip, max);
+      return revList(tip, ['--format=%x00%T%x00%B%x00', ...limit], parseChain, max);
     },
+
+    // no message asked for and none formatted. The commit-graph is off: from it git would list
+    // the chain without reading a commit, and a damaged commit would go unnoticed
+    chainTrees: (tip) => revList(tip, ['--format=%T'], parseTrees, undefined, ['-c', 'core.commitGraph=false']),
 
     // a checkpoint's few objects are written in-process; bulk writes (imports, notes) go to fast-import
     writeCommits: async (specs) => (fitsLoose(specs) ? writeLooseCommits(dir, specs, (oid) => findByPrefix(dir, oid).length > 0) : fastImport(dir, specs)),
@@ -280,6 +289,14 @@ export function createGitEngine(gitdir: string): Engine {
       catFile = null;
     },
   };
+}
+
+/** `commit <oid>\n<tree>\n` records. */
+function parseTrees(out: Buffer): { oid: string; tree: string }[] {
+  const links: { oid: string; tree: string }[] = [];
+  const lines = out.toString('latin1').split('\n');
+  for (let i = 0; i + 1 < lines.length; i += 2) links.push({ oid: lines[i].slice(7), tree: lines[i + 1] });
+  return links;
 }
 
 /** `commit <oid>\n\0<tree>\0<message>\0\n` records; messages cannot hold NUL, so NUL delimits. */

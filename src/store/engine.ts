@@ -63,6 +63,11 @@ export interface Engine {
   readEach?(specs: readonly string[], each: (i: number, obj: GitObject | null) => void): Promise<void>;
   /** First-parent history from `tip` (inclusive), tip first, with trees and messages; at most `max`. */
   chain(tip: string, max?: number): Promise<ChainLink[]>;
+  /**
+   * The same history with trees only, for an engine that lists it without formatting each commit's
+   * message: a cold read of a long chain then reads meta.json instead. Links may still carry messages.
+   */
+  chainTrees?(tip: string): Promise<(Omit<ChainLink, 'message'> & { message?: string })[]>;
   /** Write commits (and their blobs and trees) in order; returns their ids. Moves no ref. */
   writeCommits(specs: readonly CommitSpec[]): Promise<string[]>;
   /** End child processes; the engine is unusable afterwards. */

@@ -3,16 +3,16 @@
 // A file imported before (or captured by the hook) gets only its new bytes, through live capture's
 // own engine; a subagent transcript starts at the commit that spawned it, as the hook's capture does.
 import { basename, resolve } from 'node:path';
-import { AlreadyExistsError, BadInputError, ConflictError } from '../../errors/index.js';
+import { AlreadyExistsError, BadInputError } from '../../errors/index.js';
 import { derivedFrom } from '../../core/meta.js';
 import { captureStream, type TranscriptStream } from '../../api/capture.js';
 import { readTipMeta } from '../../api/context-reader.js';
 import { readRange } from '../../api/files.js';
 import type { RepoContext } from '../../api/repo-context.js';
 import type { ImportOptions, ImportResult } from '../../api/runtime.js';
-import { lockSession, readState, statePath } from '../../store/capture-state.js';
+import { readState, statePath } from '../../store/capture-state.js';
 import { refs } from '../../store/refs.js';
-import { importSegments } from '../transcript.js';
+import { importSegments, withSessionLock } from '../transcript.js';
 import { AGENT_FILE } from './agents.js';
 import { findSpawnCommit } from './spawn.js';
 import { CLAUDE_FORMAT, agentBranch, sessionBranch } from './names.js';
@@ -38,14 +38,7 @@ export async function importClaudeCode(ctx: RepoContext, file: string, transcrip
   if (!(await holdsFile(ctx, tip, file, key))) throw new AlreadyExistsError(`branch ${branch} already exists`, { hint: 'choose another with -b NAME' });
   // what is new past the branch's tip, split and written as the hook's capture writes it
   const stream = { transcript, key, base: branch, file, main: agent === undefined };
-  const release = lockSession(ctx.gitdir, session);
-  if (!release) throw new ConflictError(`a ctx hook is capturing session ${session}; import again when it is done`);
-  let r;
-  try {
-    r = await captureStream(ctx, stream, { session, trigger: 'import', final: true, strict: true });
-  } finally {
-    release();
-  }
+  const r = await withSessionLock(ctx, session, () => captureStream(ctx, stream, { session, trigger: 'import', final: true, strict: true }));
   const now = ctx.refs.read(refs.branch(r.branch))!;
   return { branch: r.branch, session, bytes: size, commits: r.commits, unchanged: r.commits.length === 0, tip: now };
 }
