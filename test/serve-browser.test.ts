@@ -131,6 +131,8 @@ describe.skipIf(SKIP)(`ctx serve in headless chromium${SKIP ? ` (skipped: ${CHRO
     expect(userTexts).toEqual(facts.userTexts);
     await page.click('details.tool >> nth=0');
     await shot(page, 'serve-fork');
+    // the README's picture: the project's own fixture, never a corpus transcript
+    if (process.env.CTX_SCREENSHOT === '1') await page.screenshot({ path: join(ROOT, 'docs', 'serve.png') });
 
     // a permalink by a short prefix opens that commit, with its note and the resume commands
     const tip = log.find((r) => r.branches.includes('alice/auth-fix'))!;
@@ -302,7 +304,6 @@ describe.skipIf(SKIP)(`ctx serve in headless chromium${SKIP ? ` (skipped: ${CHRO
         await page.click('details.tool >> nth=1 >> summary');
         await page.evaluate(() => scrollTo(0, 0));
         await shot(page, 'serve-corpus');
-        if (process.env.CTX_SCREENSHOT === '1') await page.screenshot({ path: join(ROOT, 'docs', 'serve.png') });
         expect(errors).toEqual([]);
         await page.context().close();
       } finally {

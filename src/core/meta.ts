@@ -1,12 +1,33 @@
 // meta.json of a context commit (DESIGN.md §3) and the git commit built around it.
 import { canonicalJson } from './canonical-json.js';
-import { STATE_OPS, type StateOp, type StateRecord } from './state/record.js';
 
 export const META_VERSION = 1;
 export const COMMIT_TYPES = ['delta', 'compaction', 'snapshot'] as const;
 export const TRIGGERS = ['turn_boundary', 'tool_call', 'compaction', 'session_end', 'explicit', 'import'] as const;
 export type CommitType = (typeof COMMIT_TYPES)[number];
 export type Trigger = (typeof TRIGGERS)[number];
+
+/** what a structured-state write did (meta.json `state.op`) */
+export const STATE_OPS = ['init', 'set', 'delete', 'policy', 'migrate'] as const;
+export type StateOp = (typeof STATE_OPS)[number];
+
+/** Top-level keys of one namespace (or agents of the policy) that a write added, removed or changed. */
+export interface KeyDiff {
+  added: string[];
+  removed: string[];
+  changed: string[];
+}
+
+/** meta.json `state`: who wrote what, and the diff per namespace (`.policy` for the policy). */
+export interface StateRecord {
+  op: StateOp;
+  agent: string;
+  /** `namespace.key` written, sorted (`.policy.<agent>` for a policy change) */
+  keys: string[];
+  diff: Record<string, KeyDiff>;
+  /** a migration: the schema ids before and after */
+  schema?: { from: string; to: string };
+}
 
 export interface Meta {
   v: number;

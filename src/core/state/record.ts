@@ -12,24 +12,4 @@ export const POLICY_KEY = '.policy';
 
 export const NAMESPACE = /^[a-z][a-z0-9_]*$/;
 export const KEY = /^[A-Za-z0-9_][A-Za-z0-9_-]*$/;
-/** what a state write did (meta.json `state.op`) */
-export const STATE_OPS = ['init', 'set', 'delete', 'policy', 'migrate'] as const;
-export type StateOp = (typeof STATE_OPS)[number];
-
-/** Top-level keys of one namespace (or agents of the policy) that a write added, removed or changed. */
-export interface KeyDiff {
-  added: string[];
-  removed: string[];
-  changed: string[];
-}
-
-/** meta.json `state`: who wrote what, and the diff per namespace (`.policy` for the policy). */
-export interface StateRecord {
-  op: StateOp;
-  agent: string;
-  /** `namespace.key` written, sorted (`.policy.<agent>` for a policy change) */
-  keys: string[];
-  diff: Record<string, KeyDiff>;
-  /** a migration: the schema ids before and after */
-  schema?: { from: string; to: string };
-}
+export { STATE_OPS, type StateOp, type KeyDiff, type StateRecord } from '../meta.js';
