@@ -9,7 +9,7 @@ import { packLooseInProcess } from '../store/pack-loose.js';
 import { nativeGc, objectStats, removeDerived, staleDerived, type ObjectStats } from '../store/gc.js';
 import { notesIndexAt, readNotes } from '../store/notes.js';
 import { refs } from '../store/refs.js';
-import { foldAnnotations, isCursorRecord, noteRecords } from './read.js';
+import { foldRecords, isCursorRecord, noteRecords } from './read.js';
 import type { RepoContext } from './repo-context.js';
 
 export type { ObjectStats };
@@ -112,8 +112,9 @@ async function protectedCommits(ctx: RepoContext): Promise<Set<string>> {
   const notes = await readNotes(ctx.engine, ctx.refs, annotated);
   const out = new Set<string>();
   for (const [oid, note] of notes) {
-    const a = foldAnnotations(note);
-    if (a.pinned === true || noteRecords(note).some(isCursorRecord)) out.add(oid);
+    const records = noteRecords(note);
+    const a = foldRecords(records);
+    if (a.pinned === true || records.some(isCursorRecord)) out.add(oid);
     for (const v of [a.cursor, a.pin]) if (typeof v === 'string' && /^(ctx-)?[0-9a-f]{40}$/.test(v)) out.add(v.replace(/^ctx-/, ''));
   }
   return out;

@@ -46,7 +46,12 @@ export function isCursorRecord(r: Record<string, unknown>): boolean {
 
 /** Latest value per field over JSON-lines records but cursor records, ordered by their `at` (line order breaks ties). */
 export function foldAnnotations(note: string | undefined): Annotations {
-  const records = noteRecords(note).filter((r) => !isCursorRecord(r));
+  return foldRecords(noteRecords(note));
+}
+
+/** foldAnnotations of a note's records (noteRecords) already parsed. */
+export function foldRecords(all: readonly Record<string, unknown>[]): Annotations {
+  const records = all.filter((r) => !isCursorRecord(r));
   records.sort((a, b) => String(a.at ?? '').localeCompare(String(b.at ?? '')));
   const out: Annotations = {};
   for (const r of records) for (const [k, v] of Object.entries(r)) if (k !== 'v') out[k] = v;

@@ -2,7 +2,7 @@
 // turning byte-range segments of a transcript into a chain (every byte in exactly one artifact).
 import { basename } from 'node:path';
 import { BadInputError, ConflictError } from '../errors/index.js';
-import type { Segment } from '../api/capture.js';
+import type { Segment, Stream, StreamReport } from '../api/capture.js';
 import { readRange, readTranscript } from '../api/files.js';
 import type { RepoContext } from '../api/repo-context.js';
 import type { ImportOptions, ImportResult } from '../api/runtime.js';
@@ -92,12 +92,17 @@ export async function importSegments(ctx: RepoContext, c: SegmentChain, opts: Im
   return { branch: c.branch, session: c.session, bytes, commits };
 }
 
-/** `fn` holding the session's capture lock, as the hook holds it: a re-import never writes beside a hook's capture. */
-export async function withSessionLock<T>(ctx: RepoContext, session: string, fn: () => Promise<T>): Promise<T> {
+/**
+ * A re-import: what is new in a transcript past its branch's tip, written as the hook's capture writes
+ * it, holding the session's capture lock as the hook holds it (never beside a hook's capture).
+ */
+export async function recapture(ctx: RepoContext, session: string, stream: Stream): Promise<StreamReport> {
   const release = lockSession(ctx.gitdir, session);
   if (!release) throw new ConflictError(`a ctx hook is capturing session ${session}; import again when it is done`);
   try {
-    return await fn();
+    // loaded by a re-import only: the splitters that import this file need none of it
+    const { captureStream } = await import('../api/capture.js');
+    return await captureStream(ctx, stream, { session, trigger: 'import', final: true, strict: true });
   } finally {
     release();
   }

@@ -5,14 +5,14 @@
 import { basename, resolve } from 'node:path';
 import { AlreadyExistsError, BadInputError } from '../../errors/index.js';
 import { derivedFrom } from '../../core/meta.js';
-import { captureStream, type TranscriptStream } from '../../api/capture.js';
+import type { TranscriptStream } from '../../api/capture.js';
 import { readTipMeta } from '../../api/context-reader.js';
 import { readRange } from '../../api/files.js';
 import type { RepoContext } from '../../api/repo-context.js';
 import type { ImportOptions, ImportResult } from '../../api/runtime.js';
 import { readState, statePath } from '../../store/capture-state.js';
 import { refs } from '../../store/refs.js';
-import { importSegments, withSessionLock } from '../transcript.js';
+import { importSegments, recapture } from '../transcript.js';
 import { AGENT_FILE } from './agents.js';
 import { findSpawnCommit } from './spawn.js';
 import { CLAUDE_FORMAT, agentBranch, sessionBranch } from './names.js';
@@ -38,7 +38,7 @@ export async function importClaudeCode(ctx: RepoContext, file: string, transcrip
   if (!(await holdsFile(ctx, tip, file, key))) throw new AlreadyExistsError(`branch ${branch} already exists`, { hint: 'choose another with -b NAME' });
   // what is new past the branch's tip, split and written as the hook's capture writes it
   const stream = { transcript, key, base: branch, file, main: agent === undefined };
-  const r = await withSessionLock(ctx, session, () => captureStream(ctx, stream, { session, trigger: 'import', final: true, strict: true }));
+  const r = await recapture(ctx, session, stream);
   const now = ctx.refs.read(refs.branch(r.branch))!;
   return { branch: r.branch, session, bytes: size, commits: r.commits, unchanged: r.commits.length === 0, tip: now };
 }

@@ -4,11 +4,11 @@
 // through live capture's engine (holding the session's capture lock, as the hook does), and nothing
 // when there are none.
 import { basename } from 'node:path';
-import { captureStream, type TranscriptStream } from '../../api/capture.js';
+import type { TranscriptStream } from '../../api/capture.js';
 import type { RepoContext } from '../../api/repo-context.js';
 import type { ImportOptions, ImportResult } from '../../api/runtime.js';
 import { refs } from '../../store/refs.js';
-import { importSegments, readNonEmpty, withSessionLock } from '../transcript.js';
+import { importSegments, readNonEmpty, recapture } from '../transcript.js';
 import { splitRollout } from './split.js';
 
 export const CODEX_FORMAT = 'codex-rollout-v1';
@@ -31,6 +31,6 @@ export async function importCodex(ctx: RepoContext, file: string, opts: ImportOp
   if (tip === null) return importSegments(ctx, { file, bytes, segments, session, branch, template: 'codex', format }, opts);
   // the branch holds an earlier import (or a capture) of this rollout: what is new, or an error when it is not an extension
   const stream = { transcript: { ...transcript, format }, base: branch, file, main: true };
-  const r = await withSessionLock(ctx, session, () => captureStream(ctx, stream, { session, trigger: 'import', final: true, strict: true }));
+  const r = await recapture(ctx, session, stream);
   return { branch, session, bytes: bytes.length, commits: r.commits, unchanged: r.commits.length === 0, tip: r.commits.at(-1)?.oid ?? tip };
 }
