@@ -174,13 +174,21 @@ async function scanBatch(ctx: RepoContext, batch: Candidate[], mayHold: (b: Uint
     if (!blobs[k]) throw new IntegrityError(`${shortId(batch[i].oid)}: meta.json is missing`);
     return [i, parseMeta(batch[i].oid, blobs[k]!.data)];
   }));
+  // each held artifact parsed once: a whole-context artifact's parent is mostly held in the same batch
+  const at = new Map(batch.map((c, i) => [c.oid, i]));
+  const parsed = new Map<number, NeutralMessage[]>();
+  const heldMessages = (i: number) => parsed.get(i) ?? parsed.set(i, messagesOf(batch[i].format!, held.get(i)!)).get(i)!;
+  const known = (p: Candidate) => {
+    const j = at.get(p.oid);
+    return j !== undefined && held.has(j) ? heldMessages(j) : null;
+  };
   const out: ScannedCommit[] = [];
   for (const i of order) {
     const c = batch[i];
     const meta = metas.get(i) ?? null;
     if (meta?.snapshot_of) continue;
     const whole = c.type === 'snapshot' || c.format!.concatRule === 'snapshot';
-    out.push({ oid: c.oid, branch: c.branch, meta, messages: messagesOf(c.format!, held.get(i)!), from: whole ? await knownBefore(ctx, c) : 0 });
+    out.push({ oid: c.oid, branch: c.branch, meta, messages: heldMessages(i), from: whole ? await knownBefore(ctx, c, known) : 0 });
   }
   return out;
 }
@@ -200,10 +208,15 @@ function messagesOf(format: StorageFormat, bytes: Uint8Array): NeutralMessage[] 
   return format.toNeutral!(format.parse(bytes, { lastOfFile: true }));
 }
 
-/** An artifact that is the whole context (a snapshot, or such a format): the messages its parent's already held are not new here. */
-async function knownBefore(ctx: RepoContext, c: Candidate): Promise<number> {
+/**
+ * An artifact that is the whole context (a snapshot, or such a format): the messages its parent's already held are not new here.
+ * `read`: the parent's messages when the scan has them already, else null (then its artifact is read).
+ */
+async function knownBefore(ctx: RepoContext, c: Candidate, read: (p: Candidate) => NeutralMessage[] | null): Promise<number> {
   const p = c.parent;
   if (!p?.format || p.format !== c.format || (p.type !== 'snapshot' && p.format.concatRule !== 'snapshot')) return 0;
+  const messages = read(p);
+  if (messages) return messages.length;
   const [bytes] = await readArtifactsAt(ctx.engine, [{ oid: p.oid, spec: artifactSpec(p) }]);
   return messagesOf(p.format, bytes).length;
 }

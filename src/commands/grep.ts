@@ -38,11 +38,11 @@ export default defineCommand({
     if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 0)) throw new UsageError(`-n takes a whole number, not '${flags.n}'`);
     if (flags.all && branches.length) throw new UsageError('--all searches every branch: name no branches with it');
     const o: GrepOptions = { pattern, branches, all: flags.all, role: flags.role, since: flags.since, ignoreCase: flags.ignoreCase, fixed: flags.fixedStrings, limit };
-    grepPattern(o); // a bad pattern is refused before the store is opened
+    const re = grepPattern(o); // a bad pattern is refused before the store is opened
     return io.withRepo(false, async (repo) => {
       const hits: GrepHit[] = [];
       for await (const h of grep(repo, o)) hits.push(h);
-      return { hits, re: grepPattern(o) };
+      return { hits, re };
     });
   },
   print(io, { hits, re }) {
