@@ -79,13 +79,13 @@ export const namespaceOf = (st: LoadedState, ns: string): Namespace => JSON.pars
 
 /** `value` with its `$ref`s read from the state's blobs. */
 export async function resolveValue(ctx: RepoContext, st: LoadedState, value: Json): Promise<Json> {
-  const refs = [...refsIn(canonicalJson(value)).keys()];
-  if (refs.length === 0) return value;
+  const pending = [...refsIn(canonicalJson(value)).keys()];
+  if (pending.length === 0) return value;
   const blobs = new Map<string, Json>();
-  const pending = refs;
   // externalized values may themselves hold refs (an artifact's content inside an externalized list)
   while (pending.length) {
-    const batch = pending.splice(0).filter((h) => !blobs.has(h));
+    // two blobs of one batch may name the same ref: it is read once
+    const batch = [...new Set(pending.splice(0))].filter((h) => !blobs.has(h));
     const oids = batch.map((h) => {
       const o = st.entries.get(BLOB_PREFIX + h);
       if (!o) throw new IntegrityError(`${shortId(st.commit)}: externalized value blake3:${h.slice(0, 12)}… is missing`);

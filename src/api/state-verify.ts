@@ -7,11 +7,10 @@ import { isAdmin, mayWrite } from '../core/state/policy.js';
 import { POLICY_KEY, SCHEMA_FILE, STATE_DIR } from '../core/state/record.js';
 import { keyViolation, stateViolation } from '../core/state/schema.js';
 import type { StoredCommit } from '../store/context-commits.js';
-import { parseTree } from '../store/objects.js';
-import { subtreeOf } from '../store/subtree.js';
+import { subtreeIn, subtreeOf } from '../store/subtree.js';
 import type { RepoContext } from './repo-context.js';
 import { diffLoaded } from './state.js';
-import { loadState, namespaceOf, resolveValue } from './state-store.js';
+import { loadState, namespaceOf, resolveValue, type LoadedState } from './state-store.js';
 
 export interface StateProblem {
   id: string;
@@ -24,8 +23,7 @@ async function stateTrees(ctx: RepoContext, commits: readonly StoredCommit[]): P
   const out = new Map<string, string | null>();
   commits.forEach((s, i) => {
     const t = trees[i];
-    const e = t?.type === 'tree' ? parseTree(t.data).find((x) => x.name === STATE_DIR && x.mode === '40000') : undefined;
-    out.set(s.oid, e ? e.oid : null);
+    out.set(s.oid, t?.type === 'tree' ? subtreeIn(t.data, STATE_DIR) : null);
   });
   for (const s of commits) {
     const p = s.commit.parents[0];
@@ -37,6 +35,13 @@ async function stateTrees(ctx: RepoContext, commits: readonly StoredCommit[]): P
 export async function verifyStateWrites(ctx: RepoContext, commits: readonly StoredCommit[]): Promise<StateProblem[]> {
   const out: StateProblem[] = [];
   const states = await stateTrees(ctx, commits);
+  // a commit's state is read once: as the `after` of its own write and the `before` of its child's
+  const loaded = new Map<string, Promise<LoadedState | null>>();
+  const load = (oid: string) => {
+    let p = loaded.get(oid);
+    if (!p) loaded.set(oid, (p = loadState(ctx, oid, false)));
+    return p;
+  };
   for (const s of commits) {
     const bad = (problem: string) => out.push({ id: fullId(s.oid), problem });
     const parent = s.commit.parents[0] ?? null;
@@ -52,8 +57,8 @@ export async function verifyStateWrites(ctx: RepoContext, commits: readonly Stor
       continue;
     }
     try {
-      const before = parent === null || theirs === null ? null : await loadState(ctx, parent, false);
-      const after = mine === null ? null : await loadState(ctx, s.oid, false);
+      const before = parent === null || theirs === null ? null : await load(parent);
+      const after = mine === null ? null : await load(s.oid);
       const agent = record.agent;
       if (!after) {
         bad(`drops the state of its parent`);

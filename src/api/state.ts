@@ -9,7 +9,7 @@ import { arrayOverLimit, type StateLimits } from '../core/state/limits.js';
 import { DEFAULT_POLICY, describeGrant, isAdmin, mayWrite, type Policy } from '../core/state/policy.js';
 import { KEY, NAMESPACE, POLICY_KEY, type KeyDiff, type StateRecord } from '../core/state/record.js';
 import { checkSchemaDoc, keyViolation, knownSchema, parseSchemaId, stateViolation, type SchemaDoc, type StateObject } from '../core/state/schema.js';
-import { emptyDiff, externalize, isRef, keyDiff, refKeyPath, refsIn, type Json, type Namespace } from '../core/state/values.js';
+import { emptyDiff, encodeNamespace, externalize, isRef, keyDiff, refKeyPath, refsIn, type Json, type Namespace } from '../core/state/values.js';
 import { readEntries } from '../store/context-commits.js';
 import { readTipMeta } from './context-reader.js';
 import type { RepoContext } from './repo-context.js';
@@ -238,12 +238,12 @@ export async function stateStats(ctx: RepoContext, spec: string): Promise<StateS
     const text = st.texts.get(ns)!;
     namespaces[ns] = Buffer.byteLength(text);
     for (const [h, n] of refsIn(text)) refs.set(h, n);
-    for (const [k, v] of Object.entries(namespaceOf(st, ns))) {
-      if (Array.isArray(v)) arrays[`${ns}.${k}`] = v.length;
-      else if (isRef(v)) {
-        const full = await resolveValue(ctx, st, v);
-        if (Array.isArray(full)) arrays[`${ns}.${k}`] = full.length;
-      }
+    // the namespace's externalized values read in one pass, for the arrays among them
+    const n = namespaceOf(st, ns);
+    const full = (await resolveValue(ctx, st, Object.fromEntries(Object.entries(n).filter(([, v]) => isRef(v))))) as Namespace;
+    for (const [k, v] of Object.entries(n)) {
+      const value = isRef(v) ? full[k] : v;
+      if (Array.isArray(value)) arrays[`${ns}.${k}`] = value.length;
     }
   }
   const ext = [...refs.values()].reduce((a, n) => a + n, 0);
@@ -280,7 +280,7 @@ export async function migrateState(ctx: RepoContext, branch: string, to: number,
     }
     namespaces.set(ns, out);
   }
-  const next: LoadedState = { ...st, texts: new Map([...namespaces].map(([ns, n]) => [ns, `${canonicalJson(n)}\n`])) };
+  const next: LoadedState = { ...st, texts: new Map([...namespaces].map(([ns, n]) => [ns, encodeNamespace(n)])) };
   const diff = diffLoaded(st, next);
   const removed = [...st.texts.keys()].filter((ns) => !namespaces.has(ns));
   if (removed.length) throw new BadInputError(`the migration to ${schema.$id} drops namespaces ${removed.join(', ')}: a migration keeps every namespace (empty it instead)`);

@@ -29,7 +29,11 @@ export async function subtreeOf(gitdir: string, engine: Engine, commit: string, 
   const c = await readObject(gitdir, engine, commit);
   if (c?.type !== 'commit') return null;
   const t = await readObject(gitdir, engine, parseCommit(c.data).tree);
-  if (t?.type !== 'tree') return null;
-  const e = parseTree(t.data).find((x) => x.name === name);
+  return t?.type === 'tree' ? subtreeIn(t.data, name) : null;
+}
+
+/** The id of the subtree at `name` in a tree object's bytes, or null when there is none. */
+export function subtreeIn(tree: Uint8Array, name: string): string | null {
+  const e = parseTree(tree).find((x) => x.name === name);
   return e && e.mode === '40000' ? e.oid : null;
 }

@@ -48,7 +48,6 @@ export function registerStateSchema(schema: unknown, migrate?: Migration): Schem
 
 /** A shipped or registered schema by id (`reasoning-v1`). */
 export const knownSchema = (id: string) => known.get(id);
-export const shippedSchemas = () => [reasoningV1.$id];
 
 /** The newest version of `name` this process knows, or 0. */
 function newestKnown(name: string): number {
