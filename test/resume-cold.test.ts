@@ -6,12 +6,13 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ENGINES, FIXED_ENV, ctx, git, newStore, tempDir } from './helpers.js';
+import { ENGINES, FIXED_ENV, ctx, framed, git, newStore, tempDir } from './helpers.js';
 
 const N = 1200; // past the git engine's bulk threshold (1,000 specs): a one-shot cat-file, read from a spool file
 // every 100th line is over 1 KiB: chunked when ctx.maxBlobSize is 1024
 const line = (i: number) => `${JSON.stringify({ type: 'user', message: { role: 'user', content: `turn ${i} ${'y'.repeat(i % 100 === 7 ? 3000 + i : i % 97)}` }, uuid: `u-${i}` })}\n`;
-const lines = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => line(from + k)).join('');
+const each = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => line(from + k));
+const lines = (from: number, to: number) => each(from, to).join('');
 const cacheFiles = (store: string) => {
   const dir = join(store, 'ctx', 'cache', 'chains');
   return existsSync(dir) ? readdirSync(dir).sort().map((f) => [f.replace(/^[0-9a-f]{40}/, 'KEY'), statSync(join(dir, f)).size]) : [];
@@ -36,7 +37,7 @@ describe.each(ENGINES)('a cold materialize of a %s-engine chain of 1,200 commits
     const cold = ctx(store, ['materialize', 'b'], { env });
     expect([cold.code, cold.stderr, cold.stdout === lines(0, N)]).toEqual([0, '', true]);
     expect(cacheFiles(store)).toEqual([
-      ['KEY.data', Buffer.byteLength(lines(0, N))],
+      ['KEY.data', framed(each(0, N))],
       ['KEY.idx', N * 32],
       ['heads', expect.any(Number)],
     ]);
@@ -99,6 +100,27 @@ describe('a damaged meta.json deep in a long chain', () => {
       expect(ctx(store, ['materialize', 'b', '--stop', 'b~50'], { env })).toMatchObject({ code: 0, stderr: '', stdout: lines(N - 51, N) }); // the stop's own commit is in the context
       expect(ctx(store, ['materialize', 'b', '--stop', 'b~100'], { env })).toMatchObject({ code: 5, stdout: '', stderr: `ctx: ctx-${badId.slice(0, 12)}: unknown meta.json version 99\n` });
     }
+  });
+});
+
+describe('a damaged artifact deep in a long chain, packed', () => {
+  // the one-shot cat-file writes to a file: what it answered before it died is read, so the
+  // failure lands on the object it died on, not on the first of the batch
+  it('is refused with exit 5 naming its commit, not the first one read (git engine)', () => {
+    const store = imported();
+    const env = { ...FIXED_ENV, CTX_ENGINE: 'git' };
+    git(store, ['gc', '--quiet']);
+    const bad = git(store, ['rev-parse', 'b~600']).trim();
+    const blob = git(store, ['rev-parse', 'b~600:delta.jsonl']).trim();
+    const pack = readdirSync(join(store, 'objects', 'pack')).find((f) => f.endsWith('.pack'))!;
+    const entry = git(store, ['verify-pack', '-v', join(store, 'objects', 'pack', pack.replace(/\.pack$/, '.idx'))]).split('\n').find((l) => l.startsWith(blob))!;
+    const [, , , inPack, offset] = entry.trim().split(/\s+/).map(Number);
+    const path = join(store, 'objects', 'pack', pack);
+    const bytes = readFileSync(path);
+    bytes[offset + inPack - 3] ^= 0xff; // inside the blob's deflated bytes
+    writeFileSync(path, bytes);
+    rmSync(join(store, 'ctx', 'cache'), { recursive: true, force: true });
+    expect(ctx(store, ['materialize', 'b', '--stop', 'root'], { env })).toMatchObject({ code: 5, stdout: '', stderr: `ctx: ctx-${bad.slice(0, 12)}: artifact is damaged\n` });
   });
 });
 

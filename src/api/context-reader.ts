@@ -8,7 +8,7 @@ import { contributing, formatRuns, stopIndex, stopLabel, type Stop, type WalkCom
 import { COMMIT_TYPES, artifactName, parseTrailers, type CommitType, type Meta } from '../core/meta.js';
 import type { NeutralMessage } from '../core/neutral.js';
 import { knownFormat, storageFormat } from '../formats/registry.js';
-import { eachChunk, parseMeta, readArtifacts, readArtifactsAt, readEntries, readLayouts, readMetas } from '../store/context-commits.js';
+import { chunkIds, eachChunk, parseMeta, readArtifacts, readArtifactsAt, readEntries, readLayouts, readMetas } from '../store/context-commits.js';
 import { parseCommit } from '../store/objects.js';
 import type { ChainLink } from '../store/engine.js';
 import { readNotes } from '../store/notes.js';
@@ -22,6 +22,8 @@ export type ContextPart = Walked & { artifact: Uint8Array };
 export type Walked = WalkCommit & Pick<ChainLink, 'oid' | 'tree'> & {
   /** its meta.json was read and checked by the walk: what reads its artifact reads meta.json no more */
   checked?: true;
+  /** where its artifact is, when the walk read its tree: a blob, or a tree of chunks */
+  located?: { oid: string; chunked: boolean };
 };
 
 export interface ContextRead {
@@ -159,15 +161,22 @@ async function readPartArtifacts(ctx: RepoContext, parts: readonly Walked[]): Pr
 
 /** Where eachPart hands the artifacts: each one's bytes in one or more pieces, then its commit. */
 export interface PartSink {
-  /** valid during the call only: copy what you keep */
-  piece(bytes: Uint8Array): void;
+  /**
+   * valid during the call only: copy what you keep. `spooled`: the engine wrote the piece to
+   * `spool`, framed under that name.
+   */
+  piece(bytes: Uint8Array, spooled?: string): void;
   done(commit: Walked): void;
+  /** an empty file for the engine to write the pieces to as they are read (see Engine.readEach) */
+  spool?(): number | null;
 }
 
 /**
- * Every part's artifact handed to `sink` in chain order as it is read, none kept: one pass of
- * meta.json and artifact alternately (each meta.json checked before its artifact is handed over)
- * when the engine streams, a chunked artifact chunk by chunk; else readParts batch by batch.
+ * Every part's artifact handed to `sink` in chain order as it is read, none kept. When the walk
+ * found every artifact (it read the trees), one pass reads them by id, chunks in place, into the
+ * sink's spool if it has one. Else one pass of meta.json and artifact alternately (each meta.json
+ * checked before its artifact is handed over), a chunked artifact chunk by chunk; readParts batch
+ * by batch for an engine that does not stream.
  */
 export async function eachPart(ctx: RepoContext, commits: readonly Walked[], sink: PartSink): Promise<void> {
   const { engine } = ctx;
@@ -179,6 +188,7 @@ export async function eachPart(ctx: RepoContext, commits: readonly Walked[], sin
       }
     return;
   }
+  if (commits.every((c) => c.checked && c.located)) return eachLocated(ctx, commits, sink);
   const specs = await artifactSpecs(ctx, commits);
   // a chunked artifact (a tree) is read chunk by chunk apart; the parts after it wait for it, in
   // order, copied (the engine's bytes are valid during its call only)
@@ -213,14 +223,68 @@ export async function eachPart(ctx: RepoContext, commits: readonly Walked[], sin
       } else throw new IntegrityError(`${shortId(c.oid)}: artifact is missing`);
     });
   } catch (e) {
-    // a damaged artifact is named as readArtifactsAt names it
-    if (e instanceof UnreadableObject) {
-      const j = interleaved.indexOf(e.spec);
-      if (j >= 0 && part[j] >= 0) throw new StoreDamage(commits[part[j]].oid, 'artifact is damaged', { cause: e });
-    }
-    throw e;
+    throw named(e, (spec) => {
+      const j = interleaved.indexOf(spec);
+      return j >= 0 && part[j] >= 0 ? commits[part[j]].oid : null;
+    });
   }
   await behind;
+}
+
+/**
+ * eachPart of commits whose artifacts the walk located: the chunk lists of chunked ones first, then
+ * every blob by id in one pass, a commit done after its last blob.
+ */
+async function eachLocated(ctx: RepoContext, commits: readonly Walked[], sink: PartSink): Promise<void> {
+  const chunked = commits.filter((c) => c.located!.chunked);
+  const chunks = new Map<string, string[]>();
+  if (chunked.length) {
+    const trees = await ctx.engine.readObjects(chunked.map((c) => c.located!.oid));
+    chunked.forEach((c, i) => {
+      const t = trees[i];
+      if (t?.type !== 'tree') throw new IntegrityError(`${shortId(c.oid)}: artifact is missing`);
+      chunks.set(c.oid, chunkIds(t.data));
+    });
+  }
+  // blob j is of commit owner[j], the last of it when ends[owner[j]] === j
+  const specs: string[] = [];
+  const owner: number[] = [];
+  const ends: number[] = [];
+  commits.forEach((c, i) => {
+    for (const oid of chunks.get(c.oid) ?? [c.located!.oid]) specs.push(oid), owner.push(i);
+    ends.push(specs.length - 1);
+  });
+  // commits are done in order, each once its last blob is in (one of no blobs with the one before)
+  let next = 0;
+  const doneTo = (j: number) => {
+    while (next < commits.length && ends[next] <= j) sink.done(commits[next++]);
+  };
+  doneTo(-1);
+  const spool = sink.spool?.() ?? undefined;
+  try {
+    await ctx.engine.readEach!(
+      specs,
+      (j, obj) => {
+        const c = commits[owner[j]];
+        if (obj?.type !== 'blob') throw new IntegrityError(`${shortId(c.oid)}: ${chunks.has(c.oid) ? 'an artifact chunk' : 'artifact'} is missing`);
+        sink.piece(obj.data, spool === undefined ? undefined : specs[j]);
+        doneTo(j);
+      },
+      spool,
+    );
+  } catch (e) {
+    throw named(e, (spec) => {
+      const j = specs.indexOf(spec);
+      return j >= 0 ? commits[owner[j]].oid : null;
+    });
+  }
+  doneTo(specs.length);
+}
+
+/** A damaged artifact is named as readArtifactsAt names it: by the commit whose spec it was. */
+function named(e: unknown, commitOf: (spec: string) => string | null): unknown {
+  const commit = e instanceof UnreadableObject ? commitOf(e.spec) : null;
+  return commit ? new StoreDamage(commit, 'artifact is damaged', { cause: e }) : e;
 }
 
 /** Where each part's artifact is: `<tree>:<name>` for a known format, else found in its tree. */
@@ -232,6 +296,7 @@ async function artifactSpecs(ctx: RepoContext, parts: readonly Walked[]): Promis
       const f = knownFormat(p.format);
       last = { type: p.type, format: p.format, name: f ? artifactName(p.type, f.ext) : null };
     }
+    if (p.located) return { oid: p.oid, spec: p.located.oid };
     return last.name === null ? null : { oid: p.oid, spec: `${p.tree}:${last.name}` };
   });
   const unnamed = parts.filter((_, i) => named[i] === null);
@@ -307,7 +372,17 @@ async function describe(ctx: RepoContext, links: readonly (Pick<ChainLink, 'oid'
  * checked). A compaction's message is read too: its trailers mark one ctx compact made up.
  */
 async function describeByMeta(ctx: RepoContext, links: readonly Pick<ChainLink, 'oid' | 'tree'>[]): Promise<(Walked | IntegrityError)[]> {
-  const out = await readMetas(ctx.engine, links, (i, meta): Walked => ({ oid: links[i].oid, tree: links[i].tree, type: meta.type, format: meta.format, snapshotOf: meta.snapshot_of?.stop, checked: true }));
+  // the artifact's name by (type, format), as a format names it; else the one artifact entry there is
+  let named: { type: string; format: string; name: string | null } | null = null;
+  const out = await readMetas(ctx.engine, links, (i, meta, artifacts): Walked => {
+    if (named?.type !== meta.type || named.format !== meta.format) {
+      const f = knownFormat(meta.format);
+      named = { type: meta.type, format: meta.format, name: f ? artifactName(meta.type, f.ext) : null };
+    }
+    const name = named.name;
+    const art = name === null ? artifacts[0] : artifacts.find((a) => a.name === name);
+    return { oid: links[i].oid, tree: links[i].tree, type: meta.type, format: meta.format, snapshotOf: meta.snapshot_of?.stop, checked: true, ...(art ? { located: { oid: art.oid, chunked: art.chunked } } : {}) };
+  });
   const compactions = out.filter((w): w is Walked => !(w instanceof IntegrityError) && w.type === 'compaction');
   if (compactions.length) {
     const commits = await ctx.engine.readObjects(compactions.map((c) => c.oid));

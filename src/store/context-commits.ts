@@ -80,23 +80,67 @@ export async function readEntries(engine: Engine, links: readonly TreeLink[]): P
 }
 
 /**
- * The meta.json of each link (`<tree>:meta.json`, one pipelined pass), checked and handed to `pick`
- * with the link's index as it arrives, so a long chain's metadata is never held whole. A commit whose
- * meta.json is missing or unreadable gets its error instead, for a walk to throw only when the context
- * holds that commit; a damaged object fails the read, naming its commit.
+ * The meta.json of each link, checked, handed to `pick` with the link's index and its tree's entries
+ * as it arrives, so a long chain's metadata is never held whole: its trees in one pipelined pass,
+ * then each meta.json by id in another (an object by id costs git no lookup in a tree). A commit whose
+ * tree or meta.json is missing or unreadable gets its error instead, for a walk to throw only when
+ * the context holds that commit; a damaged object fails the read, naming its commit.
  */
-export async function readMetas<T>(engine: Engine, links: readonly TreeLink[], pick: (i: number, meta: Meta) => T): Promise<(T | IntegrityError)[]> {
+export async function readMetas<T>(engine: Engine, links: readonly TreeLink[], pick: (i: number, meta: Meta, artifacts: readonly Located[]) => T): Promise<(T | IntegrityError)[]> {
   const out: (T | IntegrityError | null)[] = links.map(() => null);
-  await eachOf(engine, links.map((l) => `${l.tree}:meta.json`), links.map((l) => l.oid), 'meta.json', (i, blob) => {
-    if (blob?.type !== 'blob') return;
+  const metas: string[] = [];
+  const at: number[] = [];
+  const artifacts: Located[][] = new Array(links.length);
+  await eachOf(engine, links.map((l) => l.tree), links.map((l) => l.oid), 'its tree', (i, tree) => {
+    const layout = tree?.type === 'tree' ? treeLayout(tree.data) : null;
+    if (layout?.meta) {
+      at.push(i);
+      metas.push(layout.meta);
+      artifacts[i] = layout.artifacts;
+    } else out[i] = new IntegrityError(`${shortId(links[i].oid)}: ${layout ? 'meta.json' : 'its tree'} is missing`);
+  });
+  await eachOf(engine, metas, at.map((i) => links[i].oid), 'meta.json', (j, blob) => {
+    const i = at[j];
+    if (blob?.type !== 'blob') return void (out[i] = new IntegrityError(`${shortId(links[i].oid)}: meta.json is missing`));
     try {
-      out[i] = pick(i, parseMeta(links[i].oid, blob.data));
+      out[i] = pick(i, parseMeta(links[i].oid, blob.data), artifacts[i]);
     } catch (e) {
       if (!(e instanceof IntegrityError)) throw e;
       out[i] = e;
     }
   });
-  return out.map((o, i) => o ?? new IntegrityError(`${shortId(links[i].oid)}: meta.json is missing`));
+  return out as (T | IntegrityError)[];
+}
+
+/** An artifact entry of a commit's tree: a blob, or a tree of chunks. */
+export interface Located {
+  name: string;
+  oid: string;
+  chunked: boolean;
+}
+
+/**
+ * meta.json's blob id and the artifact entries of a context commit's tree, read off its bytes
+ * (`<mode> <name>\0<20-byte id>` each) without an object per entry: a walk reads one per commit.
+ */
+function treeLayout(data: Uint8Array): { meta: string | null; artifacts: Located[] } {
+  const buf = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  let meta: string | null = null;
+  const artifacts: Located[] = [];
+  for (let i = 0; i < buf.length; ) {
+    const sp = buf.indexOf(0x20, i);
+    const nul = sp < 0 ? -1 : buf.indexOf(0, sp);
+    if (nul < 0) break;
+    // meta.json, delta.*, summary.*, snapshot.*: the first byte tells most other entries apart (state)
+    const c = buf[sp + 1];
+    if (c === 0x6d && nul - sp === 10 && buf.toString('latin1', sp + 1, nul) === 'meta.json') meta = buf.toString('hex', nul + 1, nul + 21);
+    else if (c === 0x64 || c === 0x73) {
+      const name = buf.toString('utf8', sp + 1, nul);
+      if (ARTIFACT.test(name)) artifacts.push({ name, oid: buf.toString('hex', nul + 1, nul + 21), chunked: sp - i === 5 && buf[i] === 0x34 });
+    }
+    i = nul + 21;
+  }
+  return { meta, artifacts };
 }
 
 /** readParts, each object handed over as it arrives (valid during the call) where the engine streams. */
@@ -148,6 +192,9 @@ export function readArtifacts(engine: Engine, entries: readonly Pick<ContextEntr
 
 /** A chunked artifact's tree: its numbered blobs, in order. */
 const chunkEntries = (tree: Uint8Array) => parseTree(tree).sort((a, b) => Number(a.name) - Number(b.name));
+
+/** A chunked artifact's chunk blob ids, in order. */
+export const chunkIds = (tree: Uint8Array) => chunkEntries(tree).map((c) => c.oid);
 
 /** A chunked artifact's chunks handed to `each` in order, read one at a time: one chunk in memory, not the artifact. */
 export async function eachChunk(engine: Engine, commit: string, tree: Uint8Array, each: (chunk: Uint8Array) => void): Promise<void> {

@@ -1,12 +1,11 @@
 // The native engine: the git binary. One long-lived `cat-file --batch` for reads (a one-shot `--buffer` one for bulk),
 // `fast-import.ts` for bulk writes, loose objects in-process for small ones.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync, readSync, rmSync, unlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { closeSync, readSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { ChainLink, Engine, GitObject, ObjectType } from './engine.js';
 import { fastImport } from './fast-import.js';
-import { drained, gitEnv, gitError, run } from './git-process.js';
+import { drained, gitEnv, gitError, run, spoolFile } from './git-process.js';
 import { fitsLoose, writeLooseCommits } from './loose-objects.js';
 import { findByPrefix } from './object-ids.js';
 import { UnreadableObject } from './damage.js';
@@ -17,15 +16,16 @@ const SPECS_PER_WRITE = 1024;
 // From this many specs a one-shot `--buffer` process pays for its spawn: git then writes big blocks, not one per object.
 const BULK_SPECS = 1000;
 
-type Deliver = (obj: GitObject | null, err?: Error) => void;
 /** cat-file failures that are damage of the object being read (the first one waiting for an answer). */
 const damaged = new WeakSet<Error>();
 
 /** A `git cat-file --batch` process and the parser of its answers; `buffered` ones answer only once stdin ends. */
 class CatFile {
   private readonly proc: ChildProcess;
-  private queue: (Deliver | undefined)[] = [];
+  // answers still to come, in order: batches of specs sent together, `next` the next answer of the first
+  private queue: { deliver: (i: number, obj: GitObject | null, err?: Error) => void; start: number; end: number }[] = [];
   private head = 0;
+  private next = 0;
   private partial: Buffer | null = null; // an unfinished header line
   private body: { type: ObjectType; data: Buffer; filled: number } | null = null; // an object split across chunks
   private skipNewline = false; // the LF after an object's data
@@ -35,9 +35,10 @@ class CatFile {
 
   /**
    * `spool`: a file descriptor git writes its answers to, read once git is done (see spoolFile);
-   * `transient`: the objects handed out are views valid during the delivery only, so one read buffer serves.
+   * `transient`: the objects handed out are views valid during the delivery only, so one read buffer serves;
+   * `keep`: the spool is the caller's (its file stays open, with git's answers in it)
    */
-  constructor(gitdir: string, buffered: boolean, spool: number | null = null, transient = false) {
+  constructor(gitdir: string, buffered: boolean, spool: number | null = null, transient = false, keep = false) {
     this.proc = spawn('git', ['cat-file', '--batch', ...(buffered ? ['--buffer'] : [])], { env: gitEnv(gitdir), stdio: ['pipe', spool ?? 'pipe', 'pipe'] });
     this.proc.stdout?.on('data', (chunk: Buffer) => this.onData(chunk));
     this.proc.stderr!.on('data', (chunk: Buffer) => void (this.stderr += chunk.toString('utf8')));
@@ -50,11 +51,12 @@ class CatFile {
       this.proc.on('close', (code) => {
         if (spool !== null) {
           try {
-            if (code === 0) readSpool(spool, transient, (chunk) => this.onData(chunk));
+            // what git answered before it failed is whole: the failure is then the first object not answered
+            readSpool(spool, transient, (chunk) => this.onData(chunk));
           } catch (e) {
             this.fail(e as Error);
           } finally {
-            closeSync(spool);
+            if (!keep) closeSync(spool);
           }
         }
         const e = gitError('cat-file', code, this.stderr);
@@ -69,9 +71,11 @@ class CatFile {
   private fail(e: Error): void {
     this.failure ??= e;
     const waiting = this.queue.slice(this.head);
-    this.queue = [];
-    this.head = 0;
-    for (const deliver of waiting) deliver?.(null, this.failure);
+    const next = this.next;
+    [this.queue, this.head, this.next] = [[], 0, 0];
+    waiting.forEach((b, k) => {
+      for (let i = k === 0 ? next : b.start; i < b.end; i++) b.deliver(i, null, this.failure!);
+    });
   }
 
   /** Send specs; `deliver` is called once per spec, in order. Resolves when all are written. */
@@ -84,17 +88,24 @@ class CatFile {
       }
       const chunk = specs.slice(start, start + SPECS_PER_WRITE);
       // Queue and write together, synchronously, so concurrent callers cannot interleave.
-      chunk.forEach((_, j) => this.queue.push((obj, err) => deliver(start + j, obj, err)));
+      if (this.queue.length === this.head) [this.queue, this.head, this.next] = [[], 0, start];
+      this.queue.push({ deliver, start, end: start + chunk.length });
       if (!stdin.write(chunk.join('\n') + '\n')) await drained(stdin);
     }
   }
 
   private deliver(obj: GitObject | null): void {
-    const fn = this.queue[this.head];
-    this.queue[this.head++] = undefined;
-    // Drop answered entries now and then: shift() on a long array costs O(n) each time.
-    if (this.head >= 1024 && this.head * 2 >= this.queue.length) [this.queue, this.head] = [this.queue.slice(this.head), 0];
-    fn?.(obj);
+    const b = this.queue[this.head];
+    if (!b) return;
+    const i = this.next++;
+    if (this.next === b.end) {
+      // the batch is answered: the next one starts; answered batches are dropped now and then
+      // (shift() on a long array costs O(n) each time)
+      this.queue[this.head++] = undefined!;
+      this.next = this.queue[this.head]?.start ?? 0;
+      if (this.head >= 64 && this.head * 2 >= this.queue.length) [this.queue, this.head] = [this.queue.slice(this.head), 0];
+    }
+    b.deliver(i, obj);
   }
 
   private onData(chunk: Buffer): void {
@@ -163,29 +174,6 @@ class CatFile {
   }
 }
 
-/**
- * A bulk read's answers go to an unlinked temp file, read back in big chunks once git exits: node
- * reading a pipe gets them a kilobyte or two at a time, and those reads cost it more CPU than git
- * spends finding the objects. null (a pipe, then) when no temp file can be made.
- */
-let spools = 0;
-function spoolFile(): number | null {
-  const path = join(tmpdir(), `ctx-cat-file-${process.pid}-${spools++}`);
-  try {
-    const fd = openSync(path, 'wx+', 0o600);
-    try {
-      unlinkSync(path);
-    } catch {
-      closeSync(fd);
-      rmSync(path, { force: true });
-      return null;
-    }
-    return fd;
-  } catch {
-    return null;
-  }
-}
-
 /** The spool's bytes in 4 MiB chunks, each a buffer of its own (answers are views into them) unless `transient`. */
 function readSpool(fd: number, transient: boolean, each: (chunk: Buffer) => void): void {
   const one = transient ? Buffer.allocUnsafe(4 << 20) : null;
@@ -204,10 +192,10 @@ export function createGitEngine(gitdir: string): Engine {
   const oneShots = new Set<CatFile>();
   let closed = false;
 
-  function batch(count: number, transient = false): CatFile {
+  function batch(count: number, transient = false, spool?: number): CatFile {
     if (closed) throw new Error('engine is closed');
-    if (count >= BULK_SPECS) {
-      const cat = new CatFile(dir, true, spoolFile(), transient);
+    if (count >= BULK_SPECS || spool !== undefined) {
+      const cat = new CatFile(dir, true, spool ?? spoolFile(), transient, spool !== undefined);
       oneShots.add(cat);
       void cat.exited.then(() => oneShots.delete(cat));
       return cat;
@@ -217,12 +205,12 @@ export function createGitEngine(gitdir: string): Engine {
   }
 
   /** Each object handed over as it arrives, in order (a missing one as null), none kept: see Engine.readEach. */
-  async function readEach(specs: readonly string[], each: (i: number, obj: GitObject | null) => void, transient = true): Promise<void> {
+  async function readEach(specs: readonly string[], each: (i: number, obj: GitObject | null) => void, transient = true, spool?: number): Promise<void> {
     // A spec with a newline cannot be sent on a line; no git object is named that way.
     const sendable: number[] = [];
     specs.forEach((s, i) => (/[\n\r]/.test(s) ? each(i, null) : sendable.push(i)));
     if (sendable.length === 0) return;
-    const cat = batch(sendable.length, transient);
+    const cat = batch(sendable.length, transient, spool);
     let left = sendable.length;
     let failed = false;
     return new Promise((ok, fail) => {
@@ -253,7 +241,7 @@ export function createGitEngine(gitdir: string): Engine {
     if (tip.startsWith('-')) throw new Error(`bad revision: ${tip}`);
     let links: L[];
     try {
-      links = parse((await run(dir, [...options, 'rev-list', '--first-parent', ...args, tip], [])).stdout);
+      links = parse((await run(dir, [...options, 'rev-list', '--first-parent', ...args, tip], [], true)).stdout);
     } catch {
       // rev-list fails on more than the chain (a damaged packed-refs, say) and names no commit we can
       // trust: walking object by object names where the chain breaks, or reads it whole
@@ -266,7 +254,7 @@ export function createGitEngine(gitdir: string): Engine {
   return {
     name: 'git',
     readObjects,
-    readEach: (specs, each) => readEach(specs, each),
+    readEach: (specs, each, spool) => readEach(specs, each, true, spool),
     readObject: async (oid) => (await readObjects([oid]))[0],
 
     async chain(tip, max) {

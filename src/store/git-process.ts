@@ -1,5 +1,8 @@
 // Running the git binary on a context repo: its environment, its errors, and a run to completion.
 import { spawn } from 'node:child_process';
+import { closeSync, fstatSync, openSync, readSync, rmSync, unlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 
 // Variables that would point git somewhere else than `gitdir`, or (replace refs) make it disagree with isomorphic-git.
@@ -28,26 +31,39 @@ export function drained(stream: Writable): Promise<void> {
   });
 }
 
-/** Run git to completion, feeding `input` to stdin; throws with git's first stderr line on failure. */
-export async function run(gitdir: string, args: string[], input: readonly Uint8Array[]): Promise<{ stdout: Buffer; pid: number | undefined }> {
-  const proc = spawn('git', args, { env: gitEnv(gitdir), stdio: ['pipe', 'pipe', 'pipe'] });
+/**
+ * Run git to completion, feeding `input` to stdin; throws with git's first stderr line on failure.
+ * `spooled`: its output is long (see spoolFile).
+ */
+export async function run(gitdir: string, args: string[], input: readonly Uint8Array[], spooled = false): Promise<{ stdout: Buffer; pid: number | undefined }> {
+  const spool = spooled ? spoolFile() : null;
+  try {
+    const r = await running(gitdir, args, input, spool);
+    return spool === null ? r : { ...r, stdout: readFd(spool) };
+  } finally {
+    if (spool !== null) closeSync(spool);
+  }
+}
+
+async function running(gitdir: string, args: string[], input: readonly Uint8Array[], spool: number | null): Promise<{ stdout: Buffer; pid: number | undefined }> {
+  const proc = spawn('git', args, { env: gitEnv(gitdir), stdio: ['pipe', spool ?? 'pipe', 'pipe'] });
   const out: Buffer[] = [];
   let stderr = '';
-  proc.stdout.on('data', (c: Buffer) => out.push(c));
-  proc.stderr.on('data', (c: Buffer) => void (stderr += c.toString('utf8')));
-  proc.stdin.on('error', () => {}); // an early exit is reported by the exit code below
+  proc.stdout?.on('data', (c: Buffer) => out.push(c));
+  proc.stderr!.on('data', (c: Buffer) => void (stderr += c.toString('utf8')));
+  proc.stdin!.on('error', () => {}); // an early exit is reported by the exit code below
   const exit = new Promise<number | null>((ok, fail) => {
     proc.on('error', fail);
     proc.on('close', ok);
   });
-  for (let i = 0; i < input.length && proc.exitCode === null && !proc.stdin.destroyed; ) {
+  for (let i = 0; i < input.length && proc.exitCode === null && !proc.stdin!.destroyed; ) {
     // Coalesce small parts: one write per part would cost a syscall each.
     let size = 0;
     const batch: Uint8Array[] = [];
     while (i < input.length && size < 1 << 18) size += batch[batch.push(input[i++]) - 1].byteLength;
-    if (!proc.stdin.write(batch.length === 1 ? batch[0] : Buffer.concat(batch))) await Promise.race([drained(proc.stdin), exit]);
+    if (!proc.stdin!.write(batch.length === 1 ? batch[0] : Buffer.concat(batch))) await Promise.race([drained(proc.stdin!), exit]);
   }
-  proc.stdin.end();
+  proc.stdin!.end();
   const code = await exit;
   if (code !== 0) {
     const err = gitError(args[0], code, stderr);
@@ -55,4 +71,35 @@ export async function run(gitdir: string, args: string[], input: readonly Uint8A
     throw err;
   }
   return { stdout: Buffer.concat(out), pid: proc.pid };
+}
+
+/**
+ * Output git writes in bulk goes to an unlinked temp file, read back in big chunks once git exits: node
+ * reading a pipe gets them a kilobyte or two at a time, and those reads cost it more CPU than git
+ * spends finding the objects. null (a pipe, then) when no temp file can be made.
+ */
+let spools = 0;
+export function spoolFile(): number | null {
+  const path = join(tmpdir(), `ctx-git-${process.pid}-${spools++}`);
+  try {
+    const fd = openSync(path, 'wx+', 0o600);
+    try {
+      unlinkSync(path);
+    } catch {
+      closeSync(fd);
+      rmSync(path, { force: true });
+      return null;
+    }
+    return fd;
+  } catch {
+    return null;
+  }
+}
+
+/** A file's whole contents, read through its descriptor. */
+function readFd(fd: number): Buffer {
+  const buf = Buffer.allocUnsafe(fstatSync(fd).size);
+  let got = 0;
+  for (let n; got < buf.length && (n = readSync(fd, buf, got, buf.length - got, got)) > 0; ) got += n;
+  return buf.subarray(0, got);
 }
