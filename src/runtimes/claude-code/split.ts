@@ -4,7 +4,7 @@
 
 import { BadInputError } from '../../errors/index.js';
 import { eachLine } from '../../api/files.js';
-import { parseJsonLines } from '../../formats/jsonl.js';
+import { HEAD_CHARS, LONG_STRING, parseHeads, parseJsonLines } from '../../formats/jsonl.js';
 import type { Segment } from '../../api/capture.js';
 import { summaryLine, type SplitLine } from '../transcript.js';
 import { requestText } from '../../core/summary.js';
@@ -43,7 +43,10 @@ export function splitTranscriptFile(file: string): { segments: TranscriptSegment
   const size = eachLine(file, (bytes, start, end) => {
     let value: unknown;
     try {
-      value = JSON.parse(utf8.decode(bytes[bytes.length - 1] === 0x0a ? bytes.subarray(0, -1) : bytes));
+      const line = bytes[bytes.length - 1] === 0x0a ? bytes.subarray(0, -1) : bytes;
+      // a long line's long strings are read as their heads: all classify needs, unless a cut could change what it sees
+      value = parseHeads(line);
+      if (line.length > LONG_STRING && !headsSuffice(value)) value = JSON.parse(utf8.decode(line));
     } catch {
       throw new BadInputError(`line ${lines.length + 1} is not JSON (byte ${start})`);
     }
@@ -123,6 +126,19 @@ function addLine(segment: TranscriptSegment, line: Line): void {
 
 function readLines(bytes: Uint8Array): Line[] {
   return parseJsonLines(bytes).map((l) => classify(l.value, l.start, l.end));
+}
+
+/**
+ * Whether classify sees the same in a line whose long strings were cut to their heads as in the
+ * whole line: a prompt's summary reads its first 65,536 characters only, and no field it compares
+ * whole (a time, a session id) or a prompt's leading white space is as long as a head.
+ */
+function headsSuffice(value: unknown): boolean {
+  const entry = value as Record<string, unknown> | null;
+  if (typeof entry !== 'object' || entry === null) return true;
+  const long = (v: unknown) => typeof v === 'string' && v.length >= HEAD_CHARS;
+  const text = promptText(entry.message);
+  return !long(entry.timestamp) && !long(entry.sessionId) && !(long(text) && text!.trimStart().length < 64);
 }
 
 function classify(value: unknown, start: number, end: number): Line {
