@@ -49,6 +49,8 @@ describe('parseHeads', () => {
   it('refuses what JSON.parse refuses inside a long string: a control character, a bad escape, bad UTF-8, no closing quote', () => {
     const long = 'a'.repeat(LONG_STRING + 10);
     const cases = [`{"a":"${long}\u0001"}`, `{"a":"${long}\\x"}`, `{"a":"${long}\\u12G4"}`, `{"a":"${long}`, `{"a":"${long}"`, `{"a":"${long}" "b"}`];
+    // a bad byte at each place in a word of four bytes (the scan reads four at a time)
+    for (let pad = 0; pad < 4; pad++) cases.push(`{"a":"${long}${'b'.repeat(pad)}\u001f${'c'.repeat(9)}"}`, `{"a":"${long}${'b'.repeat(pad)}\t${'c'.repeat(9)}"}`);
     for (const c of cases) expect([c.slice(-12), errorOf(() => parseHeads(Buffer.from(c)))]).toEqual([c.slice(-12), 'SyntaxError']);
     const badUtf8 = Buffer.concat([Buffer.from(`{"a":"${long}`), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]);
     expect(errorOf(() => parseHeads(badUtf8))).toBe('SyntaxError');

@@ -150,19 +150,37 @@ const ESCAPED = new Uint8Array(128).map((_, c) => Number('"\\/bfnrtu'.includes(S
 
 /** Index of the quote that ends the string whose content starts at `at`, its escapes and characters checked as JSON.parse checks them. */
 function stringEnd(b: Uint8Array, at: number): number {
-  for (let i = at; i < b.length; i++) {
+  const words = new Uint32Array(b.buffer, 0, b.buffer.byteLength >> 2);
+  for (let i = at; (i = special(b, words, i)) < b.length; ) {
     const c = b[i];
     if (c === QUOTE) return i;
     if (c < 0x20) break;
-    if (c !== BACKSLASH) continue;
     const e = b[++i];
     if (!(e < 128 && ESCAPED[e])) break;
     if (e === 0x75) {
       for (let k = 1; k <= 4; k++) if (!(b[i + k] < 128 && HEX[b[i + k]])) throw new SyntaxError('bad escape');
       i += 4;
     }
+    i++;
   }
   throw new SyntaxError('bad string');
+}
+
+const isSpecial = (c: number) => c < 0x20 || c === QUOTE || c === BACKSLASH;
+
+/** The first byte from `i` on that is a control character, a quote or a backslash (else b.length): four bytes at a time through `words`, a view of b's buffer. */
+function special(b: Uint8Array, words: Uint32Array, i: number): number {
+  const off = b.byteOffset;
+  for (; i < b.length && (off + i) % 4 !== 0; i++) if (isSpecial(b[i])) return i;
+  for (let k = (off + i) >> 2, last = (off + b.length) >> 2; k < last; k++, i += 4) {
+    const v = words[k];
+    const q = v ^ 0x22222222;
+    const s = v ^ 0x5c5c5c5c;
+    // a byte below 0x20, or one equal to a quote or a backslash (an exact test of the four bytes at once)
+    if ((((v - 0x20202020) & ~v) | ((q - 0x01010101) & ~q) | ((s - 0x01010101) & ~s)) & 0x80808080) break;
+  }
+  for (; i < b.length; i++) if (isSpecial(b[i])) return i;
+  return b.length;
 }
 
 /** `cut` in the string content starting at `at`, moved back to the start of a character and out of any escape. */
