@@ -132,4 +132,16 @@ describe('ctx import claude-code of long lines', () => {
 });
 
 // the tip this transcript's import wrote before long lines were read in pieces
+describe('ctx import claude-code of a subagent transcript whose first line is long', () => {
+  it('reads the agent from the first line and lands on its branch', () => {
+    const file = join(tempDir(), 'sub.jsonl');
+    const line = { type: 'user', uuid: 'u0', isSidechain: true, agentId: 'a1b2', sessionId: 's-long', message: { role: 'user', content: mixed('task') } };
+    writeFileSync(file, `${JSON.stringify(line)}\n`);
+    const store = newStore();
+    const r = ctx(store, ['import', 'claude-code', file], { env: ENV });
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(git(store, ['for-each-ref', '--format=%(refname)', 'refs/heads/'])).toBe('refs/heads/claude/s-long.agent-a1b2\n');
+  }, 60_000);
+});
+
 const LONG_TIP = '48d83d37f31b5f57dc570c14f9cbbebc7ddad742';
