@@ -120,7 +120,8 @@ export class LongStrings {
     if (!s) throw new Error(`not a marker: ${marker.slice(0, 40)}`);
     for (let at = s.start; at < s.end; ) {
       const end = s.end - at > PIECE ? cleanCut(s.bytes, at, at + PIECE) : s.end;
-      each(JSON.parse(`"${utf8.decode(s.bytes.subarray(at, end))}"`) as string);
+      const piece = utf8.decode(s.bytes.subarray(at, end));
+      each(piece.includes('\\') ? (JSON.parse(`"${piece}"`) as string) : piece);
       at = end;
     }
   }
