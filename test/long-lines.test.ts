@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HEAD_CHARS, LONG_STRING, LongStrings, parseHeads } from '../src/formats/jsonl.js';
 import { addInPieces, charsPerToken, loadTokenizer, type TokenCounter } from '../src/core/tokens.js';
+import { REQUEST_HEAD } from '../src/core/summary.js';
 import { ctx, git, newStore, tempDir } from './helpers.js';
 
 const ENV = { CTX_PRINCIPAL: 'alice', CTX_MACHINE: 'box', CTX_NOW: '2026-01-02T03:04:05.678Z', CTX_ENGINE: 'git' };
@@ -32,6 +33,8 @@ describe('parseHeads', () => {
       expect(line.length).toBeGreaterThan(LONG_STRING);
       const got = parseHeads(line) as { message: { content: string } };
       const head = got.message.content;
+      // a summary reads REQUEST_HEAD characters: a head holds them all
+      expect(HEAD_CHARS).toBeGreaterThan(REQUEST_HEAD);
       expect(head.length).toBeGreaterThanOrEqual(HEAD_CHARS);
       expect(head.length).toBeLessThan(text.length);
       expect(text.startsWith(head)).toBe(true);

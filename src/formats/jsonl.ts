@@ -132,9 +132,10 @@ function parseCut(bytes: Uint8Array, cut: (start: number, end: number) => Uint8A
   if (bytes.length <= LONG_STRING) return JSON.parse(utf8.decode(bytes));
   if (!isUtf8(bytes)) throw new SyntaxError('not UTF-8');
   const kept: Uint8Array[] = [];
+  const words = new Uint32Array(bytes.buffer, 0, bytes.buffer.byteLength >> 2);
   let from = 0;
   for (let q = bytes.indexOf(QUOTE); q !== -1; ) {
-    const end = stringEnd(bytes, q + 1);
+    const end = stringEnd(bytes, words, q + 1);
     if (end - q - 1 > LONG_STRING) {
       kept.push(bytes.subarray(from, q + 1), cut(q + 1, end));
       from = end;
@@ -149,9 +150,8 @@ const BACKSLASH = 0x5c;
 const HEX = new Uint8Array(128).map((_, c) => Number(/[0-9a-fA-F]/.test(String.fromCharCode(c))));
 const ESCAPED = new Uint8Array(128).map((_, c) => Number('"\\/bfnrtu'.includes(String.fromCharCode(c))));
 
-/** Index of the quote that ends the string whose content starts at `at`, its escapes and characters checked as JSON.parse checks them. */
-function stringEnd(b: Uint8Array, at: number): number {
-  const words = new Uint32Array(b.buffer, 0, b.buffer.byteLength >> 2);
+/** Index of the quote that ends the string whose content starts at `at`, its escapes and characters checked as JSON.parse checks them (`words`: see special). */
+function stringEnd(b: Uint8Array, words: Uint32Array, at: number): number {
   for (let i = at; (i = special(b, words, i)) < b.length; ) {
     const c = b[i];
     if (c === QUOTE) return i;

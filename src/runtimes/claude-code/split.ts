@@ -21,6 +21,8 @@ export interface TranscriptSegment extends Segment {
 // User lines the runtime writes itself: command output echoes, interruptions, background-task
 // notices. They belong to the turn they answer, so they do not start a commit.
 const NOT_TYPED = /^\s*(<local-command-stdout>|<local-command-stderr>|<bash-stdout>|<bash-stderr>|<task-notification>|\[Request interrupted by user)/;
+/** More than NOT_TYPED's longest tag. */
+const NOT_TYPED_TAG = 64;
 
 interface Line extends SplitLine<'prompt' | 'boundary' | 'compactSummary' | 'other'> {
   sessionId?: string;
@@ -129,16 +131,17 @@ function readLines(bytes: Uint8Array): Line[] {
 }
 
 /**
- * Whether classify sees the same in a line whose long strings were cut to their heads as in the
- * whole line: a prompt's summary reads its first 65,536 characters only, and no field it compares
- * whole (a time, a session id) or a prompt's leading white space is as long as a head.
+ * Whether classify sees the same in a line whose long strings were cut to their heads (HEAD_CHARS,
+ * more than REQUEST_HEAD) as in the whole line: a summary reads REQUEST_HEAD characters, and no field
+ * classify compares whole (a time, a session id) is as long as a head, nor a prompt's leading white
+ * space so long that NOT_TYPED's tag would start past the head.
  */
 function headsSuffice(value: unknown): boolean {
   const entry = value as Record<string, unknown> | null;
   if (typeof entry !== 'object' || entry === null) return true;
   const long = (v: unknown) => typeof v === 'string' && v.length >= HEAD_CHARS;
   const text = promptText(entry.message);
-  return !long(entry.timestamp) && !long(entry.sessionId) && !(long(text) && text!.trimStart().length < 64);
+  return !long(entry.timestamp) && !long(entry.sessionId) && !(long(text) && text!.trimStart().length < NOT_TYPED_TAG);
 }
 
 function classify(value: unknown, start: number, end: number): Line {
