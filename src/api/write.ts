@@ -5,7 +5,8 @@ import { artifactHash } from '../core/blake3.js';
 import { fullId } from '../core/ids.js';
 import { COMMIT_TYPES, TRIGGERS, isoMs, type CommitType, type Meta, type Trigger } from '../core/meta.js';
 import { storageFormat } from '../formats/registry.js';
-import { tallyOf } from '../core/tokens.js';
+import { addInPieces, tallyOf } from '../core/tokens.js';
+import { LongStrings } from '../formats/jsonl.js';
 import { commitSpec } from '../store/context-commits.js';
 import type { TreeFile } from '../store/engine.js';
 import { subtreeOf } from '../store/subtree.js';
@@ -115,11 +116,18 @@ export async function buildMeta(ctx: RepoContext, format: string, artifact: Uint
   // counted as parsed, entry by entry where the format can: a large artifact is never held parsed whole
   const tokens = tallyOf(await ctx.tokenCounter());
   let messages = 0;
+  // a format that can gives a long line's long strings as markers, each counted a piece at a time
+  const long = fmt.longTexts ? new LongStrings() : undefined;
   const take = (entries: readonly unknown[]) => {
     messages += fmt.count(entries);
-    tokens.add(fmt.tokenTexts(entries));
+    const texts = fmt.tokenTexts(entries);
+    if (!long || !texts.some((t) => long.holds(t))) return tokens.add(texts);
+    // a marker inside a text (a tool's input as JSON): that line's texts as they are
+    if (texts.some((t) => long.holds(t) && !long.is(t))) return tokens.add(fmt.tokenTexts([long.whole()]));
+    for (const t of texts) if (!long.holds(t)) tokens.add([t]);
+    else addInPieces(tokens, (piece) => long.pieces(t, piece));
   };
-  const opts = { lastOfFile: f.lastOfFile };
+  const opts = { lastOfFile: f.lastOfFile, long };
   // a state write holds no messages: its artifact may be empty even where the format refuses an empty one
   if (f.state && artifact.length === 0) take([]);
   else if (fmt.eachEntry) fmt.eachEntry(artifact, opts, (entry) => take([entry]));

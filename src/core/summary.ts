@@ -29,10 +29,12 @@ const BASH_INPUT = TAG('bash-input');
 /** what a raw stored summary looks like: it starts with a runtime's tag, or is its caveat line */
 const RAW = new RegExp(`^\\s*(<(${[...CONTEXT_TAGS, 'command-name', 'command-args', 'bash-input'].join('|')})>|Caveat: The messages below)`);
 
+/** Characters of a user message a summary reads: a 50 MB paste is summarized from its start. */
+export const REQUEST_HEAD = 65536;
+
 /** A user message's text as the request it is: a command as typed, the runtime's added context left out. */
 export function requestText(text: string): string {
-  // a 50 MB paste is summarized from its start
-  const head = text.length > 65536 ? text.slice(0, 65536) : text;
+  const head = text.length > REQUEST_HEAD ? text.slice(0, REQUEST_HEAD) : text;
   const name = COMMAND_NAME.exec(head);
   if (name) {
     const command = name[1].trim();

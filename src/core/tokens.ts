@@ -26,6 +26,36 @@ export function tallyOf(counter: TokenCounter): Tally {
   return { add: (texts) => void all.push(...texts), total: () => counter.count(all) };
 }
 
+/**
+ * One long text handed over a piece at a time (`each` calls `take` for each, in order), added as the
+ * whole text would be: it is cut only at a space between two ASCII letters, where both estimators
+ * count the parts as the whole (cl100k_base's pre-tokenizer ends a piece before such a space and
+ * looks neither behind nor past the letter after it; no long run of one class spans it).
+ */
+export function addInPieces(tally: Tally, each: (take: (piece: string) => void) => void): void {
+  let carry = '';
+  each((piece) => {
+    const text = carry + piece;
+    const cut = lastCut(text);
+    if (cut === -1) carry = text;
+    else {
+      tally.add([text.slice(0, cut)]);
+      carry = text.slice(cut);
+    }
+  });
+  if (carry !== '') tally.add([carry]);
+}
+
+const isAsciiLetter = (c: number) => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+
+/** The last index of a space between two ASCII letters, or -1. */
+function lastCut(text: string): number {
+  for (let i = text.lastIndexOf(' ', text.length - 2); i > 0; i = text.lastIndexOf(' ', i - 1)) {
+    if (isAsciiLetter(text.charCodeAt(i - 1)) && isAsciiLetter(text.charCodeAt(i + 1))) return i;
+  }
+  return -1;
+}
+
 export const TOKEN_COUNTERS = ['cl100k_base', 'chars/4'] as const;
 export type TokenCounterName = (typeof TOKEN_COUNTERS)[number];
 

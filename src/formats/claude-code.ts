@@ -10,6 +10,7 @@ export const claudeCode: StorageFormat = {
   ext: 'jsonl',
   parse: parseObjectLines,
   eachEntry: eachObjectLine,
+  longTexts: true,
   concat: concatBytes,
   concatRule: 'append',
   count: (entries) => entries.filter(isMessage).length,

@@ -3,6 +3,7 @@
 // compactions keep original lines) and never tests its name.
 import type { CompactionResult } from '../core/compaction.js';
 import type { NeutralMessage } from '../core/neutral.js';
+import type { LongStrings } from './jsonl.js';
 
 /**
  * How a format's artifacts join into one context: `append` (bytes, each artifact whole lines),
@@ -24,7 +25,12 @@ export interface StorageFormat {
    * formats whose `count` and `tokenTexts` of each entry alone add up to theirs over all entries:
    * meta.json's counts of a large artifact then never hold it parsed whole.
    */
-  eachEntry?(bytes: Uint8Array, opts: { lastOfFile?: boolean } | undefined, each: (entry: unknown) => void): void;
+  eachEntry?(bytes: Uint8Array, opts: { lastOfFile?: boolean; long?: LongStrings } | undefined, each: (entry: unknown) => void): void;
+  /**
+   * `eachEntry` takes `long` (its long strings then markers) and `tokenTexts` give an entry's strings
+   * unchanged: a long text is counted a piece at a time, never held whole.
+   */
+  longTexts?: boolean;
   /** Ordered artifacts → one artifact, by `concatRule`. */
   concat(parts: readonly Uint8Array[]): Uint8Array;
   concatRule: ConcatRule;

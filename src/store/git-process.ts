@@ -31,6 +31,9 @@ export function drained(stream: Writable): Promise<void> {
   });
 }
 
+/** Parts of a process's input smaller than this are joined into one write. */
+const COALESCE = 1 << 18;
+
 /**
  * Run git to completion, feeding `input` to stdin; throws with git's first stderr line on failure.
  * `spooled`: its output is long (see spoolFile).
@@ -57,10 +60,10 @@ async function running(gitdir: string, args: string[], input: readonly Uint8Arra
     proc.on('close', ok);
   });
   for (let i = 0; i < input.length && proc.exitCode === null && !proc.stdin!.destroyed; ) {
-    // Coalesce small parts: one write per part would cost a syscall each.
+    // Coalesce small parts: one write per part would cost a syscall each; a large part goes as it is, never copied.
     let size = 0;
     const batch: Uint8Array[] = [];
-    while (i < input.length && size < 1 << 18) size += batch[batch.push(input[i++]) - 1].byteLength;
+    while (i < input.length && size < COALESCE && !(batch.length > 0 && input[i].byteLength >= COALESCE)) size += batch[batch.push(input[i++]) - 1].byteLength;
     if (!proc.stdin!.write(batch.length === 1 ? batch[0] : Buffer.concat(batch))) await Promise.race([drained(proc.stdin!), exit]);
   }
   proc.stdin!.end();

@@ -4,7 +4,7 @@
 
 import { BadInputError } from '../../errors/index.js';
 import { eachLine } from '../../api/files.js';
-import { parseJsonLines } from '../../formats/jsonl.js';
+import { HEAD_CHARS, LONG_STRING, parseHeads, parseJsonLines } from '../../formats/jsonl.js';
 import type { Segment } from '../../api/capture.js';
 import { summaryLine, type SplitLine } from '../transcript.js';
 import { requestText } from '../../core/summary.js';
@@ -21,6 +21,8 @@ export interface TranscriptSegment extends Segment {
 // User lines the runtime writes itself: command output echoes, interruptions, background-task
 // notices. They belong to the turn they answer, so they do not start a commit.
 const NOT_TYPED = /^\s*(<local-command-stdout>|<local-command-stderr>|<bash-stdout>|<bash-stderr>|<task-notification>|\[Request interrupted by user)/;
+/** More than NOT_TYPED's longest tag. */
+const NOT_TYPED_TAG = 64;
 
 interface Line extends SplitLine<'prompt' | 'boundary' | 'compactSummary' | 'other'> {
   sessionId?: string;
@@ -43,7 +45,10 @@ export function splitTranscriptFile(file: string): { segments: TranscriptSegment
   const size = eachLine(file, (bytes, start, end) => {
     let value: unknown;
     try {
-      value = JSON.parse(utf8.decode(bytes[bytes.length - 1] === 0x0a ? bytes.subarray(0, -1) : bytes));
+      const line = bytes[bytes.length - 1] === 0x0a ? bytes.subarray(0, -1) : bytes;
+      // a long line's long strings are read as their heads: all classify needs, unless a cut could change what it sees
+      value = parseHeads(line);
+      if (line.length > LONG_STRING && !headsSuffice(value)) value = JSON.parse(utf8.decode(line));
     } catch {
       throw new BadInputError(`line ${lines.length + 1} is not JSON (byte ${start})`);
     }
@@ -123,6 +128,20 @@ function addLine(segment: TranscriptSegment, line: Line): void {
 
 function readLines(bytes: Uint8Array): Line[] {
   return parseJsonLines(bytes).map((l) => classify(l.value, l.start, l.end));
+}
+
+/**
+ * Whether classify sees the same in a line whose long strings were cut to their heads (HEAD_CHARS,
+ * more than REQUEST_HEAD) as in the whole line: a summary reads REQUEST_HEAD characters, and no field
+ * classify compares whole (a time, a session id) is as long as a head, nor a prompt's leading white
+ * space so long that NOT_TYPED's tag would start past the head.
+ */
+function headsSuffice(value: unknown): boolean {
+  const entry = value as Record<string, unknown> | null;
+  if (typeof entry !== 'object' || entry === null) return true;
+  const long = (v: unknown) => typeof v === 'string' && v.length >= HEAD_CHARS;
+  const text = promptText(entry.message);
+  return !long(entry.timestamp) && !long(entry.sessionId) && !(long(text) && text!.trimStart().length < NOT_TYPED_TAG);
 }
 
 function classify(value: unknown, start: number, end: number): Line {
