@@ -172,21 +172,3 @@ export function checkpointLoop(store: string, branch: string, tag: string, n: nu
   const script = `for i in $(seq 0 ${n - 1}); do printf '{"type":"user"}\\n' | "$NODE" "$CTX_BIN" checkpoint -b "${branch}" --format claude-code-v1 --retry --summary "${tag}-$i" - || exit 1; done`;
   return shellCtx(store, script, env);
 }
-
-/**
- * The chain cache's data file for these artifacts (or chunks), framed as `git cat-file --batch`
- * answers: `<40-hex name> blob <size>` LF, the bytes, LF.
- */
-export const framed = (pieces: readonly string[]) => pieces.reduce((n, p) => n + 40 + ` blob ${Buffer.byteLength(p)}\n`.length + Buffer.byteLength(p) + 1, 0);
-
-/** The bytes a chain cache data file holds, frames taken apart (see framed). */
-export function unframed(data: Buffer): Buffer {
-  const out: Buffer[] = [];
-  for (let at = 0; at < data.length; ) {
-    const nl = data.indexOf(0x0a, at);
-    const size = Number(/^[0-9a-f]{40} blob (\d+)$/.exec(data.toString('latin1', at, nl))![1]);
-    out.push(data.subarray(nl + 1, nl + 1 + size));
-    at = nl + 1 + size + 1;
-  }
-  return Buffer.concat(out);
-}

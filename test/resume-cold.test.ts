@@ -6,13 +6,12 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ENGINES, FIXED_ENV, ctx, framed, git, newStore, tempDir } from './helpers.js';
+import { ENGINES, FIXED_ENV, ctx, git, newStore, tempDir } from './helpers.js';
 
 const N = 1200; // past the git engine's bulk threshold (1,000 specs): a one-shot cat-file, read from a spool file
 // every 100th line is over 1 KiB: chunked when ctx.maxBlobSize is 1024
 const line = (i: number) => `${JSON.stringify({ type: 'user', message: { role: 'user', content: `turn ${i} ${'y'.repeat(i % 100 === 7 ? 3000 + i : i % 97)}` }, uuid: `u-${i}` })}\n`;
-const each = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => line(from + k));
-const lines = (from: number, to: number) => each(from, to).join('');
+const lines = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => line(from + k)).join('');
 const cacheFiles = (store: string) => {
   const dir = join(store, 'ctx', 'cache', 'chains');
   return existsSync(dir) ? readdirSync(dir).sort().map((f) => [f.replace(/^[0-9a-f]{40}/, 'KEY'), statSync(join(dir, f)).size]) : [];
@@ -37,7 +36,7 @@ describe.each(ENGINES)('a cold materialize of a %s-engine chain of 1,200 commits
     const cold = ctx(store, ['materialize', 'b'], { env });
     expect([cold.code, cold.stderr, cold.stdout === lines(0, N)]).toEqual([0, '', true]);
     expect(cacheFiles(store)).toEqual([
-      ['KEY.data', framed(each(0, N))],
+      ['KEY.data', Buffer.byteLength(lines(0, N))],
       ['KEY.idx', N * 32],
       ['heads', expect.any(Number)],
     ]);

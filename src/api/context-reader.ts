@@ -161,22 +161,17 @@ async function readPartArtifacts(ctx: RepoContext, parts: readonly Walked[]): Pr
 
 /** Where eachPart hands the artifacts: each one's bytes in one or more pieces, then its commit. */
 export interface PartSink {
-  /**
-   * valid during the call only: copy what you keep. `spooled`: the engine wrote the piece to
-   * `spool`, framed under that name.
-   */
-  piece(bytes: Uint8Array, spooled?: string): void;
+  /** valid during the call only: copy what you keep */
+  piece(bytes: Uint8Array): void;
   done(commit: Walked): void;
-  /** an empty file for the engine to write the pieces to as they are read (see Engine.readEach) */
-  spool?(): number | null;
 }
 
 /**
  * Every part's artifact handed to `sink` in chain order as it is read, none kept. When the walk
- * found every artifact (it read the trees), one pass reads them by id, chunks in place, into the
- * sink's spool if it has one. Else one pass of meta.json and artifact alternately (each meta.json
- * checked before its artifact is handed over), a chunked artifact chunk by chunk; readParts batch
- * by batch for an engine that does not stream.
+ * found every artifact (it read the trees), one pass reads their blobs by id, chunks in place. Else
+ * one pass of meta.json and artifact alternately (each meta.json checked before its artifact is
+ * handed over), a chunked artifact chunk by chunk; readParts batch by batch for an engine that does
+ * not stream.
  */
 export async function eachPart(ctx: RepoContext, commits: readonly Walked[], sink: PartSink): Promise<void> {
   const { engine } = ctx;
@@ -232,10 +227,11 @@ export async function eachPart(ctx: RepoContext, commits: readonly Walked[], sin
 }
 
 /**
- * eachPart of commits whose artifacts the walk located: the chunk lists of chunked ones first, then
- * every blob by id in one pass, a commit done after its last blob.
+ * The blobs that make up located commits' artifacts, in order (a chunked one's chunks read from its
+ * tree), and for each commit the index of its last blob; null when the walk did not locate them all.
  */
-async function eachLocated(ctx: RepoContext, commits: readonly Walked[], sink: PartSink): Promise<void> {
+async function blobsOf(ctx: RepoContext, commits: readonly Walked[]): Promise<{ oids: string[]; owner: number[]; ends: number[] } | null> {
+  if (!commits.every((c) => c.checked && c.located)) return null;
   const chunked = commits.filter((c) => c.located!.chunked);
   const chunks = new Map<string, string[]>();
   if (chunked.length) {
@@ -246,39 +242,39 @@ async function eachLocated(ctx: RepoContext, commits: readonly Walked[], sink: P
       chunks.set(c.oid, chunkIds(t.data));
     });
   }
-  // blob j is of commit owner[j], the last of it when ends[owner[j]] === j
-  const specs: string[] = [];
+  // blob j is of commit owner[j]; commit i's last blob is ends[i] (the one before's, when it has none)
+  const oids: string[] = [];
   const owner: number[] = [];
   const ends: number[] = [];
   commits.forEach((c, i) => {
-    for (const oid of chunks.get(c.oid) ?? [c.located!.oid]) specs.push(oid), owner.push(i);
-    ends.push(specs.length - 1);
+    for (const oid of chunks.get(c.oid) ?? [c.located!.oid]) oids.push(oid), owner.push(i);
+    ends.push(oids.length - 1);
   });
-  // commits are done in order, each once its last blob is in (one of no blobs with the one before)
+  return { oids, owner, ends };
+}
+
+/** eachPart of located commits: every blob by id in one pass, each commit done once its last blob is in. */
+async function eachLocated(ctx: RepoContext, commits: readonly Walked[], sink: PartSink): Promise<void> {
+  const { oids, owner, ends } = (await blobsOf(ctx, commits))!;
   let next = 0;
   const doneTo = (j: number) => {
     while (next < commits.length && ends[next] <= j) sink.done(commits[next++]);
   };
   doneTo(-1);
-  const spool = sink.spool?.() ?? undefined;
   try {
-    await ctx.engine.readEach!(
-      specs,
-      (j, obj) => {
-        const c = commits[owner[j]];
-        if (obj?.type !== 'blob') throw new IntegrityError(`${shortId(c.oid)}: ${chunks.has(c.oid) ? 'an artifact chunk' : 'artifact'} is missing`);
-        sink.piece(obj.data, spool === undefined ? undefined : specs[j]);
-        doneTo(j);
-      },
-      spool,
-    );
+    await ctx.engine.readEach!(oids, (j, obj) => {
+      const c = commits[owner[j]];
+      if (obj?.type !== 'blob') throw new IntegrityError(`${shortId(c.oid)}: ${c.located!.chunked ? 'an artifact chunk' : 'artifact'} is missing`);
+      sink.piece(obj.data);
+      doneTo(j);
+    });
   } catch (e) {
     throw named(e, (spec) => {
-      const j = specs.indexOf(spec);
+      const j = oids.indexOf(spec);
       return j >= 0 ? commits[owner[j]].oid : null;
     });
   }
-  doneTo(specs.length);
+  doneTo(oids.length);
 }
 
 /** A damaged artifact is named as readArtifactsAt names it: by the commit whose spec it was. */

@@ -289,10 +289,9 @@ async function appendChain(ctx: RepoContext, tip: string, walked: readonly Walke
 
 /**
  * A whole chain read from the repo, nothing cached: each artifact goes to the chain cache's data file
- * as it arrives (git writes it there itself when the engine can), and the result is that file,
- * handed to `write` piece by piece (STREAMED) or read back once, so memory never holds every artifact
- * and then their join. Without the cache (its lock held elsewhere, a read-only store) the artifacts
- * are joined in memory.
+ * as it arrives, and the result is that file, handed to `write` piece by piece (STREAMED) or read
+ * back once, so memory never holds every artifact and then their join. Without the cache (its lock
+ * held elsewhere, a read-only store) the artifacts are joined in memory.
  */
 async function coldChain(ctx: RepoContext, cache: ChainCache, walked: readonly Walked[], format: string, write?: (chunk: Uint8Array) => void): Promise<Uint8Array> {
   const w = cache.writer(null);
@@ -302,7 +301,7 @@ async function coldChain(ctx: RepoContext, cache: ChainCache, walked: readonly W
     return storageFormat(format).concat(pieces);
   }
   try {
-    await eachPart(ctx, walked, { piece: (bytes, spooled) => w.write(bytes, spooled), done: (c) => w.mark(c.oid), spool: () => w.spool() });
+    await eachPart(ctx, walked, { piece: (bytes) => w.write(bytes), done: (c) => w.mark(c.oid) });
     let bytes: Uint8Array = STREAMED;
     if (write) w.copyTo(write);
     else bytes = w.read();

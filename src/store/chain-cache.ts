@@ -1,13 +1,11 @@
 // The materialize cache of a chain whose format joins by byte append: one append-only data file per
 // (walk base, format) under <repo>/ctx/cache/chains/, and an index of (commit, end offset, CRC-32 of
-// the artifact bytes up to that end). Every tip of the chain is a prefix of it, so a new tip costs the
-// cached bytes plus its new artifacts, and the cache grows with the chain, not with the number of tips
-// materialized. The data file holds each artifact (or chunk) framed as `git cat-file --batch`
-// answers it (`<name> blob <size>` LF, the bytes, LF), so a cold read has git write it there
-// directly. Derived data: a prefix whose bytes do not match its CRC is not used; never trusted over
-// the repo.
+// the data up to that end). Every tip of the chain is a prefix of it, so a new tip costs the cached
+// bytes plus its new artifacts, and the cache grows with the chain, not with the number of tips
+// materialized. Derived data: a prefix whose bytes do not match its CRC is not used; never trusted
+// over the repo.
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, ftruncateSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import * as zlib from 'node:zlib';
 import { derivedDir, writeDerived } from './derived.js';
@@ -15,11 +13,8 @@ import { tryLock } from './lock-owner.js';
 import { CtxError } from '../errors/index.js';
 
 const RECORD = 20 + 8 + 4;
-// one running CRC over the artifact bytes (zlib.crc32: node 20.15+)
+// one running CRC over the whole data: a prefix is checked in one native pass (zlib.crc32: node 20.15+)
 const crc32: (data: Uint8Array, value?: number) => number = zlib.crc32 ?? jsCrc32;
-// the name a frame ctx writes itself carries: readers take only the size from a frame's header
-const UNNAMED = '0'.repeat(40);
-const BLOCK = 4 << 20;
 
 export interface ChainEntry {
   oid: string;
@@ -28,23 +23,15 @@ export interface ChainEntry {
 
 /** Appends to a chain cache under its lock: bytes go to the data file as they come, the index at close. */
 export interface ChainWriter {
-  /**
-   * The bytes of the next commit (in one or more calls), copied or written before the call returns.
-   * `spooled`: git already wrote them to the file from `spool()`, framed under that name.
-   */
-  write(bytes: Uint8Array, spooled?: string): void;
+  /** the bytes of the next commit (in one or more calls), copied or written before the call returns */
+  write(bytes: Uint8Array): void;
   /** the commit whose bytes end here */
   mark(oid: string): void;
-  /**
-   * The data file, for git to write its answers to (see Engine.readEach) while nothing else is
-   * written: null once something was.
-   */
-  spool(): number | null;
   /** Writes the index; the data file then holds `end` bytes, all indexed. */
   close(): void;
   /** Leaves the index as it was (bytes past it are overwritten by the next writer). */
   abort(): void;
-  /** The artifact bytes so far, read back through the writer's own descriptor. */
+  /** The data file's bytes so far, read back through the writer's own descriptor. */
   read(): Buffer;
   /** The same bytes handed to `write` a few megabytes at a time. */
   copyTo(write: (chunk: Uint8Array) => void): void;
@@ -62,8 +49,8 @@ export class ChainCache {
     base: string,
     format: string,
   ) {
-    // v3: framed data (v1's per-segment files and v2's bare bytes are left alone, never read)
-    const key = createHash('sha256').update(`${base} ${format} v3`).digest('hex').slice(0, 40);
+    // v2: CRC-32 records (v1's per-segment SHA-256 files are left alone, never read)
+    const key = createHash('sha256').update(`${base} ${format} v2`).digest('hex').slice(0, 40);
     const dir = join(gitdir, 'ctx', 'cache', 'chains');
     this.data = join(dir, `${key}.data`);
     this.index = join(dir, `${key}.idx`);
@@ -83,18 +70,35 @@ export class ChainCache {
   }
 
   /**
-   * The artifact bytes of the first `n` indexed commits, checked against the CRC recorded at the
-   * n-th; null when the files do not hold them whole (then the caller reads the repo).
+   * The bytes of the first `n` indexed commits, checked against the CRC recorded at the n-th; null
+   * when the files do not hold them whole (then the caller reads the repo).
    */
   prefix(n: number): Uint8Array | null {
     if (n === 0) return new Uint8Array(0);
-    const pieces: Uint8Array[] = [];
-    return this.checked(n, (p) => pieces.push(p)) ? Buffer.concat(pieces) : null;
+    try {
+      const { end, crc } = this.record(n);
+      const bytes = readWhole(this.data, end);
+      return bytes.length === end && crc32(bytes) === crc ? bytes : null;
+    } catch {
+      return null;
+    }
   }
 
   /** Whether the files hold the first `n` indexed commits whole (their CRC checked a block at a time, never held whole). */
   prefixOk(n: number): boolean {
-    return n === 0 || this.checked(n, () => {});
+    if (n === 0) return true;
+    try {
+      const { end, crc } = this.record(n);
+      const fd = openSync(this.data, 'r');
+      try {
+        let got = 0;
+        return eachBlock(fd, end, (b) => void (got = crc32(b, got))) === end && got === crc;
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      return false;
+    }
   }
 
   /** The first `n` indexed commits' bytes (checked with prefixOk) handed to `write` a block at a time. */
@@ -104,25 +108,9 @@ export class ChainCache {
     const fd = openSync(this.data, 'r');
     try {
       // appends only ever add after `end`: the bytes checked are the bytes copied
-      if (!copyOut(fd, end, write)) throw new CtxError('the chain cache was cut short while it was read; run again');
+      if (eachBlock(fd, end, write) !== end) throw new CtxError('the chain cache was cut short while it was read; run again');
     } finally {
       closeSync(fd);
-    }
-  }
-
-  /** The first `n` commits' artifact bytes to `each`, whole and matching their CRC. */
-  private checked(n: number, each: (piece: Uint8Array) => void): boolean {
-    try {
-      const { end, crc } = this.record(n);
-      const fd = openSync(this.data, 'r');
-      try {
-        let got = 0;
-        return unframe(fd, end, (p) => ((got = crc32(p, got)), each(p))) && got === crc;
-      } finally {
-        closeSync(fd);
-      }
-    } catch {
-      return false;
     }
   }
 
@@ -177,28 +165,21 @@ export class ChainCache {
       const idx = this.indexBytes!;
       let end = last?.end ?? 0;
       let crc = last ? idx.readUInt32BE((base - 1) * RECORD + 28) : 0;
-      // never through a link planted where the file goes
-      fd = openSync(this.data, (base ? constants.O_RDWR : constants.O_RDWR | constants.O_CREAT | constants.O_TRUNC) | constants.O_NOFOLLOW, 0o644);
+      fd = openSync(this.data, base ? 'r+' : 'w+');
       const dataFd = fd;
       let records = Buffer.allocUnsafe(RECORD * 1024);
       let n = 0;
-      // frames are copied into a megabyte of staging and written a megabyte at a time: one write
+      // segments are copied into a megabyte of staging and written a megabyte at a time: one write
       // each would cost a syscall each, and the caller's bytes may not outlive the call
       const stage = Buffer.allocUnsafe(1 << 20);
       let staged = 0;
       let written = end;
-      let spooled = false;
-      const put = (buf: Uint8Array) => {
-        if (staged + buf.length > stage.length) flush();
-        if (buf.length >= stage.length) {
-          for (let at = 0; at < buf.length; ) at += writeSync(dataFd, buf, at, buf.length - at, written + at);
-          written += buf.length;
-        } else staged += Buffer.from(buf.buffer, buf.byteOffset, buf.length).copy(stage, staged);
-        end += buf.length;
+      const write = (buf: Uint8Array) => {
+        for (let at = 0; at < buf.length; ) at += writeSync(dataFd, buf, at, buf.length - at, written + at);
+        written += buf.length;
       };
       const flush = () => {
-        for (let at = 0; at < staged; ) at += writeSync(dataFd, stage, at, staged - at, written + at);
-        written += staged;
+        write(stage.subarray(0, staged));
         staged = 0;
       };
       const done = () => {
@@ -206,25 +187,13 @@ export class ChainCache {
         release?.();
         release = null;
       };
-      const bytes = () => {
-        flush();
-        const all: Uint8Array[] = [];
-        if (!unframe(dataFd, end, (p) => all.push(p))) throw new Error('the chain cache file was cut short');
-        return Buffer.concat(all);
-      };
       return {
-        write: (bytes, name) => {
+        write: (bytes) => {
+          if (staged + bytes.length > stage.length) flush();
+          if (bytes.length >= stage.length) write(bytes);
+          else staged += Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).copy(stage, staged);
+          end += bytes.length;
           crc = crc32(bytes, crc);
-          if (name !== undefined) {
-            // git wrote the frame: only its length is counted
-            spooled = true;
-            end += Buffer.byteLength(frameHead(name, bytes.length)) + bytes.length + 1;
-            written = end;
-            return;
-          }
-          put(Buffer.from(frameHead(UNNAMED, bytes.length), 'latin1'));
-          put(bytes);
-          put(LF);
         },
         mark: (oid) => {
           if ((n + 1) * RECORD > records.length) records = Buffer.concat([records, Buffer.allocUnsafe(records.length)]);
@@ -235,19 +204,19 @@ export class ChainCache {
           records.writeUInt32BE(end >>> 0, at + 24);
           records.writeUInt32BE(crc, at + 28);
         },
-        spool: () => (end === 0 && base === 0 ? dataFd : null),
-        read: bytes,
+        read: () => {
+          flush();
+          return readAll(dataFd, end);
+        },
         copyTo: (out) => {
           flush();
-          if (!copyOut(dataFd, end, out)) throw new Error('the chain cache file was cut short');
+          if (eachBlock(dataFd, end, out) !== end) throw new Error('the chain cache file was cut short');
         },
         close: () => {
           try {
             flush();
-            // git's frames are counted from their headers: a file of another length is not indexed
-            if (spooled && fstatSync(dataFd).size !== end) throw new Error('the chain cache file does not hold what git wrote');
             ftruncateSync(dataFd, end);
-            const idxFd = openSync(this.index, (base ? constants.O_WRONLY : constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC) | constants.O_NOFOLLOW, 0o644);
+            const idxFd = openSync(this.index, base ? 'r+' : 'w');
             try {
               writeSync(idxFd, records, 0, n * RECORD, base * RECORD);
               ftruncateSync(idxFd, (base + n) * RECORD);
@@ -283,71 +252,6 @@ export class ChainCache {
   }
 }
 
-const LF = Buffer.from('\n');
-const frameHead = (name: string, size: number) => `${name} blob ${size}\n`;
-
-/**
- * The artifact bytes of a data file's first `end` bytes: its frames read 4 MiB at a time (each block
- * a buffer of its own, so the pieces handed to `piece` stay valid), their headers dropped. False
- * when the file ends early or a frame is not whole.
- */
-function unframe(fd: number, end: number, piece: (bytes: Uint8Array) => void): boolean {
-  let left = 0; // bytes of the current frame still to come
-  let lf = false; // its closing LF still to come
-  let head = ''; // a header cut by the end of a block
-  for (let at = 0; at < end; ) {
-    const block = Buffer.allocUnsafe(Math.min(BLOCK, end - at));
-    const got = readSync(fd, block, 0, block.length, at);
-    if (got === 0) return false;
-    at += got;
-    for (let i = 0; i < got; ) {
-      if (left > 0) {
-        const n = Math.min(left, got - i);
-        piece(block.subarray(i, i + n));
-        [left, i] = [left - n, i + n];
-        lf = left === 0;
-      } else if (lf) {
-        if (block[i++] !== 0x0a) return false;
-        lf = false;
-      } else {
-        const nl = block.indexOf(0x0a, i);
-        if (nl < 0 || nl >= got) {
-          head += block.toString('latin1', i, got);
-          if (head.length > 200) return false;
-          break;
-        }
-        const line = head + block.toString('latin1', i, nl);
-        head = '';
-        i = nl + 1;
-        const sp = line.lastIndexOf(' ');
-        const size = Number(line.slice(sp + 1));
-        if (sp < 0 || !line.endsWith(` blob ${line.slice(sp + 1)}`) || !Number.isSafeInteger(size) || size < 0) return false;
-        [left, lf] = [size, size === 0];
-      }
-    }
-  }
-  return left === 0 && !lf && head === '';
-}
-
-/**
- * The artifact bytes of a data file's first `end` bytes handed to `write` in blocks of a megabyte or
- * more (one call per piece would cost a syscall each); false as unframe says.
- */
-function copyOut(fd: number, end: number, write: (chunk: Uint8Array) => void): boolean {
-  let parts: Uint8Array[] = [];
-  let size = 0;
-  const flush = () => {
-    if (size) write(parts.length === 1 ? parts[0] : Buffer.concat(parts, size));
-    [parts, size] = [[], 0];
-  };
-  const whole = unframe(fd, end, (p) => {
-    parts.push(p);
-    if ((size += p.length) >= 1 << 20) flush();
-  });
-  if (whole) flush();
-  return whole;
-}
-
 /** CRC-32 (IEEE, as zlib's) for a node without zlib.crc32. */
 let table: Int32Array | undefined;
 function jsCrc32(data: Uint8Array, value = 0): number {
@@ -368,6 +272,19 @@ function readWhole(path: string, limit = Infinity): Buffer {
   } finally {
     closeSync(fd);
   }
+}
+
+/** The first `end` bytes of a file, 4 MiB at a time, each block to `each` (a new buffer each time); how many were read. */
+function eachBlock(fd: number, end: number, each: (block: Buffer) => void): number {
+  let at = 0;
+  while (at < end) {
+    const buf = Buffer.allocUnsafe(Math.min(4 << 20, end - at));
+    const n = readSync(fd, buf, 0, buf.length, at);
+    if (n === 0) break;
+    each(buf.subarray(0, n));
+    at += n;
+  }
+  return at;
 }
 
 function readAll(fd: number, size: number): Buffer {

@@ -35,10 +35,9 @@ class CatFile {
 
   /**
    * `spool`: a file descriptor git writes its answers to, read once git is done (see spoolFile);
-   * `transient`: the objects handed out are views valid during the delivery only, so one read buffer serves;
-   * `keep`: the spool is the caller's (its file stays open, with git's answers in it)
+   * `transient`: the objects handed out are views valid during the delivery only, so one read buffer serves.
    */
-  constructor(gitdir: string, buffered: boolean, spool: number | null = null, transient = false, keep = false) {
+  constructor(gitdir: string, buffered: boolean, spool: number | null = null, transient = false) {
     this.proc = spawn('git', ['cat-file', '--batch', ...(buffered ? ['--buffer'] : [])], { env: gitEnv(gitdir), stdio: ['pipe', spool ?? 'pipe', 'pipe'] });
     this.proc.stdout?.on('data', (chunk: Buffer) => this.onData(chunk));
     this.proc.stderr!.on('data', (chunk: Buffer) => void (this.stderr += chunk.toString('utf8')));
@@ -56,7 +55,7 @@ class CatFile {
           } catch (e) {
             this.fail(e as Error);
           } finally {
-            if (!keep) closeSync(spool);
+            closeSync(spool);
           }
         }
         const e = gitError('cat-file', code, this.stderr);
@@ -134,13 +133,12 @@ class CatFile {
         this.partial = this.partial ? Buffer.concat([this.partial, rest]) : Buffer.from(rest);
         return;
       }
-      let line = chunk.toString('latin1', pos, nl);
+      let header: { type: ObjectType; size: number } | null;
       if (this.partial) {
-        line = this.partial.toString('latin1') + line;
+        header = this.parseHeader(this.partial.toString('latin1') + chunk.toString('latin1', pos, nl));
         this.partial = null;
-      }
+      } else header = headerAt(chunk, pos, nl) ?? this.parseHeader(chunk.toString('latin1', pos, nl));
       pos = nl + 1;
-      const header = this.parseHeader(line);
       if (header === null) continue;
       if (pos + header.size <= chunk.length) {
         // The whole object is in this chunk: hand out a view, not a copy (node sizes chunks to what was read).
@@ -186,16 +184,33 @@ function readSpool(fd: number, transient: boolean, each: (chunk: Buffer) => void
   }
 }
 
+const OBJECT_TYPES: Record<number, ObjectType> = { 0x62: 'blob', 0x74: 'tree', 0x63: 'commit' };
+
+/**
+ * An object's header (`<oid> <type> <size>`) read off the bytes between `start` and `nl`, the usual
+ * case, without making a string of it (a long read has one per object); null for anything else
+ * (`missing`, a tag), which parseHeader then reads.
+ */
+function headerAt(buf: Buffer, start: number, nl: number): { type: ObjectType; size: number } | null {
+  let size = 0;
+  let i = nl - 1;
+  for (let unit = 1; i > start && buf[i] >= 0x30 && buf[i] <= 0x39 && unit < 1e15; i--, unit *= 10) size += (buf[i] - 0x30) * unit;
+  if (i === nl - 1 || buf[i] !== 0x20) return null;
+  const sp = buf.lastIndexOf(0x20, i - 1);
+  const type = OBJECT_TYPES[buf[sp + 1]];
+  return sp - start >= 40 && type !== undefined && i - sp - 1 === type.length ? { type, size } : null;
+}
+
 export function createGitEngine(gitdir: string): Engine {
   const dir = resolve(gitdir);
   let catFile: CatFile | null = null;
   const oneShots = new Set<CatFile>();
   let closed = false;
 
-  function batch(count: number, transient = false, spool?: number): CatFile {
+  function batch(count: number, transient = false): CatFile {
     if (closed) throw new Error('engine is closed');
-    if (count >= BULK_SPECS || spool !== undefined) {
-      const cat = new CatFile(dir, true, spool ?? spoolFile(), transient, spool !== undefined);
+    if (count >= BULK_SPECS) {
+      const cat = new CatFile(dir, true, spoolFile(), transient);
       oneShots.add(cat);
       void cat.exited.then(() => oneShots.delete(cat));
       return cat;
@@ -205,12 +220,12 @@ export function createGitEngine(gitdir: string): Engine {
   }
 
   /** Each object handed over as it arrives, in order (a missing one as null), none kept: see Engine.readEach. */
-  async function readEach(specs: readonly string[], each: (i: number, obj: GitObject | null) => void, transient = true, spool?: number): Promise<void> {
+  async function readEach(specs: readonly string[], each: (i: number, obj: GitObject | null) => void, transient = true): Promise<void> {
     // A spec with a newline cannot be sent on a line; no git object is named that way.
     const sendable: number[] = [];
     specs.forEach((s, i) => (/[\n\r]/.test(s) ? each(i, null) : sendable.push(i)));
     if (sendable.length === 0) return;
-    const cat = batch(sendable.length, transient, spool);
+    const cat = batch(sendable.length, transient);
     let left = sendable.length;
     let failed = false;
     return new Promise((ok, fail) => {
@@ -241,7 +256,7 @@ export function createGitEngine(gitdir: string): Engine {
     if (tip.startsWith('-')) throw new Error(`bad revision: ${tip}`);
     let links: L[];
     try {
-      links = parse((await run(dir, [...options, 'rev-list', '--first-parent', ...args, tip], [], true)).stdout);
+      links = parse((await run(dir, [...options, 'rev-list', '--first-parent', ...args, tip], [], { spooled: true })).stdout);
     } catch {
       // rev-list fails on more than the chain (a damaged packed-refs, say) and names no commit we can
       // trust: walking object by object names where the chain breaks, or reads it whole
@@ -254,7 +269,8 @@ export function createGitEngine(gitdir: string): Engine {
   return {
     name: 'git',
     readObjects,
-    readEach: (specs, each, spool) => readEach(specs, each, true, spool),
+    readEach: (specs, each) => readEach(specs, each),
+
     readObject: async (oid) => (await readObjects([oid]))[0],
 
     async chain(tip, max) {

@@ -59,12 +59,8 @@ export interface Engine {
    * a few objects, not all of them. `obj.data` may be a view valid only during the call: copy what
    * you keep. A throw from `each` ends the read with that error. An engine without it is read with
    * readObjects, batch by batch.
-   *
-   * `spool`: an empty file, opened for reading and writing, that the answers are written to as
-   * `git cat-file --batch` writes them (`<name> <type> <size>` LF, the bytes, LF) and stay in: the
-   * chain cache's data file, which then needs no copy of its own (see ChainWriter.spool).
    */
-  readEach?(specs: readonly string[], each: (i: number, obj: GitObject | null) => void, spool?: number): Promise<void>;
+  readEach?(specs: readonly string[], each: (i: number, obj: GitObject | null) => void): Promise<void>;
   /** First-parent history from `tip` (inclusive), tip first, with trees and messages; at most `max`. */
   chain(tip: string, max?: number): Promise<ChainLink[]>;
   /**

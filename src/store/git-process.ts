@@ -38,8 +38,8 @@ const COALESCE = 1 << 18;
  * Run git to completion, feeding `input` to stdin; throws with git's first stderr line on failure.
  * `spooled`: its output is long (see spoolFile).
  */
-export async function run(gitdir: string, args: string[], input: readonly Uint8Array[], spooled = false): Promise<{ stdout: Buffer; pid: number | undefined }> {
-  const spool = spooled ? spoolFile() : null;
+export async function run(gitdir: string, args: string[], input: readonly Uint8Array[], opts: { spooled?: boolean } = {}): Promise<{ stdout: Buffer; pid: number | undefined }> {
+  const spool = opts.spooled ? spoolFile() : null;
   try {
     const r = await running(gitdir, args, input, spool);
     return spool === null ? r : { ...r, stdout: readFd(spool) };
