@@ -377,7 +377,9 @@ async function describeByMeta(ctx: RepoContext, links: readonly Pick<ChainLink, 
     }
     const name = named.name;
     const art = name === null ? artifacts[0] : artifacts.find((a) => a.name === name);
-    return { oid: links[i].oid, tree: links[i].tree, type: meta.type, format: meta.format, snapshotOf: meta.snapshot_of?.stop, checked: true, ...(art ? { located: { oid: art.oid, chunked: art.chunked } } : {}) };
+    const walked: Walked = { oid: links[i].oid, tree: links[i].tree, type: meta.type, format: meta.format, snapshotOf: meta.snapshot_of?.stop, checked: true };
+    if (art) walked.located = art;
+    return walked;
   });
   const compactions = out.filter((w): w is Walked => !(w instanceof IntegrityError) && w.type === 'compaction');
   if (compactions.length) {
