@@ -10,8 +10,8 @@ const TIME = '/usr/bin/time';
 const MIB = 2 ** 20;
 
 /** CPU ms (user + sys) and peak RSS (bytes) of a command, from GNU time. */
-function measured(cmd, args, env = {}) {
-  const r = run(TIME, ['-f', 'CTXBENCH %U %S %M', cmd, ...args], { env });
+function measured(cmd, args, env = {}, input) {
+  const r = run(TIME, ['-f', 'CTXBENCH %U %S %M', cmd, ...args], { env, input });
   const m = /CTXBENCH ([\d.]+) ([\d.]+) (\d+)/.exec(r.stderr);
   if (!m) throw new Error(`no rusage from ${TIME}: ${r.stderr.slice(-300)}`);
   return { cpu: (Number(m[1]) + Number(m[2])) * 1000, rss: Number(m[3]) * 1024 };
@@ -48,6 +48,11 @@ export async function benchLarge({ size = 200_000_000 } = {}) {
   const native = join(dir, 'native.git');
   git(native, ['init', '-q', '--bare']);
   row('`git hash-object -w FILE` (native, one blob)', measured('git', ['--git-dir', native, 'hash-object', '-w', file]));
+  // the same transcript captured live: one Stop hook of a session ctx has not seen yet
+  const hooked = join(dir, 'hooked.git');
+  const event = JSON.stringify({ session_id: 'big-session', transcript_path: file, hook_event_name: 'Stop', cwd: dir });
+  progress('large: capture it with one Stop hook');
+  row('`ctx hook claude-code` (Stop, the whole transcript new)', measured(NODE, [CTX_BIN, '--store', hooked, 'hook', 'claude-code'], env, event));
   const commits = Number(git(repo, ['rev-list', '--count', 'big']).stdout.toString().trim());
   const chunk = Math.max(...git(repo, ['cat-file', '--batch-all-objects', '--batch-check=%(objectsize)']).stdout.toString().trim().split('\n').map(Number));
   for (const label of ['cold', 'cached']) {

@@ -134,6 +134,24 @@ describe('ctx import claude-code of long lines', () => {
   }, 120_000);
 });
 
+describe('live capture (ctx hook claude-code) of long lines', () => {
+  it('writes the commits a whole parse of each line wrote', () => {
+    const file = join(tempDir(), 's-long.jsonl');
+    const line = (o: object) => `${JSON.stringify({ sessionId: 's-long', timestamp: '2026-01-02T00:00:00.000Z', ...o })}\n`;
+    writeFileSync(
+      file,
+      line({ type: 'user', uuid: 'p0', message: { role: 'user', content: 'run it' } }) +
+        line({ type: 'user', uuid: 'r0', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't0', content: mixed('out') }] } }) +
+        line({ type: 'assistant', uuid: 'a0', message: { id: 'm0', model: 'claude-x', role: 'assistant', content: [{ type: 'text', text: 'done' }], usage: { input_tokens: 5, output_tokens: 2 } } }),
+    );
+    const store = newStore();
+    const hook = ctx(store, ['hook', 'claude-code'], { env: ENV, input: JSON.stringify({ session_id: 's-long', transcript_path: file, hook_event_name: 'Stop', cwd: tempDir() }) });
+    expect([hook.code, hook.stderr]).toEqual([0, '']);
+    expect(git(store, ['log', '--all', '--format=%H %s'])).toBe(`${CAPTURED_TIP} run it\n`);
+    expect(JSON.parse(git(store, ['show', `${CAPTURED_TIP}:meta.json`])).source).toMatchObject({ model: 'claude-x', usage: { input_tokens: 5, output_tokens: 2 } });
+  }, 60_000);
+});
+
 // the tip this transcript's import wrote before long lines were read in pieces
 describe('ctx import claude-code of a subagent transcript whose first line is long', () => {
   it('reads the agent from the first line and lands on its branch', () => {
@@ -148,3 +166,5 @@ describe('ctx import claude-code of a subagent transcript whose first line is lo
 });
 
 const LONG_TIP = '48d83d37f31b5f57dc570c14f9cbbebc7ddad742';
+// the commit this transcript's capture wrote before long lines were read as their heads
+const CAPTURED_TIP = 'b45e59e7c50aaa456d0b0250335397297d1c507b';

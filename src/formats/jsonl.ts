@@ -6,8 +6,12 @@ import { BadInputError } from '../errors/index.js';
 const NL = 0x0a;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
+/** How a line (without its newline) is parsed: a SyntaxError when it is not JSON. */
+export type LineParser = (line: Uint8Array) => unknown;
+const wholeLine: LineParser = (line) => JSON.parse(utf8.decode(line));
+
 /** Each line as parsed JSON with its byte range, in order; a line that is not JSON is a BadInputError. */
-function eachJsonLine(bytes: Uint8Array, each: (value: unknown, start: number, end: number) => void, long?: LongStrings): void {
+function eachJsonLine(bytes: Uint8Array, each: (value: unknown, start: number, end: number) => void, parse: LineParser = wholeLine): void {
   let start = 0;
   let line = 1;
   while (start < bytes.length) {
@@ -16,7 +20,7 @@ function eachJsonLine(bytes: Uint8Array, each: (value: unknown, start: number, e
     if (nl === -1) nl = bytes.length;
     let value: unknown;
     try {
-      value = long ? long.parse(bytes.subarray(start, nl)) : JSON.parse(utf8.decode(bytes.subarray(start, nl)));
+      value = parse(bytes.subarray(start, nl));
     } catch {
       throw new BadInputError(`line ${line} is not JSON (byte ${start})`);
     }
@@ -27,9 +31,9 @@ function eachJsonLine(bytes: Uint8Array, each: (value: unknown, start: number, e
 }
 
 /** Each line as parsed JSON with its byte range; a line that is not JSON is a BadInputError. */
-export function parseJsonLines(bytes: Uint8Array): { value: unknown; start: number; end: number }[] {
+export function parseJsonLines(bytes: Uint8Array, parse?: LineParser): { value: unknown; start: number; end: number }[] {
   const out: { value: unknown; start: number; end: number }[] = [];
-  eachJsonLine(bytes, (value, start, end) => out.push({ value, start, end }));
+  eachJsonLine(bytes, (value, start, end) => out.push({ value, start, end }), parse);
   return out;
 }
 
@@ -48,7 +52,7 @@ export function eachObjectLine(bytes: Uint8Array, opts: { lastOfFile?: boolean; 
     lines++;
     if (value === null || typeof value !== 'object' || Array.isArray(value)) notObject ??= new BadInputError(`line ${lines} is not a JSON object (byte ${start})`);
     else if (!notObject) each(value);
-  }, opts?.long);
+  }, opts?.long && ((line) => opts.long!.parse(line)));
   if (notObject) throw notObject;
   if (bytes[bytes.length - 1] !== NL && !opts?.lastOfFile) throw new BadInputError(`line ${lines} does not end with a newline: artifacts are whole lines`);
 }

@@ -45,10 +45,7 @@ export function splitTranscriptFile(file: string): { segments: TranscriptSegment
   const size = eachLine(file, (bytes, start, end) => {
     let value: unknown;
     try {
-      const line = bytes[bytes.length - 1] === 0x0a ? bytes.subarray(0, -1) : bytes;
-      // a long line's long strings are read as their heads: all classify needs, unless a cut could change what it sees
-      value = parseHeads(line);
-      if (line.length > LONG_STRING && !headsSuffice(value)) value = JSON.parse(utf8.decode(line));
+      value = parseLine(bytes[bytes.length - 1] === 0x0a ? bytes.subarray(0, -1) : bytes);
     } catch {
       throw new BadInputError(`line ${lines.length + 1} is not JSON (byte ${start})`);
     }
@@ -127,7 +124,13 @@ function addLine(segment: TranscriptSegment, line: Line): void {
 }
 
 function readLines(bytes: Uint8Array): Line[] {
-  return parseJsonLines(bytes).map((l) => classify(l.value, l.start, l.end));
+  return parseJsonLines(bytes, parseLine).map((l) => classify(l.value, l.start, l.end));
+}
+
+/** A line whose long strings are read as their heads: all classify needs, unless a cut could change what it sees. */
+function parseLine(line: Uint8Array): unknown {
+  const value = parseHeads(line);
+  return line.length > LONG_STRING && !headsSuffice(value) ? JSON.parse(utf8.decode(line)) : value;
 }
 
 /**
