@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ENGINES, FIXED_ENV, FIXTURES, ctx, fsck, git, newStore, tempDir } from './helpers.js';
+import { ENGINES, FIXED_ENV, FIXTURES, ctx, ctxAsync, fsck, git, newStore, tempDir } from './helpers.js';
 import { DEFAULT_POLICY, openStore, registerStateSchema, type ContextStore } from '../src/index.js';
 import { artifactHash } from '../src/core/blake3.js';
 import { writeChain } from '../src/api/write.js';
@@ -239,6 +239,35 @@ describe('diff and audit', () => {
     expect(audit[audit.length - 2]).toMatch(/^ctx-[0-9a-f]{12}\t2026-01-02T03:04:05.678Z\torchestrator\tinit\tmetadata.created_at,metadata.session_id$/);
     expect(ctx(store, ['diff', 'room~1', 'room'], { env }).stdout).toMatch(/^[~+-] [a-z]+\.[a-z_]+\n$/);
   });
+});
+
+describe('agents writing at once', () => {
+  // each write is a commit on the branch: one that finds the branch moved reads the new state and writes again on top
+  it('8 state sets and 4 policy sets with --retry, all at once: every one lands once, the audit lists each, verify is clean', async () => {
+    const store = newStore();
+    expect(ctx(store, ['state', 'init', 'room'], { env }).code).toBe(0);
+    const agents = NAMESPACES.map((ns) => `agent_${ns}`);
+    const runs = await Promise.all([
+      ...NAMESPACES.map((ns) => {
+        const [key, value] = SAMPLE[ns]('orchestrator');
+        return ctxAsync(store, ['state', 'set', 'room', `${ns}.${key}`, JSON.stringify(value), '--as', 'orchestrator', '--retry'], { env });
+      }),
+      ctxAsync(store, ['state', 'set', 'room', 'metadata.locale', 'fr', '--as', 'orchestrator', '--retry'], { env }),
+      ...agents.slice(0, 4).map((a, i) => ctxAsync(store, ['policy', 'set', 'room', a, NAMESPACES[i], '--retry'], { env })),
+    ]);
+    expect(runs.map((r) => [r.code, r.stderr])).toEqual(runs.map(() => [0, '']));
+    const state = JSON.parse(ctx(store, ['state', 'get', 'room', '--json'], { env }).stdout).value;
+    for (const ns of NAMESPACES) expect(state[ns][SAMPLE[ns]('orchestrator')[0]]).toEqual(SAMPLE[ns]('orchestrator')[1]);
+    expect(state.metadata.locale).toBe('fr');
+    const policy = JSON.parse(ctx(store, ['policy', 'show', 'room', '--json'], { env }).stdout);
+    expect(agents.slice(0, 4).map((a) => policy.agents[a])).toEqual(NAMESPACES.slice(0, 4).map((ns) => [ns]));
+    const audit = ctx(store, ['audit', 'room'], { env }).stdout.trim().split('\n');
+    expect(audit.length).toBe(1 + 8 + 4);
+    expect(audit.filter((l) => /\tset\t/.test(l)).length).toBe(8);
+    expect(audit.filter((l) => /\tpolicy\t/.test(l)).length).toBe(4);
+    expect(ctx(store, ['verify', 'room'], { env }).code).toBe(0);
+    expect(fsck(store).code).toBe(0);
+  }, 120_000);
 });
 
 describe('limits', () => {

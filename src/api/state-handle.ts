@@ -40,18 +40,19 @@ export class BranchState<S extends object = ReasoningV1> {
     return (await getState(this.ctx, at, k === undefined ? ns : `${ns}.${k}`)).value;
   }
   /** `ns.key = value`, written as `as` under the branch's policy, schema and limits (StateRefusedError otherwise). */
-  async set<N extends Ns<S>, K extends keyof S[N] & string>(ns: N, key: K, value: S[N][K], opts: { as: string }): Promise<StateWritten> {
-    return written(await setState(this.ctx, this.branch, `${ns}.${key}`, value as Json, opts.as));
+  /** `retry`: when another agent wrote first, read the new state and set again on top of it. */
+  async set<N extends Ns<S>, K extends keyof S[N] & string>(ns: N, key: K, value: S[N][K], opts: { as: string; retry?: boolean }): Promise<StateWritten> {
+    return written(await setState(this.ctx, this.branch, `${ns}.${key}`, value as Json, opts.as, opts));
   }
-  async delete<N extends Ns<S>>(ns: N, key: keyof S[N] & string, opts: { as: string }): Promise<StateWritten> {
-    return written(await setState(this.ctx, this.branch, `${ns}.${key}`, undefined, opts.as));
+  async delete<N extends Ns<S>>(ns: N, key: keyof S[N] & string, opts: { as: string; retry?: boolean }): Promise<StateWritten> {
+    return written(await setState(this.ctx, this.branch, `${ns}.${key}`, undefined, opts.as, opts));
   }
   async policy(at?: string): Promise<Policy> {
     return (await showPolicy(this.ctx, at ?? this.branch)).agents;
   }
   /** `agent` may write `namespaces` (`['*']`: everything; null: nothing, removed); by an agent with `*`. */
-  async setPolicy(agent: string, namespaces: string[] | null, opts: { as?: string } = {}): Promise<StateWritten> {
-    return written(await setPolicy(this.ctx, this.branch, agent, namespaces, opts.as ?? 'orchestrator'));
+  async setPolicy(agent: string, namespaces: string[] | null, opts: { as?: string; retry?: boolean } = {}): Promise<StateWritten> {
+    return written(await setPolicy(this.ctx, this.branch, agent, namespaces, opts.as ?? 'orchestrator', opts));
   }
   /** Keys added, removed and changed per namespace from `from` to `to` (default: the tip). */
   diff(from: string, to?: string): Promise<StateDiff> {

@@ -1,7 +1,7 @@
 // Structured state (DESIGN.md §8): `ctx state init|set|get`, `ctx policy`, `ctx diff`, `ctx audit`,
 // `ctx stats`, `ctx migrate`. Every write is checked against the policy, the schema and the limits
 // in force at the branch's tip, then written as one commit (state-store.ts).
-import { AlreadyExistsError, BadInputError, NotFoundError, StateRefusedError, UsageError } from '../errors/index.js';
+import { AlreadyExistsError, BadInputError, ConflictError, NotFoundError, StateRefusedError, UsageError } from '../errors/index.js';
 import { fullId } from '../core/ids.js';
 import { canonicalJson } from '../core/canonical-json.js';
 import { isoMs } from '../core/meta.js';
@@ -14,7 +14,7 @@ import { readEntries } from '../store/context-commits.js';
 import { readTipMeta } from './context-reader.js';
 import type { RepoContext } from './repo-context.js';
 import { branchTip, commitState, loadState, namespaceOf, resolveValue, stateAt, stateFiles, stateLimits, type LoadedState, type StateChange } from './state-store.js';
-import type { WrittenCommit } from './write.js';
+import { MAX_RETRIES, type WrittenCommit } from './write.js';
 import { screenValue, secretPolicy } from './secrets.js';
 
 export interface StateWrite {
@@ -105,8 +105,26 @@ async function checkedValue(st: LoadedState, branch: string, agent: string, ns: 
   return stored(ns, key, value, limits);
 }
 
-/** `ctx state set BRANCH NS.KEY VALUE --as AGENT` (`value` undefined: delete the key). */
-export async function setState(ctx: RepoContext, branch: string, path: string, value: Json | undefined, agent: string): Promise<StateWrite> {
+/**
+ * `write` again, from a fresh read of the tip, each time the branch moved under it (another agent
+ * wrote first) when `retry` is set: that write is kept and this one checked and applied on top.
+ */
+async function onTip<T>(retry: boolean | undefined, write: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await write();
+    } catch (e) {
+      if (!retry || !(e instanceof ConflictError) || attempt >= MAX_RETRIES) throw e;
+    }
+  }
+}
+
+/** `ctx state set BRANCH NS.KEY VALUE --as AGENT [--retry]` (`value` undefined: delete the key). */
+export function setState(ctx: RepoContext, branch: string, path: string, value: Json | undefined, agent: string, opts: { retry?: boolean } = {}): Promise<StateWrite> {
+  return onTip(opts.retry, () => setOnce(ctx, branch, path, value, agent));
+}
+
+async function setOnce(ctx: RepoContext, branch: string, path: string, value: Json | undefined, agent: string): Promise<StateWrite> {
   const { ns, key } = parseStatePath(path);
   if (key === undefined) throw new UsageError(`state set takes NAMESPACE.KEY, not a whole namespace: ${path}`);
   const { tip, st } = await writable(ctx, branch);
@@ -154,9 +172,13 @@ export async function getState(ctx: RepoContext, spec: string, path?: string): P
   return { id: fullId(st.commit), key: path ?? null, value: await resolveValue(ctx, st, value) };
 }
 
-/** `ctx policy set BRANCH AGENT NS,NS` (`namespaces` null: the agent is removed), by an agent with `*`. */
-export async function setPolicy(ctx: RepoContext, branch: string, agent: string, namespaces: string[] | null, by: string): Promise<StateWrite> {
+/** `ctx policy set BRANCH AGENT NS,NS [--retry]` (`namespaces` null: the agent is removed), by an agent with `*`. */
+export function setPolicy(ctx: RepoContext, branch: string, agent: string, namespaces: string[] | null, by: string, opts: { retry?: boolean } = {}): Promise<StateWrite> {
   if (!/^[A-Za-z0-9_][A-Za-z0-9_.-]*$/.test(agent)) throw new UsageError(`not an agent name: ${JSON.stringify(agent)}`);
+  return onTip(opts.retry, () => policyOnce(ctx, branch, agent, namespaces, by));
+}
+
+async function policyOnce(ctx: RepoContext, branch: string, agent: string, namespaces: string[] | null, by: string): Promise<StateWrite> {
   const { tip, st } = await writable(ctx, branch);
   if (!isAdmin(st.policy, by)) throw new StateRefusedError(`${by} may not change the policy of ${branch}: only an agent with * may (${Object.keys(st.policy).filter((a) => isAdmin(st.policy, a)).join(', ') || 'none'})`);
   for (const ns of namespaces ?? []) if (ns !== '*' && !(ns in st.schema.properties)) throw new UsageError(`no namespace ${ns} in ${st.schema.$id} (${Object.keys(st.schema.properties).join(', ')}, or *)`);

@@ -76,7 +76,7 @@ export interface Written {
 
 export const written = (w: WrittenCommit): Written => ({ id: fullId(w.oid), parent: w.parent === null ? null : fullId(w.parent), meta: w.meta, ...(w.warnings ? { warnings: w.warnings } : {}) });
 
-const MAX_RETRIES = 200;
+export const MAX_RETRIES = 200;
 
 /**
  * The artifact as it will be stored and its metadata: the secret policy applied first (redacted

@@ -23,9 +23,10 @@ export default defineCommand({
   options: [
     { flags: '--as <agent>', description: 'the agent changing the policy (default: $CTX_AGENT, else orchestrator)' },
     { flags: '--remove', description: 'set: take the agent out of the policy' },
+    { flags: '--retry', description: 'set: when another agent wrote first, read the new policy and set again on top of it' },
   ],
   examples: ['ctx policy set design-room intent_detection reasoning,diagnostics,audit', 'ctx policy set design-room reviewer --remove', 'ctx policy show design-room --json'],
-  async run(io, [action, branch, agent, namespaces]: [string, string, string | undefined, string | undefined], flags: { as?: string; remove?: boolean }): Promise<Done> {
+  async run(io, [action, branch, agent, namespaces]: [string, string, string | undefined, string | undefined], flags: { as?: string; remove?: boolean; retry?: boolean }): Promise<Done> {
     if (action === 'show') {
       if (agent !== undefined) throw new UsageError('policy show takes a branch only');
       return { shown: await io.withRepo(false, (repo) => showPolicy(repo, branch)) };
@@ -35,7 +36,7 @@ export default defineCommand({
     const list = flags.remove ? null : namespaces!.split(',').map((n) => n.trim()).filter((n) => n !== '');
     if (list && list.length === 0) throw new UsageError('policy set: no namespaces given (use --remove to take the agent out)');
     const by = agentOf(io, flags.as, 'orchestrator');
-    return { write: await io.withRepo(false, (repo) => setPolicy(repo, branch, agent, list, by)) };
+    return { write: await io.withRepo(false, (repo) => setPolicy(repo, branch, agent, list, by, { retry: flags.retry })) };
   },
   print(io, done) {
     if ('shown' in done) {

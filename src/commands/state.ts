@@ -14,6 +14,7 @@ interface Flags {
   schema?: string;
   format?: string;
   delete?: boolean;
+  retry?: boolean;
 }
 
 /** `--schema NAME` (shipped: reasoning-v1) or a JSON Schema file. */
@@ -53,11 +54,13 @@ export default defineCommand({
     { flags: '--schema <schema>', description: 'init: reasoning-v1 (default) or a JSON Schema file whose $id is NAME-vN', values: ['reasoning-v1'] },
     { flags: '--format <format>', description: 'init of a new branch: the format of its (empty) artifacts', values: 'storage-format' },
     { flags: '--delete', description: 'set: remove the key instead' },
+    { flags: '--retry', description: 'set: when another agent wrote first, read the new state and set again on top of it' },
   ],
   examples: [
     'ctx state init design-room --schema reasoning-v1',
     `ctx state set design-room reasoning.intents '[{"type":"query","confidence":0.95}]' --as intent_detection`,
     'ctx state set design-room llm.provider openai --as inference',
+    'ctx state set design-room diagnostics.warnings \'["slow retrieval"]\' --as validator --retry',
     'ctx state get design-room reasoning.intents --json',
     'ctx state get design-room~5 enrichment',
   ],
@@ -73,7 +76,7 @@ export default defineCommand({
       const agent = agentOf(io, flags.as);
       let parsed: Json | undefined;
       if (value !== undefined) parsed = parseValue(value === '-' ? (await readStdin()).toString('utf8') : value);
-      const write = await io.withRepo(false, (repo) => setState(repo, branch, key, parsed, agent));
+      const write = await io.withRepo(false, (repo) => setState(repo, branch, key, parsed, agent, { retry: flags.retry }));
       for (const w of write.warnings ?? []) io.note(w);
       return { write };
     }
