@@ -60,7 +60,7 @@ export default defineCommand({
     'ctx state init design-room --schema reasoning-v1',
     `ctx state set design-room reasoning.intents '[{"type":"query","confidence":0.95}]' --as intent_detection`,
     'ctx state set design-room llm.provider openai --as inference',
-    'ctx state set design-room diagnostics.warnings \'["slow retrieval"]\' --as validator --retry',
+    `ctx state set design-room diagnostics.warnings '[{"message":"slow retrieval"}]' --as validation --retry`,
     'ctx state get design-room reasoning.intents --json',
     'ctx state get design-room~5 enrichment',
   ],
