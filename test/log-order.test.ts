@@ -2,7 +2,7 @@
 // a chain (a transcript's timestamps, a clock that moved), so it only orders lines, never a chain.
 import { describe, expect, it } from 'vitest';
 import { renderGraph } from '../src/output/graph.js';
-import { ctx, newStore } from './helpers.js';
+import { ENGINES, ctx, newStore } from './helpers.js';
 
 const ENV = { CTX_PRINCIPAL: 'alice', CTX_MACHINE: 'box', CTX_TEMPLATE: 'test-agent', CTX_SESSION: 's-1' };
 
@@ -92,6 +92,25 @@ describe('ctx log --all: topological order', () => {
     expect(ctx(s, ['log', '--all', '-n', '4'], { env: ENV }).stdout.trimEnd().split('\n').map((l) => l.split('\t')[5])).toEqual(order.slice(0, 4));
     // one chain: first-parent order, as before
     expect(ctx(s, ['log', 'main'], { env: ENV }).stdout.trimEnd().split('\n').map((l) => l.split('\t')[5])).toEqual(['m4', 'm3', 'm2', 'm1']);
+  });
+});
+
+describe('lines whose newest commits are in the same second', () => {
+  // ordered to the second, as each commit's own time has it: a listing with -n orders the store from
+  // the commit-graph's times, and both must agree with the whole listing
+  it.each(ENGINES)('ids decide, not the milliseconds, with and without -n (%s engine)', (engine) => {
+    const s = newStore();
+    const at = (branch: string, ms: string) => {
+      const line = `${JSON.stringify({ type: 'user', message: { role: 'user', content: branch } })}\n`;
+      const r = ctx(s, ['checkpoint', '-b', branch, '--format', 'claude-code-v1', '--summary', branch, '-'], { input: line, env: { ...ENV, CTX_NOW: `2026-01-02T12:00:00.${ms}Z` } });
+      expect([r.code, r.stdout]).toEqual([0, `${branch === 'x' ? 'ctx-311fb53a05da' : 'ctx-8fe502dcf1c6'}\n`]);
+    };
+    at('x', '900');
+    at('y', '100');
+    const env = { ...ENV, CTX_ENGINE: engine };
+    const summaries = (args: string[]) => ctx(s, ['log', '--all', ...args], { env }).stdout.trimEnd().split('\n').map((l) => l.split('\t')[5]);
+    expect(summaries([])).toEqual(['y', 'x']);
+    expect(summaries(['-n', '1'])).toEqual(['y']);
   });
 });
 

@@ -112,10 +112,26 @@ export async function log(ctx: RepoContext, spec: string | undefined, opts: LogO
     const oids = await ctx.firstParents(await ctx.resolve(spec), Number.isFinite(limit) && thread === undefined && !window ? limit : undefined);
     return shown(await commitRecords(ctx, oids)).slice(0, limit);
   }
-  const seen = new Set<string>();
   const tips = new Map([...ctx.refs.list(refs.heads), ...ctx.refs.list(refs.remotes)].map((r) => [r.oid, r.ref]));
-  for (const [tip, ref] of tips) for (const oid of await ctx.firstParents(await ctx.commitAt(ref, tip))) seen.add(oid);
+  const starts: string[] = [];
+  for (const [tip, ref] of tips) starts.push(await ctx.commitAt(ref, tip));
+  // ordered from ids, parents and times alone, then only the commits shown are read whole
+  const skeleton = thread === undefined && !window ? await history(ctx, starts) : null;
+  if (skeleton) return commitRecords(ctx, topoOrder(skeleton).slice(0, limit).map((c) => c.id.slice(4)));
+  const seen = new Set<string>();
+  for (const start of starts) for (const oid of await ctx.firstParents(start)) seen.add(oid);
   return shown(topoOrder(await commitRecords(ctx, [...seen]))).slice(0, limit);
+}
+
+/** The engine's history of `tips` as topoOrder takes it (null when it has none, or cannot read it: the records then name what is damaged). */
+async function history(ctx: RepoContext, tips: readonly string[]): Promise<{ id: string; parent: string | null; meta: { created_at: string } }[] | null> {
+  if (!ctx.engine.history) return null;
+  try {
+    const commits = await ctx.engine.history(tips);
+    return commits.map((c) => ({ id: fullId(c.oid), parent: idOf(c.parent), meta: { created_at: new Date(c.time * 1000).toISOString() } }));
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -124,37 +140,45 @@ export async function log(ctx: RepoContext, spec: string | undefined, opts: LogO
  * holding the newest commit comes first; ids break ties.
  */
 export function topoOrder<T extends { id: string; parent: string | null; meta: { created_at: string } }>(records: readonly T[]): T[] {
-  const byId = new Map(records.map((r) => [r.id, r]));
-  const parentOf = (r: T) => (r.parent !== null ? byId.get(r.parent) : undefined);
-  const children = new Map<string, T[]>();
-  for (const r of records) {
-    const p = parentOf(r);
-    if (p) children.set(p.id, [...(children.get(p.id) ?? []), r]);
-  }
-  // newest created_at under each commit (itself included), from the leaves down
-  const newest = new Map(records.map((r) => [r.id, r.meta.created_at]));
-  const waiting = new Map(records.map((r) => [r.id, children.get(r.id)?.length ?? 0]));
-  const ready = records.filter((r) => waiting.get(r.id) === 0);
+  // by index: a store's listing orders every commit it has
+  const n = records.length;
+  const at = new Map(records.map((r, i) => [r.id, i]));
+  const parent = Int32Array.from(records, (r) => (r.parent === null ? -1 : (at.get(r.parent) ?? -1)));
+  const childCount = new Int32Array(n);
+  for (let i = 0; i < n; i++) if (parent[i] >= 0) childCount[parent[i]]++;
+  // newest created_at under each commit (itself included), from the leaves down, to the second: as
+  // the commit's time has it, so a listing ordered from commit times alone is the same
+  const newest = records.map((r) => r.meta.created_at.slice(0, 19));
+  const waiting = Int32Array.from(childCount);
+  const ready: number[] = [];
+  for (let i = 0; i < n; i++) if (waiting[i] === 0) ready.push(i);
   while (ready.length) {
-    const r = ready.pop()!;
-    const p = parentOf(r);
-    if (!p) continue;
-    if (newest.get(r.id)! > newest.get(p.id)!) newest.set(p.id, newest.get(r.id)!);
-    waiting.set(p.id, waiting.get(p.id)! - 1);
-    if (waiting.get(p.id) === 0) ready.push(p);
+    const i = ready.pop()!;
+    const p = parent[i];
+    if (p < 0) continue;
+    if (newest[i] > newest[p]) newest[p] = newest[i];
+    if (--waiting[p] === 0) ready.push(p);
   }
-  const first = (a: T, b: T) => newest.get(b.id)!.localeCompare(newest.get(a.id)!) || (a.id < b.id ? 1 : -1);
+  const children: number[][] = [];
+  for (let i = 0; i < n; i++) if (parent[i] >= 0) (children[parent[i]] ??= []).push(i);
+  // the line holding the newest commit first; ids break ties
+  const first = (a: number, b: number) => (newest[a] !== newest[b] ? (newest[a] > newest[b] ? -1 : 1) : records[a].id < records[b].id ? 1 : -1);
   // post-order walk from the roots, without recursion (chains are long): a commit after its subtree
   const out: T[] = [];
-  const stack: [T, boolean][] = records.filter((r) => !parentOf(r)).sort(first).reverse().map((r) => [r, false]);
+  const roots: number[] = [];
+  for (let i = 0; i < n; i++) if (parent[i] < 0) roots.push(i);
+  const stack: number[] = roots.sort(first).reverse();
+  const expanded = new Uint8Array(n);
   while (stack.length) {
-    const [r, expanded] = stack.pop()!;
-    if (expanded) {
-      out.push(r);
+    const i = stack.pop()!;
+    if (expanded[i]) {
+      out.push(records[i]);
       continue;
     }
-    stack.push([r, true]);
-    for (const c of [...(children.get(r.id) ?? [])].sort(first).reverse()) stack.push([c, false]);
+    expanded[i] = 1;
+    stack.push(i);
+    const kids = children[i];
+    if (kids) stack.push(...(kids.length > 1 ? [...kids].sort(first).reverse() : kids));
   }
   return out;
 }

@@ -284,6 +284,13 @@ export function createGitEngine(gitdir: string): Engine {
     // the chain without reading a commit, and a damaged commit would go unnoticed
     chainTrees: (tip) => revList(tip, ['--format=%T'], parseTrees, undefined, ['-c', 'core.commitGraph=false']),
 
+    async history(tips) {
+      if (tips.length === 0) return [];
+      if (tips.some((t) => !/^[0-9a-f]{40,64}$/.test(t))) throw new Error('not an object id');
+      // --timestamp and --parents, not --format: a format reads every commit, these come from the commit-graph
+      return parseHistory((await run(dir, ['rev-list', '--first-parent', '--parents', '--timestamp', '--stdin'], [Buffer.from(`${tips.join('\n')}\n`)], { spooled: true })).stdout);
+    },
+
     // a checkpoint's few objects are written in-process; bulk writes (imports, notes) go to fast-import
     writeCommits: async (specs) => (fitsLoose(specs) ? writeLooseCommits(dir, specs, (oid) => findByPrefix(dir, oid).length > 0) : fastImport(dir, specs)),
 
@@ -301,6 +308,16 @@ function parseTrees(out: Buffer): { oid: string; tree: string }[] {
   const lines = out.toString('latin1').split('\n');
   for (let i = 0; i + 1 < lines.length; i += 2) links.push({ oid: lines[i].slice(7), tree: lines[i + 1] });
   return links;
+}
+
+/** `<time> <oid> [<parent>]` lines. */
+function parseHistory(out: Buffer): { oid: string; parent: string | null; time: number }[] {
+  const commits: { oid: string; parent: string | null; time: number }[] = [];
+  for (const line of out.toString('latin1').split('\n')) {
+    const [time, oid, parent] = line.split(' ');
+    if (oid) commits.push({ oid, parent: parent || null, time: Number(time) });
+  }
+  return commits;
 }
 
 /** `commit <oid>\n\0<tree>\0<message>\0\n` records; messages cannot hold NUL, so NUL delimits. */

@@ -68,6 +68,12 @@ export interface Engine {
    * message: a cold read of a long chain then reads meta.json instead. Links may still carry messages.
    */
   chainTrees?(tip: string): Promise<(Omit<ChainLink, 'message'> & { message?: string })[]>;
+  /**
+   * First-parent history from several tips at once, each commit once, as id, first parent and
+   * committer time (seconds): what orders a whole store's listing, without reading each commit's
+   * metadata (the git engine answers from its commit-graph).
+   */
+  history?(tips: readonly string[]): Promise<{ oid: string; parent: string | null; time: number }[]>;
   /** Write commits (and their blobs and trees) in order; returns their ids. Moves no ref. */
   writeCommits(specs: readonly CommitSpec[]): Promise<string[]>;
   /** End child processes; the engine is unusable afterwards. */
