@@ -218,7 +218,7 @@ export async function eachPart(ctx: RepoContext, commits: readonly Walked[], sin
       } else throw new IntegrityError(`${shortId(c.oid)}: artifact is missing`);
     });
   } catch (e) {
-    throw named(e, (spec) => {
+    throw damageOf(e, (spec) => {
       const j = interleaved.indexOf(spec);
       return j >= 0 && part[j] >= 0 ? commits[part[j]].oid : null;
     });
@@ -228,10 +228,9 @@ export async function eachPart(ctx: RepoContext, commits: readonly Walked[], sin
 
 /**
  * The blobs that make up located commits' artifacts, in order (a chunked one's chunks read from its
- * tree), and for each commit the index of its last blob; null when the walk did not locate them all.
+ * tree), and for each commit the index of its last blob.
  */
-async function blobsOf(ctx: RepoContext, commits: readonly Walked[]): Promise<{ oids: string[]; owner: number[]; ends: number[] } | null> {
-  if (!commits.every((c) => c.checked && c.located)) return null;
+async function blobsOf(ctx: RepoContext, commits: readonly Walked[]): Promise<{ oids: string[]; owner: number[]; ends: number[] }> {
   const chunked = commits.filter((c) => c.located!.chunked);
   const chunks = new Map<string, string[]>();
   if (chunked.length) {
@@ -255,7 +254,7 @@ async function blobsOf(ctx: RepoContext, commits: readonly Walked[]): Promise<{ 
 
 /** eachPart of located commits: every blob by id in one pass, each commit done once its last blob is in. */
 async function eachLocated(ctx: RepoContext, commits: readonly Walked[], sink: PartSink): Promise<void> {
-  const { oids, owner, ends } = (await blobsOf(ctx, commits))!;
+  const { oids, owner, ends } = await blobsOf(ctx, commits);
   let next = 0;
   const doneTo = (j: number) => {
     while (next < commits.length && ends[next] <= j) sink.done(commits[next++]);
@@ -269,7 +268,7 @@ async function eachLocated(ctx: RepoContext, commits: readonly Walked[], sink: P
       doneTo(j);
     });
   } catch (e) {
-    throw named(e, (spec) => {
+    throw damageOf(e, (spec) => {
       const j = oids.indexOf(spec);
       return j >= 0 ? commits[owner[j]].oid : null;
     });
@@ -278,22 +277,18 @@ async function eachLocated(ctx: RepoContext, commits: readonly Walked[], sink: P
 }
 
 /** A damaged artifact is named as readArtifactsAt names it: by the commit whose spec it was. */
-function named(e: unknown, commitOf: (spec: string) => string | null): unknown {
+function damageOf(e: unknown, commitOf: (spec: string) => string | null): unknown {
   const commit = e instanceof UnreadableObject ? commitOf(e.spec) : null;
   return commit ? new StoreDamage(commit, 'artifact is damaged', { cause: e }) : e;
 }
 
-/** Where each part's artifact is: `<tree>:<name>` for a known format, else found in its tree. */
+/** Where each part's artifact is: where the walk found it, `<tree>:<name>` for a known format, else found in its tree. */
 async function artifactSpecs(ctx: RepoContext, parts: readonly Walked[]): Promise<{ oid: string; spec: string }[]> {
-  // one name per (type, format), and a chain is mostly one of them: no lookup, no key string per part
-  let last: { type: string; format: string; name: string | null } | null = null;
+  const nameOf = artifactNames();
   const named = parts.map((p) => {
-    if (last?.type !== p.type || last.format !== p.format) {
-      const f = knownFormat(p.format);
-      last = { type: p.type, format: p.format, name: f ? artifactName(p.type, f.ext) : null };
-    }
     if (p.located) return { oid: p.oid, spec: p.located.oid };
-    return last.name === null ? null : { oid: p.oid, spec: `${p.tree}:${last.name}` };
+    const name = nameOf(p.type, p.format);
+    return name === null ? null : { oid: p.oid, spec: `${p.tree}:${name}` };
   });
   const unnamed = parts.filter((_, i) => named[i] === null);
   if (unnamed.length) {
@@ -306,6 +301,21 @@ async function artifactSpecs(ctx: RepoContext, parts: readonly Walked[]): Promis
     });
   }
   return named as { oid: string; spec: string }[];
+}
+
+/**
+ * A commit's artifact name (`delta.jsonl`) by type and format, null for a format this build does not
+ * know; one lookup per (type, format) in a row, as a chain is mostly one of them.
+ */
+function artifactNames(): (type: CommitType, format: string) => string | null {
+  let last: { type: CommitType; format: string; name: string | null } | null = null;
+  return (type, format) => {
+    if (last?.type !== type || last.format !== format) {
+      const f = knownFormat(format);
+      last = { type, format, name: f ? artifactName(type, f.ext) : null };
+    }
+    return last.name;
+  };
 }
 
 /**
@@ -368,14 +378,10 @@ async function describe(ctx: RepoContext, links: readonly (Pick<ChainLink, 'oid'
  * checked). A compaction's message is read too: its trailers mark one ctx compact made up.
  */
 async function describeByMeta(ctx: RepoContext, links: readonly Pick<ChainLink, 'oid' | 'tree'>[]): Promise<(Walked | IntegrityError)[]> {
-  // the artifact's name by (type, format), as a format names it; else the one artifact entry there is
-  let named: { type: string; format: string; name: string | null } | null = null;
+  // the artifact as its format names it; else the one artifact entry there is
+  const nameOf = artifactNames();
   const out = await readMetas(ctx.engine, links, (i, meta, artifacts): Walked => {
-    if (named?.type !== meta.type || named.format !== meta.format) {
-      const f = knownFormat(meta.format);
-      named = { type: meta.type, format: meta.format, name: f ? artifactName(meta.type, f.ext) : null };
-    }
-    const name = named.name;
+    const name = nameOf(meta.type, meta.format);
     const art = name === null ? artifacts[0] : artifacts.find((a) => a.name === name);
     const walked: Walked = { oid: links[i].oid, tree: links[i].tree, type: meta.type, format: meta.format, snapshotOf: meta.snapshot_of?.stop, checked: true };
     if (art) walked.located = art;

@@ -61,10 +61,9 @@ export async function readLayouts(engine: Engine, links: readonly TreeLink[]): P
   return links.map(({ oid }, i) => {
     const t = trees[i];
     if (!t || t.type !== 'tree') throw new IntegrityError(`${shortId(oid)}: its tree is missing`);
-    const entries = parseTree(t.data);
-    const meta = entries.find((e) => e.name === 'meta.json');
+    const { meta, artifacts } = treeLayout(t.data);
     if (!meta) throw new IntegrityError(`${shortId(oid)}: not a context commit (no meta.json)`);
-    return { oid, meta: meta.oid, artifact: artifactEntry(entries) };
+    return { oid, meta, artifact: artifacts[0] ?? null };
   });
 }
 
@@ -80,8 +79,8 @@ export async function readEntries(engine: Engine, links: readonly TreeLink[]): P
 }
 
 /**
- * The meta.json of each link, checked, handed to `pick` with the link's index and its tree's entries
- * as it arrives, so a long chain's metadata is never held whole: its trees in one pipelined pass,
+ * The meta.json of each link, checked, handed to `pick` with the link's index and its tree's
+ * artifact entries as it arrives, so a long chain's metadata is never held whole: its trees in one pipelined pass,
  * then each meta.json by id in another (an object by id costs git no lookup in a tree). A commit whose
  * tree or meta.json is missing or unreadable gets its error instead, for a walk to throw only when
  * the context holds that commit; a damaged object fails the read, naming its commit.
@@ -113,11 +112,7 @@ export async function readMetas<T>(engine: Engine, links: readonly TreeLink[], p
 }
 
 /** An artifact entry of a commit's tree: a blob, or a tree of chunks. */
-export interface Located {
-  name: string;
-  oid: string;
-  chunked: boolean;
-}
+export type Located = NonNullable<ContextEntry['artifact']>;
 
 /**
  * meta.json's blob id and the artifact entries of a context commit's tree, read off its bytes
