@@ -22,8 +22,6 @@ import { checkpoint, type WrittenCommit } from './write.js';
 /** A commit's `state/`: its entries, policy, schema and every namespace's stored text. */
 export interface LoadedState {
   commit: string;
-  /** the `state` subtree's id */
-  tree: string;
   /** entry name → blob id */
   entries: Map<string, string>;
   schema: SchemaDoc;
@@ -45,7 +43,11 @@ async function readBlobs(ctx: RepoContext, commit: string, oids: readonly string
 
 /** The state at commit `oid`, or null when it has none; `check`: refuse a schema newer than this build knows. */
 export async function loadState(ctx: RepoContext, oid: string, check = true): Promise<LoadedState | null> {
-  const tree = await subtreeOf(ctx.gitdir, ctx.engine, oid, STATE_DIR);
+  return stateFromTree(ctx, oid, await subtreeOf(ctx.gitdir, ctx.engine, oid, STATE_DIR), check);
+}
+
+/** loadState of a commit whose `state/` tree id is known (null: it has none). */
+export async function stateFromTree(ctx: RepoContext, oid: string, tree: string | null, check = true): Promise<LoadedState | null> {
   if (tree === null) return null;
   const t = await ctx.engine.readObject(tree);
   if (!t || t.type !== 'tree') throw new IntegrityError(`${shortId(oid)}: its state tree is missing`);
@@ -64,7 +66,7 @@ export async function loadState(ctx: RepoContext, oid: string, check = true): Pr
     throw new IntegrityError(`${shortId(oid)}: state/${SCHEMA_FILE} is not a state schema (${(e as Error).message})`);
   }
   if (check) checkReadable(schema, shortId(oid));
-  return { commit: oid, tree, entries, schema, policy, texts: new Map(names.map((n, i) => [NS_FILE.exec(n)![1], texts[i]])) };
+  return { commit: oid, entries, schema, policy, texts: new Map(names.map((n, i) => [NS_FILE.exec(n)![1], texts[i]])) };
 }
 
 /** The state at a commit spec (`design-room~5`); NotFoundError when it has none. */

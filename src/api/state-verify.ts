@@ -10,7 +10,7 @@ import type { StoredCommit } from '../store/context-commits.js';
 import { subtreeIn, subtreeOf } from '../store/subtree.js';
 import type { RepoContext } from './repo-context.js';
 import { diffLoaded } from './state.js';
-import { loadState, namespaceOf, resolveValue, type LoadedState } from './state-store.js';
+import { namespaceOf, resolveValue, stateFromTree, type LoadedState } from './state-store.js';
 
 export interface StateProblem {
   id: string;
@@ -35,11 +35,11 @@ async function stateTrees(ctx: RepoContext, commits: readonly StoredCommit[]): P
 export async function verifyStateWrites(ctx: RepoContext, commits: readonly StoredCommit[]): Promise<StateProblem[]> {
   const out: StateProblem[] = [];
   const states = await stateTrees(ctx, commits);
-  // a commit's state is read once: as the `after` of its own write and the `before` of its child's
+  // a commit's state is read once, from the tree id found above: as the `after` of its own write and the `before` of its child's
   const loaded = new Map<string, Promise<LoadedState | null>>();
   const load = (oid: string) => {
     let p = loaded.get(oid);
-    if (!p) loaded.set(oid, (p = loadState(ctx, oid, false)));
+    if (!p) loaded.set(oid, (p = stateFromTree(ctx, oid, states.get(oid) ?? null, false)));
     return p;
   };
   for (const s of commits) {

@@ -2,6 +2,7 @@ import { realpathSync } from 'node:fs';
 import { HOOKS_ACTIONS, hooks, type HooksAction } from '../api/sessions.js';
 import { UsageError } from '../errors/index.js';
 import { hooksJson } from '../output/records.js';
+import { shellQuote } from '../output/shell.js';
 import { defineCommand } from './command.js';
 
 export default defineCommand({
@@ -26,7 +27,3 @@ export default defineCommand({
   },
 });
 
-/** The command a runtime's hook runs: this node and this ctx, by absolute path. */
-function shellQuote(s: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { serve } from '../serve/server.js';
+import { isLoopback, serve } from '../serve/server.js';
 import { CtxError, UsageError } from '../errors/index.js';
 import { defineCommand } from './command.js';
 
@@ -34,7 +34,7 @@ export default defineCommand({
       process.once('SIGTERM', () => stop('SIGTERM'));
     });
     io.out(`${serving.url}\n`);
-    if (!['127.0.0.1', 'localhost', '::1'].includes(flags.host)) io.note(`ctx serve: listening on ${flags.host}: whoever reaches it reads every session in the store`);
+    if (!isLoopback(flags.host)) io.note(`ctx serve: listening on ${flags.host}: whoever reaches it reads every session in the store`);
     if (flags.open) openBrowser(serving.url, io.env, (l) => io.note(l));
     const signal = await stopped;
     await serving.close();

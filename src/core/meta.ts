@@ -166,7 +166,7 @@ export function isoMs(t: Date | string): string {
 const strings = (x: unknown) => Array.isArray(x) && x.every((s) => typeof s === 'string');
 
 /** Problems with a parsed meta.json `state`, as short phrases. */
-export function stateRecordProblems(s: unknown): string[] {
+function stateRecordProblems(s: unknown): string[] {
   if (s === null || typeof s !== 'object' || Array.isArray(s)) return ['state is not an object'];
   const o = s as Record<string, unknown>;
   const p: string[] = [];

@@ -79,9 +79,14 @@ export const HEAD_CHARS = Math.floor(HEAD / 6) - 1;
  * few fields of a long line (a prompt's first line, its type) holds a bounded copy of it. The whole
  * line is still checked as JSON.parse checks it; a line that is not JSON throws a SyntaxError.
  */
-export function parseHeads(bytes: Uint8Array): unknown {
-  return parseCut(bytes, (start) => bytes.subarray(start, cleanCut(bytes, start, start + HEAD)));
+export function parseHeads(bytes: Uint8Array, suffice?: (value: unknown) => boolean): unknown {
+  const value = parseCut(bytes, (start) => bytes.subarray(start, cleanCut(bytes, start, start + HEAD)));
+  // `suffice`: whether what its caller reads is whole in the heads; else the line is parsed whole
+  return suffice && bytes.length > LONG_STRING && !suffice(value) ? JSON.parse(utf8.decode(bytes)) : value;
 }
+
+/** Whether a string parseHeads gave may be a cut head: it is as long as one. */
+export const mayBeCut = (v: unknown): boolean => typeof v === 'string' && v.length >= HEAD_CHARS;
 
 /**
  * A long line's strings as markers, their bytes read when asked for: a format whose tokenTexts give

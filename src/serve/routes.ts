@@ -2,6 +2,7 @@
 // (output/records.ts), one per line as the CLI prints them; what no command prints (a page of
 // messages, a diff, a resume command, a graph line) has its own record there too.
 import { grep, GREP_ROLES, type GrepOptions } from '../api/grep.js';
+import { readTipMeta } from '../api/context-reader.js';
 import { defaultSince, materialize } from '../api/materialize.js';
 import { filesTouched } from '../api/touched.js';
 import { branchList, log, show } from '../api/read.js';
@@ -10,6 +11,7 @@ import { exportSession, runtimeRegistry } from '../api/sessions.js';
 import { fullId } from '../core/ids.js';
 import { CtxError, UsageError } from '../errors/index.js';
 import { renderGraph } from '../output/graph.js';
+import { shellQuote } from '../output/shell.js';
 import { branchJson, commitJson, diffJson, fileTouchJson, graphLineJson, grepJson, logJson, materializedJson, messagesJson, resumeJson, runtimeJson } from '../output/records.js';
 import { messageDiff, type MessageCache } from './messages.js';
 
@@ -103,10 +105,12 @@ async function exporters() {
  * translated), so the page asks for one at a time.
  */
 async function resumeCommands(repo: RepoContext, spec: string, only: string | null, cwd: string) {
-  const id = fullId(await repo.resolve(spec));
-  const { format } = (await show(repo, id)).meta;
-  const runtimes = (await exporters()).filter((r) => only === null || r.name === only);
-  if (only !== null && runtimes.length === 0) throw new UsageError(`runtime takes one that exports (${(await exporters()).map((r) => r.name).join(', ')}), not '${only}'`);
+  const oid = await repo.resolve(spec);
+  const id = fullId(oid);
+  const { format } = await readTipMeta(repo, oid);
+  const all = await exporters();
+  const runtimes = all.filter((r) => only === null || r.name === only);
+  if (only !== null && runtimes.length === 0) throw new UsageError(`runtime takes one that exports (${all.map((r) => r.name).join(', ')}), not '${only}'`);
   runtimes.sort((x, y) => Number(y.formats.includes(format)) - Number(x.formats.includes(format)));
   const out = [];
   for (const r of runtimes) {
@@ -122,8 +126,6 @@ async function resumeCommands(repo: RepoContext, spec: string, only: string | nu
   }
   return out;
 }
-
-const shellQuote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`);
 
 function required(q: URLSearchParams, name: string): string {
   const v = q.get(name);

@@ -107,9 +107,12 @@ export function serve(opts: ServeOptions): Promise<Serving> {
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
+/** Whether `--host` is this machine only. */
+export const isLoopback = (host: string) => LOOPBACK.has(host) || host === '::1';
+
 /** On a loopback address, the Host header must name this machine (with any port); on another address (--host), anything. */
 export function hostAllowed(header: string | undefined, listening: string): boolean {
-  if (!LOOPBACK.has(listening) && listening !== '::1') return true;
+  if (!isLoopback(listening)) return true;
   const name = /^(\[[^\]]*\]|[^:]*)(:\d+)?$/.exec(header ?? '')?.[1].toLowerCase();
   return name !== undefined && LOOPBACK.has(name);
 }

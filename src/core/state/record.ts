@@ -12,4 +12,4 @@ export const POLICY_KEY = '.policy';
 
 export const NAMESPACE = /^[a-z][a-z0-9_]*$/;
 export const KEY = /^[A-Za-z0-9_][A-Za-z0-9_-]*$/;
-export { STATE_OPS, type StateOp, type KeyDiff, type StateRecord } from '../meta.js';
+export type { KeyDiff, StateRecord } from '../meta.js';

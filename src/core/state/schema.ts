@@ -3,6 +3,7 @@
 // 2020-12), loaded and compiled only when a state write needs it, never on the checkpoint path.
 import { BadInputError, UnsupportedStateError } from '../../errors/index.js';
 import { reasoningV1 } from './schemas/reasoning-v1.js';
+import { NAMESPACE } from './record.js';
 import type { Json, Namespace } from './values.js';
 
 export type SchemaDoc = Record<string, unknown> & { $id: string; properties: Record<string, Record<string, unknown>> };
@@ -31,7 +32,7 @@ export function checkSchemaDoc(doc: unknown, what: string): SchemaDoc {
   if (!parseSchemaId(d.$id)) throw new BadInputError(`${what}: $id must be <name>-v<N> (e.g. reasoning-v1), not ${JSON.stringify(d.$id)}`);
   const p = d.properties;
   if (!p || typeof p !== 'object' || Array.isArray(p) || Object.keys(p).length === 0) throw new BadInputError(`${what}: properties must name the namespaces`);
-  const bad = Object.keys(p).find((n) => !/^[a-z][a-z0-9_]*$/.test(n));
+  const bad = Object.keys(p).find((n) => !NAMESPACE.test(n));
   if (bad !== undefined) throw new BadInputError(`${what}: namespace ${JSON.stringify(bad)} is not a lower-case name`);
   return d;
 }

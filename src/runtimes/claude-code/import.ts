@@ -8,7 +8,7 @@ import { derivedFrom } from '../../core/meta.js';
 import type { TranscriptStream } from '../../api/capture.js';
 import { readTipMeta } from '../../api/context-reader.js';
 import { readRange } from '../../api/files.js';
-import { HEAD_CHARS, parseHeads } from '../../formats/jsonl.js';
+import { mayBeCut, parseHeads } from '../../formats/jsonl.js';
 import type { RepoContext } from '../../api/repo-context.js';
 import type { ImportOptions, ImportResult } from '../../api/runtime.js';
 import { readState, statePath } from '../../store/capture-state.js';
@@ -60,8 +60,7 @@ async function holdsFile(ctx: RepoContext, tip: string, file: string, key: strin
 function sidechainAgent(line: Uint8Array): string | undefined {
   try {
     // a long first line (a pasted file) is read as its heads; an id as long as a head, whole
-    let first = parseHeads(line) as { isSidechain?: unknown; agentId?: unknown } | null;
-    if (typeof first?.agentId === 'string' && first.agentId.length >= HEAD_CHARS) first = JSON.parse(Buffer.from(line.buffer, line.byteOffset, line.byteLength).toString('utf8'));
+    const first = parseHeads(line, (v) => !mayBeCut((v as { agentId?: unknown } | null)?.agentId)) as { isSidechain?: unknown; agentId?: unknown } | null;
     return first?.isSidechain === true && typeof first.agentId === 'string' && first.agentId !== '' ? first.agentId : undefined;
   } catch {
     return undefined;

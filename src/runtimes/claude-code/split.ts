@@ -4,7 +4,7 @@
 
 import { BadInputError } from '../../errors/index.js';
 import { eachLine } from '../../api/files.js';
-import { HEAD_CHARS, LONG_STRING, parseHeads, parseJsonLines } from '../../formats/jsonl.js';
+import { mayBeCut, parseHeads, parseJsonLines } from '../../formats/jsonl.js';
 import type { Segment } from '../../api/capture.js';
 import { summaryLine, type SplitLine } from '../transcript.js';
 import { requestText } from '../../core/summary.js';
@@ -33,8 +33,6 @@ interface Line extends SplitLine<'prompt' | 'boundary' | 'compactSummary' | 'oth
 export function splitTranscript(bytes: Uint8Array): TranscriptSegment[] {
   return splitLines(readLines(bytes));
 }
-
-const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * The same split of a transcript file, read a line at a time (one line in memory, not the file),
@@ -128,10 +126,7 @@ function readLines(bytes: Uint8Array): Line[] {
 }
 
 /** A line whose long strings are read as their heads: all classify needs, unless a cut could change what it sees. */
-function parseLine(line: Uint8Array): unknown {
-  const value = parseHeads(line);
-  return line.length > LONG_STRING && !headsSuffice(value) ? JSON.parse(utf8.decode(line)) : value;
-}
+const parseLine = (line: Uint8Array) => parseHeads(line, headsSuffice);
 
 /**
  * Whether classify sees the same in a line whose long strings were cut to their heads (HEAD_CHARS,
@@ -142,9 +137,8 @@ function parseLine(line: Uint8Array): unknown {
 function headsSuffice(value: unknown): boolean {
   const entry = value as Record<string, unknown> | null;
   if (typeof entry !== 'object' || entry === null) return true;
-  const long = (v: unknown) => typeof v === 'string' && v.length >= HEAD_CHARS;
   const text = promptText(entry.message);
-  return !long(entry.timestamp) && !long(entry.sessionId) && !(long(text) && text!.trimStart().length < NOT_TYPED_TAG);
+  return !mayBeCut(entry.timestamp) && !mayBeCut(entry.sessionId) && !(mayBeCut(text) && text!.trimStart().length < NOT_TYPED_TAG);
 }
 
 function classify(value: unknown, start: number, end: number): Line {

@@ -1,5 +1,5 @@
 // Model and token usage of the assistant lines in a transcript slice (what the API reported).
-import { HEAD_CHARS, parseHeads, parseJsonLines } from '../../formats/jsonl.js';
+import { mayBeCut, parseHeads, parseJsonLines } from '../../formats/jsonl.js';
 
 const FIELDS = ['input_tokens', 'output_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens'] as const;
 
@@ -40,9 +40,10 @@ export function usageOf(bytes: Uint8Array): Usage {
   return out;
 }
 
-/** A line whose long strings are read as their heads (a 50 MB tool result is never one string), whole when a field read here is that long. */
+/** A line whose long strings are read as their heads (a 50 MB tool result is never one string), whole when a field read here may be cut. */
 function headsOfUsage(line: Uint8Array): unknown {
-  const value = parseHeads(line) as { message?: { id?: unknown; model?: unknown } } | null;
-  const long = (v: unknown) => typeof v === 'string' && v.length >= HEAD_CHARS;
-  return long(value?.message?.id) || long(value?.message?.model) ? JSON.parse(Buffer.from(line).toString('utf8')) : value;
+  return parseHeads(line, (v) => {
+    const m = (v as { message?: { id?: unknown; model?: unknown } } | null)?.message;
+    return !mayBeCut(m?.id) && !mayBeCut(m?.model);
+  });
 }
