@@ -36,6 +36,8 @@ await build({
   sourcemap: true,
   // cbor-x's optional native accelerator; the pure JS path is used without it
   external: ['cbor-extract'],
+  // jsonc-parser's main (UMD) requires its parts at run time, which a bundle cannot: take its ESM build
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   define: { __CTX_VERSION__: JSON.stringify(pkg.version) },
   banner: { js: "import { createRequire as __ctxRequire } from 'node:module'; const require = __ctxRequire(import.meta.url);" },
   chunkNames: 'chunks/[name]-[hash]',

@@ -56,10 +56,10 @@ describe('ctx hooks … codex', () => {
     expect(run('status')).toMatchObject({ code: 0, stdout: 'notify\t-\n' });
   });
 
-  it('refuses a notify that is not an array it can read', () => {
+  it('refuses a config.toml the TOML parser cannot read, with its line and column', () => {
     const original = 'notify = [\n  "a",\n';
     const { config, run } = setup(original);
-    expect(run('install')).toMatchObject({ code: 1, stderr: `ctx: ${config}: line 1: notify is not a TOML array; nothing changed\n` });
+    expect(run('install')).toMatchObject({ code: 1, stderr: `ctx: ${config}: not TOML (line 3, column 1: invalid value); nothing changed\n` });
     expect(readFileSync(config, 'utf8')).toBe(original);
   });
 

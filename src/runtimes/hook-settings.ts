@@ -1,11 +1,12 @@
 // ctx's entries in a runtime's settings.json, merged with whatever else is there: Claude Code and
 // Gemini CLI both keep hooks as `hooks: {<event>: [{matcher?, hooks: [{type: "command", command, …}]}]}`.
 // ctx's entries are the command hooks that run `… hook <runtime>`.
-import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, unlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { BadInputError } from '../errors/index.js';
 import type { HooksReport } from '../api/runtime.js';
-import { writeAtomic } from './session-file.js';
+import { isEmptyObjectText, parseJsonText, removeJson, sameJson, setJson, type JsonText } from './json-text.js';
+import { hasBackup, readBackup, readSettingsFile, removeSettingsFile, replaceSettingsFile, writeBackup, type SettingsFile } from './settings-file.js';
 
 export interface HookEvent {
   event: string;
@@ -17,6 +18,8 @@ export interface HookSpec {
   runtime: string;
   events: readonly HookEvent[];
   fields?: Record<string, unknown>;
+  /** the runtime reads its settings.json with comments (Gemini CLI strips them; Claude Code does not) */
+  comments?: boolean;
 }
 
 interface CommandHook {
@@ -47,94 +50,121 @@ function gitTopLevel(cwd: string): string | null {
   }
 }
 
-function read(path: string): { text: string | null; settings: Settings } {
-  if (!existsSync(path)) return { text: null, settings: {} };
-  const text = readFileSync(path, 'utf8');
-  let settings: unknown;
-  try {
-    settings = text.trim() === '' ? {} : JSON.parse(text);
-  } catch (e) {
-    throw new BadInputError(`${path} is not JSON (${(e as Error).message}); nothing changed`);
-  }
+interface Read {
+  file: SettingsFile;
+  doc: JsonText;
+  settings: Settings;
+}
+
+function read(spec: HookSpec, path: string): Read {
+  const file = readSettingsFile(path);
+  return { file, ...parse(spec, path, file.text ?? '') };
+}
+
+function parse(spec: HookSpec, path: string, text: string): { doc: JsonText; settings: Settings } {
+  const doc = parseJsonText(path, text, Boolean(spec.comments));
+  const settings = doc.value;
   if (settings === null || typeof settings !== 'object' || Array.isArray(settings)) throw new BadInputError(`${path} is not a JSON object; nothing changed`);
   const hooks = (settings as Settings).hooks;
   if (hooks !== undefined && (hooks === null || typeof hooks !== 'object' || Array.isArray(hooks))) throw new BadInputError(`${path}: "hooks" is not an object; nothing changed`);
-  return { text, settings: settings as Settings };
+  return { doc, settings: settings as Settings };
 }
 
 const serialize = (s: Settings) => `${JSON.stringify(s, null, 2)}\n`;
 
 export function status(spec: HookSpec, path: string): HooksReport {
-  const { settings } = read(path);
+  const { settings } = read(spec, path);
   return { path, changed: false, events: installed(spec, settings) };
 }
 
 function installed(spec: HookSpec, settings: Settings): Record<string, string | null> {
   const out: Record<string, string | null> = {};
   for (const { event } of spec.events) {
-    const hook = (settings.hooks?.[event] ?? []).flatMap((g) => (Array.isArray(g?.hooks) ? g.hooks : [])).find((h) => isCtxHook(spec, h));
+    const groups = settings.hooks?.[event];
+    const hook = (Array.isArray(groups) ? groups : []).flatMap((g) => (Array.isArray(g?.hooks) ? g.hooks : [])).find((h) => isCtxHook(spec, h));
     out[event] = hook?.command ?? null;
   }
   return out;
 }
 
-/** Adds ctx's hook to each event; an older ctx entry gets the new command. Idempotent. */
+/** Adds ctx's hook to each event; an older ctx entry gets the new command. Idempotent. Edits the text in place. */
 export function install(spec: HookSpec, path: string, command: string): HooksReport {
-  const { text, settings } = read(path);
-  const next = structuredClone(settings);
-  const hooks = (next.hooks ??= {});
+  const { file, doc } = read(spec, path);
+  const backup = `${path}.ctx-backup`;
+  hasBackup(backup); // a planted link there is refused before anything is written
+  let text = file.text !== null && !isEmptyObjectText(file.text) ? file.text : null;
+  let fresh: Settings = {};
   for (const { event, matcher } of spec.events) {
-    const groups = (hooks[event] = Array.isArray(hooks[event]) ? hooks[event] : []);
-    const existing = groups.flatMap((g) => (Array.isArray(g?.hooks) ? g.hooks : [])).filter((h) => isCtxHook(spec, h));
-    if (existing.length) {
-      for (const h of existing) Object.assign(h, spec.fields, { command });
+    const entry = { ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command, ...spec.fields }] };
+    if (text === null) {
+      // a new (or empty) file: written whole, as ctx always has
+      fresh = { ...fresh, hooks: { ...fresh.hooks, [event]: [entry] } };
       continue;
     }
-    groups.push({ ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command, ...spec.fields }] });
+    const groups = (parse(spec, path, text).settings.hooks ?? {})[event];
+    if (!Array.isArray(groups)) {
+      text = setJson(text, ['hooks', event], [entry]);
+      continue;
+    }
+    let found = false;
+    groups.forEach((g, gi) => {
+      (Array.isArray(g?.hooks) ? g.hooks : []).forEach((h, hi) => {
+        if (!isCtxHook(spec, h)) return;
+        found = true;
+        for (const [key, value] of Object.entries({ ...spec.fields, command })) if (h[key] !== value) text = setJson(text!, ['hooks', event, gi, 'hooks', hi, key], value);
+      });
+    });
+    if (!found) text = setJson(text, ['hooks', event], entry, true);
   }
-  const out = serialize(next);
-  if (text !== null && JSON.stringify(next) === JSON.stringify(settings)) return { path, changed: false, events: installed(spec, next) };
-  const backup = `${path}.ctx-backup`;
-  // the file as it was before ctx first touched it; a later install keeps that one
-  if (text !== null && !existsSync(backup)) writeFileSync(backup, text);
-  writeAtomic(path, out);
-  return { path, changed: true, events: installed(spec, next), ...(text !== null ? { backup } : {}) };
+  const out = text ?? serialize(fresh);
+  const next = parse(spec, path, out).settings;
+  if (out === file.text) return { path, changed: false, events: installed(spec, next) };
+  writeBackup(backup, file);
+  replaceSettingsFile(file, out);
+  return { path, changed: true, events: installed(spec, next), ...(file.text !== null ? { backup } : {}) };
 }
 
 /** Removes exactly ctx's entries; when what is left is the backed-up original, restores its bytes. */
 export function uninstall(spec: HookSpec, path: string): HooksReport {
-  const { text, settings } = read(path);
-  if (text === null) return { path, changed: false, events: installed(spec, settings) };
-  const next = structuredClone(settings);
-  for (const [event, groups] of Object.entries(next.hooks ?? {})) {
-    if (!Array.isArray(groups)) continue;
-    const kept: MatcherGroup[] = [];
-    for (const g of groups) {
-      if (!(Array.isArray(g?.hooks) && g.hooks.some((h) => isCtxHook(spec, h)))) kept.push(g);
-      else {
-        const rest = g.hooks.filter((h) => !isCtxHook(spec, h));
-        if (rest.length) kept.push({ ...g, hooks: rest });
-      }
-    }
-    if (kept.length === groups.length && kept.every((g, k) => g === groups[k])) continue;
-    if (kept.length) next.hooks![event] = kept;
-    else delete next.hooks![event];
-  }
-  if (next.hooks && Object.keys(next.hooks).length === 0 && !hadHooksKey(path)) delete next.hooks;
-  if (JSON.stringify(next) === JSON.stringify(settings)) return { path, changed: false, events: installed(spec, next) };
+  const { file, settings } = read(spec, path);
   const backup = `${path}.ctx-backup`;
-  const original = existsSync(backup) ? read(backup) : null;
-  if (original && JSON.stringify(original.settings) === JSON.stringify(next)) {
-    writeAtomic(path, original.text!);
+  if (file.text === null) return { path, changed: false, events: installed(spec, settings) };
+  const originalText = readBackup(backup);
+  let text = file.text;
+  let removed = false;
+  for (const [event, groups] of Object.entries(settings.hooks ?? {})) {
+    if (!Array.isArray(groups)) continue;
+    let left = groups.length;
+    for (let gi = groups.length - 1; gi >= 0; gi--) {
+      const hooks = Array.isArray(groups[gi]?.hooks) ? groups[gi].hooks! : [];
+      const ours = hooks.flatMap((h, hi) => (isCtxHook(spec, h) ? [hi] : []));
+      if (!ours.length) continue;
+      removed = true;
+      if (ours.length === hooks.length) {
+        text = removeJson(text, ['hooks', event, gi]);
+        left--;
+      } else for (const hi of ours.reverse()) text = removeJson(text, ['hooks', event, gi, 'hooks', hi]);
+    }
+    if (left === 0 && groups.length) text = removeJson(text, ['hooks', event]);
+  }
+  if (!removed) return { path, changed: false, events: installed(spec, settings) };
+  const original = originalText === null ? null : tryParse(spec, path, originalText);
+  const rest = parse(spec, path, text);
+  if (rest.settings.hooks && Object.keys(rest.settings.hooks).length === 0 && original?.settings.hooks === undefined) text = removeJson(text, ['hooks']);
+  const next = parse(spec, path, text);
+  if (original && sameJson(original.doc, next.doc)) {
+    replaceSettingsFile(file, originalText!);
     unlinkSync(backup);
-  } else if (!original && Object.keys(next).length === 0) {
-    unlinkSync(path); // ctx made the file; nothing else is in it
-  } else writeAtomic(path, serialize(next));
-  return { path, changed: true, events: installed(spec, next) };
+  } else if (!original && isEmptyObjectText(text)) removeSettingsFile(file, text); // ctx made the file; nothing else is in it
+  else replaceSettingsFile(file, text);
+  return { path, changed: true, events: installed(spec, next.settings) };
 }
 
-/** Whether the original (the backup) had a `hooks` key: an empty one is then kept. */
-function hadHooksKey(path: string): boolean {
-  const backup = `${path}.ctx-backup`;
-  return existsSync(backup) && read(backup).settings.hooks !== undefined;
+/** The backup as a document, or null when it no longer parses (then it is not the original). */
+function tryParse(spec: HookSpec, path: string, text: string): { doc: JsonText; settings: Settings } | null {
+  try {
+    return parse(spec, path, text);
+  } catch {
+    return null;
+  }
 }

@@ -1,8 +1,9 @@
 // Files a runtime plug-in writes into the runtime's own places: a session an export writes where
 // the runtime looks for it (named by a UUID), a settings file replaced whole.
-import { closeSync, mkdirSync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { AlreadyExistsError, UsageError } from '../errors/index.js';
+import { readSettingsFile, replaceSettingsFile } from './settings-file.js';
 
 /** Written with O_EXCL, mode 0600 as the runtimes write their own sessions: an existing one is never overwritten. */
 export function writeSession(path: string, bytes: Uint8Array): void {
@@ -21,12 +22,9 @@ export function writeSession(path: string, bytes: Uint8Array): void {
   }
 }
 
-/** Replaces the file by renaming a complete copy over it: a reader never sees half of it. */
+/** Replaces the file by renaming a complete copy over it: a reader never sees half of it (settings-file.ts says how). */
 export function writeAtomic(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.ctx-tmp`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, path);
+  replaceSettingsFile(readSettingsFile(path), text);
 }
 
 /** An exported session's id: a UUID, as every runtime names its sessions (`why`: what the runtime says of others). */

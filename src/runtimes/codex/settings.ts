@@ -1,12 +1,12 @@
 // `ctx hooks install|uninstall|status codex`: ctx as Codex's `notify` program, the top-level key of
-// config.toml that Codex runs after every turn with the turn's JSON as its last argument. Only that
-// key's lines are touched; every other byte of the file stays as it was. A notify program that is
-// not ctx's is never replaced.
-import { existsSync, readFileSync, unlinkSync } from 'node:fs';
+// config.toml that Codex runs after every turn with the turn's JSON as its last argument. The file is
+// parsed as TOML; only that key's statement is touched, every other byte stays as it was, and a
+// notify that is not ctx's (another program, a table, a dotted key) is never replaced.
 import { join } from 'node:path';
 import { AlreadyExistsError, BadInputError } from '../../errors/index.js';
 import type { HooksReport } from '../../api/runtime.js';
-import { writeAtomic } from '../session-file.js';
+import { readSettingsFile, removeSettingsFile, replaceSettingsFile, type SettingsFile } from '../settings-file.js';
+import { parseToml, sameToml, splitLines, topLevel, type Statement, type TomlTable } from './config-toml.js';
 import { codexHome } from './paths.js';
 
 const EVENT = 'notify';
@@ -18,72 +18,6 @@ const SUFFIX = ['hook', 'codex'];
  */
 export function configPath(_user: boolean, _cwd: string, env: NodeJS.ProcessEnv = process.env): string {
   return join(codexHome(env), 'config.toml');
-}
-
-/** The top-level `notify = [...]` of a config.toml: its lines and its program's argv. */
-interface NotifyKey {
-  /** first line index, and the index after its last */
-  from: number;
-  to: number;
-  argv: string[] | null;
-}
-
-export function findNotify(path: string, lines: string[]): NotifyKey | null {
-  for (let i = 0; i < lines.length; i++) {
-    if (/^\s*\[/.test(lines[i])) return null; // the first table: top-level keys are before it
-    const m = /^\s*notify\s*=/.exec(lines[i]);
-    if (!m) continue;
-    let text = lines[i].slice(m[0].length);
-    let to = i + 1;
-    while (!arrayClosed(text) && to < lines.length) text += `\n${lines[to++]}`;
-    if (!arrayClosed(text)) throw new BadInputError(`${path}: line ${i + 1}: notify is not a TOML array; nothing changed`);
-    return { from: i, to, argv: tomlStrings(text) };
-  }
-  return null;
-}
-
-/** Whether `text` (after `=`) holds a whole array: brackets balanced outside strings. */
-function arrayClosed(text: string): boolean {
-  let depth = 0;
-  let seen = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '#') i = text.indexOf('\n', i) === -1 ? text.length : text.indexOf('\n', i);
-    else if (c === '"' || c === "'") i = stringEnd(text, i);
-    else if (c === '[') [depth, seen] = [depth + 1, true];
-    else if (c === ']') depth--;
-    if (seen && depth === 0) return true;
-  }
-  return !seen && text.trim() !== '';
-}
-
-function stringEnd(text: string, start: number): number {
-  const q = text[start];
-  for (let i = start + 1; i < text.length; i++) {
-    if (q === '"' && text[i] === '\\') i++;
-    else if (text[i] === q) return i;
-  }
-  return text.length;
-}
-
-/** The strings of a one-level TOML array of basic and literal strings; null when it is anything else. */
-function tomlStrings(text: string): string[] | null {
-  const body = /^\s*\[([\s\S]*)\]\s*(#.*)?$/.exec(text.trim());
-  if (!body) return null;
-  const out: string[] = [];
-  const item = /\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)')\s*(?:,|$)/y;
-  const inner = body[1].replace(/#[^\n]*/g, '').trim();
-  for (item.lastIndex = 0; item.lastIndex < inner.length; ) {
-    const at = item.lastIndex;
-    const m = item.exec(inner);
-    if (!m || item.lastIndex === at) return null;
-    try {
-      out.push(m[2] ?? JSON.parse(`"${m[1]}"`));
-    } catch {
-      return null;
-    }
-  }
-  return out;
 }
 
 /** ctx's notify program: `… ctx … hook codex`. */
@@ -112,43 +46,84 @@ export function shellWords(command: string): string[] {
   return out;
 }
 
-function read(path: string): { text: string | null; lines: string[]; key: NotifyKey | null } {
-  const text = existsSync(path) ? readFileSync(path, 'utf8') : null;
-  const lines = (text ?? '').split('\n');
-  return { text, lines, key: findNotify(path, lines) };
+/** A top-level `notify` as the parser sees it, and the statement (lines) that sets it when there is one. */
+interface Read {
+  file: SettingsFile;
+  lines: string[];
+  doc: TomlTable;
+  notify: unknown;
+  /** the one statement that sets it, if one does */
+  statement: Statement | null;
+  /** every top-level statement that sets part of it (dotted keys can be several) */
+  setting: Statement[];
+  header: number;
 }
 
-function report(path: string, key: NotifyKey | null, changed: boolean): HooksReport {
-  return { path, changed, events: { [EVENT]: key && isCtxNotify(key.argv) ? key.argv!.join(' ') : null } };
+function read(path: string): Read {
+  const file = readSettingsFile(path);
+  const text = file.text ?? '';
+  const doc = parseToml(path, text);
+  const lines = splitLines(text);
+  const { statements, header } = topLevel(lines);
+  const setting = statements.filter((s) => Object.hasOwn(s.keys, EVENT));
+  return { file, lines, doc, notify: doc[EVENT], statement: setting.length === 1 ? setting[0] : null, setting, header };
+}
+
+const argvOf = (v: unknown): string[] | null => (Array.isArray(v) && v.every((a) => typeof a === 'string') ? v : null);
+
+function report(path: string, notify: unknown, changed: boolean): HooksReport {
+  const argv = argvOf(notify);
+  return { path, changed, events: { [EVENT]: isCtxNotify(argv) ? argv!.join(' ') : null } };
 }
 
 export function status(path: string): HooksReport {
-  return report(path, read(path).key, false);
+  return report(path, read(path).notify, false);
+}
+
+/** What the user's notify is, in their words, for a message: its statement, one line, cut short. */
+function shown(r: Read): string {
+  const first = r.setting[0];
+  const text = first ? r.lines.slice(first.from, first.to).join(' ').replace(/\s+/g, ' ').trim() : `[${EVENT}]`;
+  return text.length > 120 ? `${text.slice(0, 119)}…` : text;
 }
 
 export function install(path: string, command: string): HooksReport {
-  const { text, lines, key } = read(path);
+  const r = read(path);
   const argv = shellWords(command);
   const line = `notify = ${JSON.stringify(argv)}`;
-  if (key && !isCtxNotify(key.argv)) throw new AlreadyExistsError(`${path}: notify already runs another program (${lines.slice(key.from, key.to).join(' ').trim()}); nothing changed`);
-  if (key && lines.slice(key.from, key.to).join('\n') === line) return report(path, key, false);
-  if (key) lines.splice(key.from, key.to - key.from, line);
-  else if (text === null || text === '') lines.splice(0, lines.length, line, '');
-  else {
-    // a top-level key goes before the first table
-    const table = lines.findIndex((l) => /^\s*\[/.test(l));
-    lines.splice(table === -1 ? lines.length - (lines[lines.length - 1] === '' ? 1 : 0) : table, 0, line);
+  if (r.notify !== undefined && !isCtxNotify(argvOf(r.notify))) {
+    if (argvOf(r.notify)) throw new AlreadyExistsError(`${path}: notify already runs another program (${shown(r)}); nothing changed`);
+    throw new AlreadyExistsError(`${path}: notify is already set and is not a program's argv (${shown(r)}): remove it to install ctx's; nothing changed`);
   }
-  writeAtomic(path, lines.join('\n'));
-  return report(path, findNotify(path, lines), true);
+  const lines = [...r.lines];
+  const eol = r.file.text?.includes('\r\n') ? '\r\n' : '\n';
+  if (r.statement) {
+    const old = lines.slice(r.statement.from, r.statement.to).join('');
+    const end = /\r?\n$/.exec(old)?.[0] ?? '';
+    if (old === line + end) return report(path, r.notify, false);
+    lines.splice(r.statement.from, r.statement.to - r.statement.from, line + end);
+  } else if (r.file.text === null || r.file.text === '') lines.splice(0, lines.length, line + eol);
+  else if (r.header < lines.length) lines.splice(r.header, 0, line + eol); // a top-level key goes before the first table
+  else if (/\n$/.test(lines[lines.length - 1])) lines.push(line + eol);
+  else lines.push(eol + line); // the file ends without a newline: so does it with ctx's line
+  const text = lines.join('');
+  if (!sameToml(parseToml(path, text), { ...r.doc, [EVENT]: argv })) throw new BadInputError(`${path}: adding notify would change other keys; nothing changed`);
+  replaceSettingsFile(r.file, text);
+  return report(path, argv, true);
 }
 
 export function uninstall(path: string): HooksReport {
-  const { lines, key } = read(path);
-  if (!key || !isCtxNotify(key.argv)) return report(path, key, false);
-  lines.splice(key.from, key.to - key.from);
-  const rest = lines.join('\n');
-  if (rest.trim() === '') unlinkSync(path); // ctx's line was all there was
-  else writeAtomic(path, rest);
-  return report(path, null, true);
+  const r = read(path);
+  if (r.file.text === null || !isCtxNotify(argvOf(r.notify)) || !r.statement) return report(path, r.notify, false);
+  const lines = [...r.lines];
+  const { from, to } = r.statement;
+  lines.splice(from, to - from);
+  // ctx's line was the last and the file had no final newline before it: take the one it added
+  if (to === r.lines.length && from > 0 && !/\n$/.test(r.lines[to - 1])) lines[from - 1] = lines[from - 1].replace(/\r?\n$/, '');
+  const rest = lines.join('');
+  const { [EVENT]: _, ...others } = r.doc;
+  if (!sameToml(parseToml(path, rest), others)) throw new BadInputError(`${path}: removing notify would change other keys; nothing changed`);
+  if (rest.trim() === '') removeSettingsFile(r.file, rest); // ctx's line was all there was
+  else replaceSettingsFile(r.file, rest);
+  return report(path, undefined, true);
 }

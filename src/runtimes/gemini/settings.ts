@@ -7,7 +7,7 @@ import { TRIGGERS } from './hook.js';
 import { geminiHome } from './paths.js';
 
 /** Gemini CLI waits for a hook up to `timeout` ms (default 60 s): ctx's is bounded well below. */
-const SPEC: hookSettings.HookSpec = { runtime: 'gemini-cli', events: Object.keys(TRIGGERS).map((event) => ({ event })), fields: { name: 'ctx', timeout: 30_000 } };
+const SPEC: hookSettings.HookSpec = { runtime: 'gemini-cli', events: Object.keys(TRIGGERS).map((event) => ({ event })), fields: { name: 'ctx', timeout: 30_000 }, comments: true };
 
 export function settingsPath(user: boolean, cwd: string, env: NodeJS.ProcessEnv = process.env): string {
   return user ? join(geminiHome(env), '.gemini', 'settings.json') : join(resolve(cwd), '.gemini', 'settings.json');
