@@ -101,6 +101,17 @@ describe.each(RUNTIMES)('ctx hooks … $runtime in a hostile repository', ({ run
   });
 });
 
+describe('settings.json ctx cannot merge into', () => {
+  it('refuses an event that is not a list instead of replacing it', () => {
+    const original = '{\n  "hooks": { "Stop": { "command": "mine" } }\n}\n';
+    const { home, root, file } = project('.claude', original);
+    const r = ctx(join(root, '.ctx'), ['hooks', 'install', 'claude-code'], { cwd: root, env: { HOME: home } });
+    expect([r.code, r.stdout, r.stderr]).toEqual([1, '', `ctx: ${file}: "hooks.Stop" is not an array; nothing changed\n`]);
+    expect(readFileSync(file, 'utf8')).toBe(original);
+    expect(existsSync(`${file}.ctx-backup`)).toBe(false);
+  });
+});
+
 describe('settings.json with comments', () => {
   it('gemini-cli (which strips comments) keeps them through install and uninstall', () => {
     const original = '{\n  // my theme\n  "ui": { "theme": "GitHub" } /* kept */\n}\n';

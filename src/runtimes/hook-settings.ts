@@ -5,7 +5,7 @@ import { existsSync, unlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { BadInputError } from '../errors/index.js';
 import type { HooksReport } from '../api/runtime.js';
-import { isEmptyObjectText, parseJsonText, removeJson, sameJson, setJson, type JsonText } from './json-text.js';
+import { isEmptyObjectText, layoutOf, parseJsonText, removeJson, sameJson, setJson, type JsonText } from './json-text.js';
 import { hasBackup, readBackup, readSettingsFile, removeSettingsFile, replaceSettingsFile, writeBackup, type SettingsFile } from './settings-file.js';
 
 export interface HookEvent {
@@ -94,6 +94,7 @@ export function install(spec: HookSpec, path: string, command: string): HooksRep
   hasBackup(backup); // a planted link there is refused before anything is written
   let text = file.text !== null && !isEmptyObjectText(file.text) ? file.text : null;
   let fresh: Settings = {};
+  const layout = text === null ? null : layoutOf(text);
   for (const { event, matcher } of spec.events) {
     const entry = { ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command, ...spec.fields }] };
     if (text === null) {
@@ -102,19 +103,20 @@ export function install(spec: HookSpec, path: string, command: string): HooksRep
       continue;
     }
     const groups = (parse(spec, path, text).settings.hooks ?? {})[event];
-    if (!Array.isArray(groups)) {
-      text = setJson(text, ['hooks', event], [entry]);
+    if (groups === undefined) {
+      text = setJson(text, ['hooks', event], [entry], { layout });
       continue;
     }
+    if (!Array.isArray(groups)) throw new BadInputError(`${path}: "hooks.${event}" is not an array; nothing changed`);
     let found = false;
     groups.forEach((g, gi) => {
       (Array.isArray(g?.hooks) ? g.hooks : []).forEach((h, hi) => {
         if (!isCtxHook(spec, h)) return;
         found = true;
-        for (const [key, value] of Object.entries({ ...spec.fields, command })) if (h[key] !== value) text = setJson(text!, ['hooks', event, gi, 'hooks', hi, key], value);
+        for (const [key, value] of Object.entries({ ...spec.fields, command })) if (h[key] !== value) text = setJson(text!, ['hooks', event, gi, 'hooks', hi, key], value, { layout });
       });
     });
-    if (!found) text = setJson(text, ['hooks', event], entry, true);
+    if (!found) text = setJson(text, ['hooks', event], entry, { append: true, layout });
   }
   const out = text ?? serialize(fresh);
   const next = parse(spec, path, out).settings;
@@ -130,9 +132,25 @@ export function uninstall(spec: HookSpec, path: string): HooksReport {
   const backup = `${path}.ctx-backup`;
   if (file.text === null) return { path, changed: false, events: installed(spec, settings) };
   const originalText = readBackup(backup);
-  let text = file.text;
+  let { text, removed } = withoutCtx(spec, path, file.text);
+  if (!removed) return { path, changed: false, events: installed(spec, settings) };
+  const original = originalText === null ? null : tryParse(spec, path, originalText);
+  const rest = parse(spec, path, text);
+  if (rest.settings.hooks && Object.keys(rest.settings.hooks).length === 0 && original?.settings.hooks === undefined) text = removeJson(text, ['hooks']);
+  const next = parse(spec, path, text);
+  // an empty event or `hooks` ctx filled and then emptied is the original's still
+  if (original && sameJson(parse(spec, path, withoutEmpty(spec, path, originalText!)).doc, parse(spec, path, withoutEmpty(spec, path, text)).doc)) {
+    replaceSettingsFile(file, originalText!);
+    unlinkSync(backup);
+  } else if (!original && isEmptyObjectText(text)) removeSettingsFile(file, text); // ctx made the file; nothing else is in it
+  else replaceSettingsFile(file, text);
+  return { path, changed: true, events: installed(spec, next.settings) };
+}
+
+/** `text` without ctx's entries; a group or an event that only they filled goes with them. */
+function withoutCtx(spec: HookSpec, path: string, text: string): { text: string; removed: boolean } {
   let removed = false;
-  for (const [event, groups] of Object.entries(settings.hooks ?? {})) {
+  for (const [event, groups] of Object.entries(parse(spec, path, text).settings.hooks ?? {})) {
     if (!Array.isArray(groups)) continue;
     let left = groups.length;
     for (let gi = groups.length - 1; gi >= 0; gi--) {
@@ -147,17 +165,16 @@ export function uninstall(spec: HookSpec, path: string): HooksReport {
     }
     if (left === 0 && groups.length) text = removeJson(text, ['hooks', event]);
   }
-  if (!removed) return { path, changed: false, events: installed(spec, settings) };
-  const original = originalText === null ? null : tryParse(spec, path, originalText);
-  const rest = parse(spec, path, text);
-  if (rest.settings.hooks && Object.keys(rest.settings.hooks).length === 0 && original?.settings.hooks === undefined) text = removeJson(text, ['hooks']);
-  const next = parse(spec, path, text);
-  if (original && sameJson(original.doc, next.doc)) {
-    replaceSettingsFile(file, originalText!);
-    unlinkSync(backup);
-  } else if (!original && isEmptyObjectText(text)) removeSettingsFile(file, text); // ctx made the file; nothing else is in it
-  else replaceSettingsFile(file, text);
-  return { path, changed: true, events: installed(spec, next.settings) };
+  return { text, removed };
+}
+
+/** `text` without empty event arrays and an empty `hooks`: for comparing with the original only. */
+function withoutEmpty(spec: HookSpec, path: string, text: string): string {
+  const hooks = parse(spec, path, text).settings.hooks;
+  if (!hooks) return text;
+  for (const [event, groups] of Object.entries(hooks)) if (Array.isArray(groups) && groups.length === 0) text = removeJson(text, ['hooks', event]);
+  const left = parse(spec, path, text).settings.hooks;
+  return left && Object.keys(left).length === 0 ? removeJson(text, ['hooks']) : text;
 }
 
 /** The backup as a document, or null when it no longer parses (then it is not the original). */

@@ -1,6 +1,6 @@
 // A settings.json edited as text with jsonc-parser: only ctx's entries change, so numbers such as
 // 12345678901234567890 or 1e400, comments, key order and layout stay exactly as the user wrote them.
-import { applyEdits, format, getNodeValue, modify, parseTree, printParseErrorCode, type FormattingOptions, type JSONPath, type Node, type ParseError } from 'jsonc-parser';
+import { applyEdits, findNodeAtLocation, format, getNodeValue, modify, parseTree, printParseErrorCode, type FormattingOptions, type JSONPath, type Node, type ParseError } from 'jsonc-parser';
 import { BadInputError } from '../errors/index.js';
 
 export interface JsonText {
@@ -50,24 +50,35 @@ function duplicateKey(node: Node): string | null {
   return null;
 }
 
-/** The indentation the file already uses (its first indented line), else two spaces as ctx writes a new file. */
-function formatting(text: string): FormattingOptions {
+/**
+ * How to lay out what ctx inserts: in the indentation the file already uses (its first indented
+ * line), two spaces when it has none; null for a file on one line, which stays on one line.
+ */
+export function layoutOf(text: string): FormattingOptions | null {
+  if (!text.trim().includes('\n')) return null;
   const indent = /^([ \t]+)\S/m.exec(text)?.[1] ?? '  ';
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
   return indent.startsWith('\t') ? { tabSize: 1, insertSpaces: false, eol } : { tabSize: indent.length, insertSpaces: true, eol };
 }
 
 /**
- * Sets (or, with `append`, appends to the array at) `path`; only the inserted value is laid out, in
- * the file's indentation: the bytes around it are not reformatted.
+ * Sets `path` (with `append`: appends to the array at `path`); only the inserted value is laid out,
+ * the bytes around it are not reformatted.
  */
-export function setJson(text: string, path: JSONPath, value: unknown, append = false): string {
-  const edits = modify(text, append ? [...path, -1] : path, value, {});
+export function setJson(text: string, path: JSONPath, value: unknown, opts: { append?: boolean; layout: FormattingOptions | null }): string {
+  // into an empty `{}` or `[]`: lay out the container anew rather than leave its braces on one line
+  const parentPath = opts.append ? path : path.slice(0, -1);
+  const parent = parentPath.length ? findNodeAtLocation(parseTree(text)!, parentPath) : undefined;
+  if (opts.layout && parent && /^[{[]\s*[}\]]$/.test(text.slice(parent.offset, parent.offset + parent.length))) {
+    return setJson(text, parentPath, opts.append ? [value] : { [path[path.length - 1]]: value }, { layout: opts.layout });
+  }
+  const edits = modify(text, opts.append ? [...path, -1] : path, value, {});
   let out = applyEdits(text, edits);
+  if (!opts.layout) return out;
   for (const e of [...edits].reverse()) {
     const from = e.offset;
     const to = e.offset + e.content.length;
-    const layout = format(out, { offset: from, length: to - from }, formatting(text)).filter((f) => f.offset >= from && f.offset + f.length <= to);
+    const layout = format(out, { offset: from, length: to - from }, opts.layout).filter((f) => f.offset >= from && f.offset + f.length <= to);
     out = applyEdits(out, layout);
   }
   return out;
