@@ -1,6 +1,7 @@
 // ctx's entries in a runtime's settings.json, merged with whatever else is there: Claude Code and
 // Gemini CLI both keep hooks as `hooks: {<event>: [{matcher?, hooks: [{type: "command", command, …}]}]}`.
-// ctx's entries are the command hooks that run `… hook <runtime>`.
+// ctx's entries are the command hooks that run `… hook <runtime>`. The file's text is edited in place
+// (json-text.ts) and written by settings-file.ts, never through a link a repository planted.
 import { existsSync, unlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { BadInputError } from '../errors/index.js';
@@ -89,7 +90,7 @@ function installed(spec: HookSpec, settings: Settings): Record<string, string | 
 
 /** Adds ctx's hook to each event; an older ctx entry gets the new command. Idempotent. Edits the text in place. */
 export function install(spec: HookSpec, path: string, command: string): HooksReport {
-  const { file, doc } = read(spec, path);
+  const { file } = read(spec, path);
   const backup = `${path}.ctx-backup`;
   hasBackup(backup); // a planted link there is refused before anything is written
   let text = file.text !== null && !isEmptyObjectText(file.text) ? file.text : null;
