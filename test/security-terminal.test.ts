@@ -120,3 +120,38 @@ describe('escape sequences from a store are shown inert', () => {
     expect(ctx(s, ['show', 'evil~1', '--delta']).stdout).toContain(JSON.stringify(`fix ${E} now`));
   });
 });
+
+describe('a commit is searched once, on the branch that wrote it', () => {
+  it('after save, clear and restore, grep and files report each hit once', () => {
+    const s = newStore();
+    const env = FIXED_ENV;
+    expect(ctx(s, ['import', 'claude-code', transcript(tempDir()), '-b', 'B'], { env }).code).toBe(0);
+    const hits = ctx(s, ['grep', '-F', 'read ']).stdout;
+    const touches = ctx(s, ['files', `/w/a${E}\tb.ts`]).stdout;
+    expect(hits.split('\n')).toHaveLength(2);
+    expect(touches.split('\n')).toHaveLength(2);
+    expect(ctx(s, ['save', 'B', '-m', 'before', '--name', 'save/b'], { env }).code).toBe(0);
+    expect(ctx(s, ['clear', 'B'], { env }).code).toBe(0);
+    expect(ctx(s, ['restore', 'save/b'], { env: { ...env, CTX_NOW: '2026-01-02T03:04:06.678Z' } }).code).toBe(0);
+    expect(ctx(s, ['grep', '-F', 'read ']).stdout).toBe(hits);
+    expect(ctx(s, ['files', `/w/a${E}\tb.ts`]).stdout).toBe(touches);
+  });
+
+  it('a fork that sorts first is not credited with the commits it shares', () => {
+    const s = newStore();
+    expect(ctx(s, ['import', 'claude-code', transcript(tempDir()), '-b', 'main'], { env: FIXED_ENV }).code).toBe(0);
+    const chat = (text: string) => JSON.stringify([{ role: 'user', content: text }]);
+    // main goes on in its session; the fork `a-fork`, made at the same commit, in its own
+    expect(ctx(s, ['checkpoint', '-b', 'main', '--format', 'openai-chat-v1', '--session', SID], { env: FIXED_ENV, input: chat('on main') }).code).toBe(0);
+    expect(ctx(s, ['fork', 'main~1', 'a-fork']).code).toBe(0);
+    expect(ctx(s, ['checkpoint', '-b', 'a-fork', '--format', 'openai-chat-v1', '--session', 'other'], { env: FIXED_ENV, input: chat('on the fork') }).code).toBe(0);
+    const branches = ctx(s, ['grep', '-F', ' ', '--json']).stdout.trim().split('\n').map((l) => [JSON.parse(l).snippet, JSON.parse(l).branch]);
+    expect(branches).toEqual([
+      ['on the fork', 'a-fork'],
+      ['on main', 'main'],
+      [`fix ${V} now`, 'main'],
+      [`read ${V}`, 'main'],
+    ]);
+    expect(ctx(s, ['files', `/w/a${E}\tb.ts`]).stdout).toContain('\tmain\t');
+  });
+});
