@@ -155,3 +155,21 @@ describe('a commit is searched once, on the branch that wrote it', () => {
     expect(ctx(s, ['files', `/w/a${E}\tb.ts`]).stdout).toContain('\tmain\t');
   });
 });
+
+describe('a session by a unique prefix of its id', () => {
+  it('log, current and show take a prefix; an ambiguous one names the sessions', () => {
+    const s = newStore();
+    expect(ctx(s, ['import', 'claude-code', transcript(tempDir()), '-b', 'one'], { env: FIXED_ENV }).code).toBe(0);
+    const input = JSON.stringify([{ role: 'user', content: 'hi' }]);
+    expect(ctx(s, ['checkpoint', '-b', 'two', '--format', 'openai-chat-v1', '--session', '11111111-9999'], { env: FIXED_ENV, input }).code).toBe(0);
+    const one = ctx(s, ['current', '--session', SID]).stdout;
+    expect(ctx(s, ['current', '--session', '11111111-2']).stdout).toBe(one);
+    expect(ctx(s, ['log', '11111111-22', '--format', '%H']).stdout).toBe(one);
+    expect(ctx(s, ['show', '11111111-9', '--json']).stdout).toContain('"session_id":"11111111-9999"');
+    const both = ctx(s, ['log', '1111']);
+    expect(both.stderr).toBe(`ctx: ambiguous id 1111: ${SID}, 11111111-9999\n`);
+    expect(both.code).toBe(1);
+    const none = ctx(s, ['current', '--session', '2222']);
+    expect([none.stderr, none.code]).toEqual(['ctx: no branch holds session 2222\n', 4]);
+  });
+});

@@ -86,10 +86,7 @@ export class RepoContext {
         }
       }
     }
-    if (!oid) {
-      if (!isHexPrefix(base)) throw new NotFoundError(`unknown commit or branch: ${spec}`);
-      oid = await this.commitByPrefix(base.toLowerCase(), spec);
-    }
+    if (!oid) oid = await this.commitOrSession(base, explicitId, spec);
     if (ancestor === 0) return oid;
     const chain = await this.firstParents(oid, ancestor + 1);
     if (chain.length <= ancestor) throw new NotFoundError(`${spec}: the chain has only ${chain.length} commits`);
@@ -119,6 +116,20 @@ export class RepoContext {
       }
       throw new StoreDamage(ref, `points at ${oid.slice(0, 12)}, which ${o ? `is a ${o.type}, not a commit` : 'is missing'}`);
     }
+  }
+
+  /** A commit id prefix, else (not `ctx-…`) a session id or its unique prefix: that session's tip (`ctx current`). */
+  private async commitOrSession(base: string, explicitId: boolean, spec: string): Promise<string> {
+    let unknown: NotFoundError;
+    try {
+      if (!isHexPrefix(base)) throw new NotFoundError(`unknown commit or branch: ${spec}`);
+      return await this.commitByPrefix(base.toLowerCase(), spec);
+    } catch (e) {
+      if (!(e instanceof NotFoundError) || explicitId) throw e;
+      unknown = e;
+    }
+    const { sessionTip } = await import('./resolve.js');
+    return (await sessionTip(this, base))?.oid ?? Promise.reject(unknown);
   }
 
   private async commitByPrefix(prefix: string, spec: string): Promise<string> {

@@ -3,7 +3,7 @@
 // against the repo's refs before every answer, so a fetch or another tool never makes it wrong.
 import { parseInstant } from '../core/window.js';
 import { isoMs } from '../core/meta.js';
-import { CtxError, NotFoundError, UsageError } from '../errors/index.js';
+import { AmbiguousIdError, CtxError, NotFoundError, UsageError } from '../errors/index.js';
 import { lastAtOrBefore, recordOid, recordTime } from '../store/timeline.js';
 import { currentBranch } from './capture.js';
 import type { RepoContext } from './repo-context.js';
@@ -81,19 +81,33 @@ export interface SessionTip {
  */
 export async function currentOf(ctx: RepoContext, session: string): Promise<SessionTip> {
   if (!session) throw new UsageError('give a session: --session ID (or CTX_SESSION)');
+  const tip = await sessionTip(ctx, session);
+  if (!tip) throw new NotFoundError(`no branch holds session ${session}`);
+  return tip;
+}
+
+/**
+ * `currentOf` for a session id or a unique prefix of one (`37f8`); null when no branch tip is of
+ * such a session, AmbiguousIdError (naming them) when the prefix starts several.
+ */
+export async function sessionTip(ctx: RepoContext, session: string): Promise<SessionTip | null> {
   const tips = [...ctx.branchTips(true)];
   const metas = await ctx.engine.readObjects(tips.map(([, oid]) => `${oid}:meta.json`));
-  const found: { branch: string; oid: string; created_at: string }[] = [];
+  let found: { branch: string; oid: string; created_at: string; session: string }[] = [];
   tips.forEach(([branch, oid], i) => {
     const m = metaOf(oid, metas[i]?.data);
-    if (m?.session_id === session) found.push({ branch, oid, created_at: m.created_at });
+    if (session !== '' && typeof m?.session_id === 'string' && m.session_id.startsWith(session)) found.push({ branch, oid, created_at: m.created_at, session: m.session_id });
   });
-  if (found.length === 0) throw new NotFoundError(`no branch holds session ${session}`);
+  if (found.some((f) => f.session === session)) found = found.filter((f) => f.session === session);
+  const sessions = [...new Set(found.map((f) => f.session))].sort();
+  if (sessions.length > 1) throw new AmbiguousIdError(session, sessions);
+  if (found.length === 0) return null;
+  session = sessions[0];
   // newest first; branches come sorted by name, and the sort is stable
   found.sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at));
   const { allRuntimes } = await runtimeRegistry();
   const live = new Set((await allRuntimes()).map((r) => currentBranch(ctx, r.sessionBranch(session))));
   const chosen = found.find((f) => live.has(f.branch)) ?? found[0];
-  return { ...chosen, branches: [chosen, ...found.filter((f) => f !== chosen)].map((f) => f.branch) };
+  return { branch: chosen.branch, oid: chosen.oid, created_at: chosen.created_at, branches: [chosen, ...found.filter((f) => f !== chosen)].map((f) => f.branch) };
 }
 
