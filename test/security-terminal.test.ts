@@ -173,3 +173,16 @@ describe('a session by a unique prefix of its id', () => {
     expect([none.stderr, none.code]).toEqual(['ctx: no branch holds session 2222\n', 4]);
   });
 });
+
+describe('a long summary in a human view', () => {
+  it('is cut at a word with an ellipsis; --json keeps it whole', () => {
+    const s = newStore();
+    const summary = 'Refactor the authentication middleware so that refresh tokens rotate on every use';
+    const input = JSON.stringify([{ role: 'user', content: 'hi' }]);
+    expect(ctx(s, ['checkpoint', '-b', 'long', '--format', 'openai-chat-v1', '--summary', summary], { env: FIXED_ENV, input }).code).toBe(0);
+    expect(onTerminal(`node ${CTX} branch --color never`, s)).toBe(
+      'BRANCH  TIP               TIME              SUMMARY\n' + `long    ${ctx(s, ['log', 'long', '--format', '%h']).stdout.trim()}  2026-01-02 03:04  Refactor the authentication middleware so that refresh…\n`,
+    );
+    expect(JSON.parse(ctx(s, ['branch', '--json']).stdout).summary).toBe(summary);
+  });
+});

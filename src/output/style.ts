@@ -60,8 +60,13 @@ export function shortTime(iso: string): string {
   return iso.slice(0, 16).replace('T', ' ');
 }
 
-/** One line, at most `max` characters, control characters visible. */
+/** One line, at most `max` characters, control characters visible; a longer one cut at a word, with an ellipsis. */
 export function oneLine(s: string, max = 72): string {
   const line = visible(s.replace(/\s+/g, ' ').trim());
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+  if (line.length <= max) return line;
+  let cut = line.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  if (space > max / 2) cut = cut.slice(0, space);
+  else if (/[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1); // never half a surrogate pair
+  return `${cut.trimEnd()}…`;
 }
