@@ -3,7 +3,7 @@
 // against the repo's refs before every answer, so a fetch or another tool never makes it wrong.
 import { parseInstant } from '../core/window.js';
 import { isoMs } from '../core/meta.js';
-import { AmbiguousIdError, CtxError, NotFoundError, UsageError } from '../errors/index.js';
+import { CtxError, NotFoundError, UsageError } from '../errors/index.js';
 import { lastAtOrBefore, recordOid, recordTime } from '../store/timeline.js';
 import { currentBranch } from './capture.js';
 import type { RepoContext } from './repo-context.js';
@@ -91,18 +91,9 @@ export async function currentOf(ctx: RepoContext, session: string): Promise<Sess
  * such a session, AmbiguousIdError (naming them) when the prefix starts several.
  */
 export async function sessionTip(ctx: RepoContext, session: string): Promise<SessionTip | null> {
-  const tips = [...ctx.branchTips(true)];
-  const metas = await ctx.engine.readObjects(tips.map(([, oid]) => `${oid}:meta.json`));
-  let found: { branch: string; oid: string; created_at: string; session: string }[] = [];
-  tips.forEach(([branch, oid], i) => {
-    const m = metaOf(oid, metas[i]?.data);
-    if (session !== '' && typeof m?.session_id === 'string' && m.session_id.startsWith(session)) found.push({ branch, oid, created_at: m.created_at, session: m.session_id });
-  });
-  if (found.some((f) => f.session === session)) found = found.filter((f) => f.session === session);
-  const sessions = [...new Set(found.map((f) => f.session))].sort();
-  if (sessions.length > 1) throw new AmbiguousIdError(session, sessions);
+  const found = await ctx.sessionTips(session);
   if (found.length === 0) return null;
-  session = sessions[0];
+  session = found[0].session;
   // newest first; branches come sorted by name, and the sort is stable
   found.sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at));
   const { allRuntimes } = await runtimeRegistry();
