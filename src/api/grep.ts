@@ -3,7 +3,7 @@
 // pattern requires, and only the artifacts that hold it are parsed into neutral messages, where the
 // pattern is matched against each block's text (tool calls and results as role `tool`).
 import { fullId, shortId } from '../core/ids.js';
-import { artifactName, COMMIT_TYPES, type CommitType, type Meta } from '../core/meta.js';
+import { artifactName, COMMIT_TYPES, SYNTHETIC_TRAILER, type CommitType, type Meta } from '../core/meta.js';
 import type { NeutralMessage } from '../core/neutral.js';
 import { grepPattern, matchMessage, rawCheck, requiredLiteral } from '../core/grep-match.js';
 import { parseSince } from '../core/window.js';
@@ -11,7 +11,7 @@ import { IntegrityError, UsageError } from '../errors/index.js';
 import { knownFormat } from '../formats/registry.js';
 import type { StorageFormat } from '../formats/format.js';
 import { parseMeta, readArtifacts, readArtifactsAt, readStoredCommits } from '../store/context-commits.js';
-import type { GitObject } from '../store/engine.js';
+import type { ChainLink, GitObject } from '../store/engine.js';
 import { trailer } from './context-reader.js';
 import type { RepoContext } from './repo-context.js';
 
@@ -115,8 +115,15 @@ export async function* scanCommits(ctx: RepoContext, tips: readonly [string, str
 async function* commitBatches(ctx: RepoContext, tips: readonly [string, string][]): AsyncIterable<Candidate[]> {
   const seen = new Set<string>();
   let batch: Candidate[] = [];
-  // a few chains read ahead while one is searched: each is a `git rev-list` of its own
+  // a few chains read ahead while one is searched: each is a `git rev-list` of its own; with several
+  // branches every chain is read first, to know which branch wrote each shared commit
   const chains = aheadOf(tips.map(([, tip]) => () => ctx.engine.chain(tip)), 4);
+  let owner: Map<string, string> | null = null;
+  if (tips.length > 1) {
+    const all: ChainLink[][] = [];
+    for (let k = 0; k < tips.length; k++) all.push(await chains(k));
+    owner = writers(tips.map(([b]) => b), all);
+  }
   for (const [k, [branch]] of tips.entries()) {
     const links = await chains(k);
     let child: Candidate | null = null;
@@ -126,9 +133,12 @@ async function* commitBatches(ctx: RepoContext, tips: readonly [string, string][
       const c: Candidate = { oid: l.oid, tree: l.tree, parent: null, branch, format, type };
       if (child) child.parent = c;
       child = c;
+      if (owner && owner.get(l.oid) !== branch) continue; // searched on the branch that wrote it
       if (seen.has(l.oid)) break;
       seen.add(l.oid);
       if (!format?.toNeutral || !COMMIT_TYPES.includes(type)) continue;
+      // a compaction ctx wrote (compact, clear, restore) copies messages the chain holds already
+      if (type === 'compaction' && trailer(l.message, SYNTHETIC_TRAILER) !== undefined) continue;
       batch.push(c);
       if (batch.length >= BATCH) {
         yield batch;
@@ -137,6 +147,35 @@ async function* commitBatches(ctx: RepoContext, tips: readonly [string, string][
     }
   }
   if (batch.length) yield batch;
+}
+
+/**
+ * The branch that wrote each commit of several chains (`branches[k]`'s chain is `chains[k]`, tip
+ * first): a commit shared by forks goes with its child where they all share it, else to the first
+ * branch whose next commit carries on its session, else to the first branch holding it.
+ */
+function writers(branches: readonly string[], chains: readonly ChainLink[][]): Map<string, string> {
+  const session = new Map<string, string | undefined>();
+  // each commit's holders: the branch and its child there (null: the branch's tip)
+  const held = new Map<string, { branch: string; child: string | null }[]>();
+  chains.forEach((links, k) =>
+    links.forEach((l, i) => {
+      session.set(l.oid, trailer(l.message, 'Ctx-Session'));
+      const list = held.get(l.oid) ?? held.set(l.oid, []).get(l.oid)!;
+      if (!list.some((h) => h.branch === branches[k])) list.push({ branch: branches[k], child: i === 0 ? null : links[i - 1].oid });
+    }),
+  );
+  const owner = new Map<string, string>();
+  // tip first: a commit's children are decided before it
+  for (const links of chains)
+    for (const l of links) {
+      if (owner.has(l.oid)) continue;
+      const holders = held.get(l.oid)!;
+      const child = holders[0].child;
+      if (child !== null && holders.every((h) => h.child === child) && owner.has(child)) owner.set(l.oid, owner.get(child)!);
+      else owner.set(l.oid, (holders.find((h) => h.child !== null && session.get(h.child) === session.get(l.oid)) ?? holders[0]).branch);
+    }
+  return owner;
 }
 
 /** `jobs` run in order, at most `n` ahead of the one asked for; `at(k)` is job k's result. */

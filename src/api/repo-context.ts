@@ -2,14 +2,14 @@
 import { hostname, userInfo } from 'node:os';
 import { AmbiguousIdError, NotFoundError, UsageError } from '../errors/index.js';
 import { fullId, isHexPrefix, parseSpec, shortId } from '../core/ids.js';
-import { person } from '../core/meta.js';
+import { person, type Meta } from '../core/meta.js';
 import type { Engine, EngineName, GitObject, Signature } from '../store/engine.js';
 import { StoreDamage, UnreadableObject } from '../store/damage.js';
 import { createEngine } from '../store/engine-select.js';
 import { findByPrefix, looseType } from '../store/object-ids.js';
 import { parseConfigSize, readConfig } from '../store/repo.js';
 import { refs, RefStore } from '../store/refs.js';
-import { DEFAULT_MAX_BLOB } from '../store/context-commits.js';
+import { DEFAULT_MAX_BLOB, parseMeta } from '../store/context-commits.js';
 import { DEFAULT_AUTO_PACK } from '../store/gc.js';
 import { checkTokenCounter, tokenCounter, type TokenCounter, type TokenCounterName } from '../core/tokens.js';
 
@@ -86,10 +86,7 @@ export class RepoContext {
         }
       }
     }
-    if (!oid) {
-      if (!isHexPrefix(base)) throw new NotFoundError(`unknown commit or branch: ${spec}`);
-      oid = await this.commitByPrefix(base.toLowerCase(), spec);
-    }
+    if (!oid) oid = await this.commitOrSession(base, explicitId, spec);
     if (ancestor === 0) return oid;
     const chain = await this.firstParents(oid, ancestor + 1);
     if (chain.length <= ancestor) throw new NotFoundError(`${spec}: the chain has only ${chain.length} commits`);
@@ -119,6 +116,45 @@ export class RepoContext {
       }
       throw new StoreDamage(ref, `points at ${oid.slice(0, 12)}, which ${o ? `is a ${o.type}, not a commit` : 'is missing'}`);
     }
+  }
+
+  /** A commit id prefix, else (not `ctx-…`) a session id or its unique prefix: that session's tip (`ctx current`). */
+  private async commitOrSession(base: string, explicitId: boolean, spec: string): Promise<string> {
+    let unknown: NotFoundError;
+    try {
+      if (!isHexPrefix(base)) throw new NotFoundError(`unknown commit or branch: ${spec}`);
+      return await this.commitByPrefix(base.toLowerCase(), spec);
+    } catch (e) {
+      if (!(e instanceof NotFoundError) || explicitId) throw e;
+      unknown = e;
+    }
+    // newest tip first, as `ctx current` chooses when no runtime's live branch is among them
+    const [newest] = (await this.sessionTips(base)).sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at));
+    if (!newest) throw unknown;
+    return newest.oid;
+  }
+
+  /**
+   * The branch tips (by name) whose meta.json session_id is `session`, else starts with it; AmbiguousIdError
+   * (naming the sessions) when it starts several.
+   */
+  async sessionTips(session: string): Promise<{ branch: string; oid: string; created_at: string; session: string }[]> {
+    const tips = [...this.branchTips(true)];
+    const metas = await this.engine.readObjects(tips.map(([, oid]) => `${oid}:meta.json`));
+    let found: { branch: string; oid: string; created_at: string; session: string }[] = [];
+    tips.forEach(([branch, oid], i) => {
+      let m: Meta | null = null;
+      try {
+        m = metas[i] ? parseMeta(oid, metas[i]!.data) : null;
+      } catch {
+        // a damaged tip holds no session: verify names it
+      }
+      if (session !== '' && typeof m?.session_id === 'string' && m.session_id.startsWith(session)) found.push({ branch, oid, created_at: m.created_at, session: m.session_id });
+    });
+    if (found.some((f) => f.session === session)) found = found.filter((f) => f.session === session);
+    const sessions = [...new Set(found.map((f) => f.session))].sort();
+    if (sessions.length > 1) throw new AmbiguousIdError(session, sessions);
+    return found;
   }
 
   private async commitByPrefix(prefix: string, spec: string): Promise<string> {

@@ -81,19 +81,24 @@ export interface SessionTip {
  */
 export async function currentOf(ctx: RepoContext, session: string): Promise<SessionTip> {
   if (!session) throw new UsageError('give a session: --session ID (or CTX_SESSION)');
-  const tips = [...ctx.branchTips(true)];
-  const metas = await ctx.engine.readObjects(tips.map(([, oid]) => `${oid}:meta.json`));
-  const found: { branch: string; oid: string; created_at: string }[] = [];
-  tips.forEach(([branch, oid], i) => {
-    const m = metaOf(oid, metas[i]?.data);
-    if (m?.session_id === session) found.push({ branch, oid, created_at: m.created_at });
-  });
-  if (found.length === 0) throw new NotFoundError(`no branch holds session ${session}`);
+  const tip = await sessionTip(ctx, session);
+  if (!tip) throw new NotFoundError(`no branch holds session ${session}`);
+  return tip;
+}
+
+/**
+ * `currentOf` for a session id or a unique prefix of one (`37f8`); null when no branch tip is of
+ * such a session, AmbiguousIdError (naming them) when the prefix starts several.
+ */
+export async function sessionTip(ctx: RepoContext, session: string): Promise<SessionTip | null> {
+  const found = await ctx.sessionTips(session);
+  if (found.length === 0) return null;
+  session = found[0].session;
   // newest first; branches come sorted by name, and the sort is stable
   found.sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at));
   const { allRuntimes } = await runtimeRegistry();
   const live = new Set((await allRuntimes()).map((r) => currentBranch(ctx, r.sessionBranch(session))));
   const chosen = found.find((f) => live.has(f.branch)) ?? found[0];
-  return { ...chosen, branches: [chosen, ...found.filter((f) => f !== chosen)].map((f) => f.branch) };
+  return { branch: chosen.branch, oid: chosen.oid, created_at: chosen.created_at, branches: [chosen, ...found.filter((f) => f !== chosen)].map((f) => f.branch) };
 }
 

@@ -4,7 +4,7 @@ import { openRepo } from '../api/open.js';
 import type { RepoContext } from '../api/repo-context.js';
 import type { CommandIO, GlobalFlags } from '../output/io.js';
 import { progress, progressWanted, type Progress, type ProgressUnit } from '../output/progress.js';
-import { colorLevel, makeChalk } from '../output/style.js';
+import { colorLevel, makeChalk, visibleLines } from '../output/style.js';
 
 export type { GlobalFlags };
 
@@ -65,7 +65,7 @@ export class Cli implements CommandIO {
   }
 
   note(text: string): void {
-    process.stderr.write(`${text}\n`);
+    process.stderr.write(`${visibleLines(text)}\n`);
   }
 
   progress(label: string, unit: ProgressUnit): Progress {

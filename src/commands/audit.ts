@@ -1,6 +1,7 @@
 import { auditState } from '../api/state.js';
 import { shortId } from '../core/ids.js';
 import { auditJson } from '../output/records.js';
+import { tsvLine } from '../output/style.js';
 import { defineCommand } from './command.js';
 
 export default defineCommand({
@@ -15,6 +16,6 @@ export default defineCommand({
   },
   print(io, entries) {
     if (io.flags.json) return entries.forEach((e) => io.json(auditJson(e)));
-    io.out(entries.map((e) => `${shortId(e.id.slice(4))}\t${e.created_at}\t${e.state.agent}\t${e.state.op}\t${e.state.keys.join(',')}\n`).join(''));
+    io.out(entries.map((e) => tsvLine([shortId(e.id.slice(4)), e.created_at, e.state.agent, e.state.op, e.state.keys.join(',')])).join(''));
   },
 });

@@ -5,7 +5,7 @@ import type { IntegrityError } from '../errors/index.js';
 import { UsageError } from '../errors/index.js';
 import { shortId } from '../core/ids.js';
 import { branchDeletedJson, branchJson } from '../output/records.js';
-import { oneLine, plainWidth, shortTime, table } from '../output/style.js';
+import { oneLine, plainWidth, shortTime, table, tsvLine, visible } from '../output/style.js';
 import { defineCommand } from './command.js';
 
 type Result = { deleted: { branch: string; oid: string | null; damaged?: string } } | { list: BranchInfo[]; damaged: IntegrityError[] };
@@ -33,14 +33,14 @@ export default defineCommand({
     if ('deleted' in r) {
       const gone = r.deleted;
       if (io.flags.json) return io.json(branchDeletedJson(gone.branch, gone.oid, gone.damaged));
-      if (gone.oid === null) return io.out(`Deleted damaged branch ${gone.branch} (it ${gone.damaged?.replace(/^holds/, 'held')})\n`);
-      return io.out(`Deleted branch ${gone.branch} (was ${shortId(gone.oid)})\n`);
+      if (gone.oid === null) return io.out(`Deleted damaged branch ${visible(gone.branch)} (it ${visible(gone.damaged?.replace(/^holds/, 'held') ?? '')})\n`);
+      return io.out(`Deleted branch ${visible(gone.branch)} (was ${shortId(gone.oid)})\n`);
     }
     for (const d of r.damaged.slice(1)) io.note(`ctx: ${d.message}`);
     if (io.flags.json) return r.list.forEach((b) => io.json(branchJson(b)));
     const c = io.chalk;
-    if (!io.tty || r.list.length === 0) return io.out(r.list.map((b) => `${c.green(b.name)}\t${c.yellow(shortId(b.id.slice(4)))}\n`).join(''));
-    const rows = r.list.map((b) => [c.green(b.name), c.yellow(shortId(b.id.slice(4))), shortTime(b.meta.created_at), oneLine(displaySummary(b.meta.summary, b.meta), 60)]);
+    if (!io.tty || r.list.length === 0) return io.out(r.list.map((b) => tsvLine([c.green(visible(b.name)), c.yellow(shortId(b.id.slice(4)))])).join(''));
+    const rows = r.list.map((b) => [c.green(visible(b.name)), c.yellow(shortId(b.id.slice(4))), visible(shortTime(b.meta.created_at)), oneLine(displaySummary(b.meta.summary, b.meta), 60)]);
     io.out(table([['BRANCH', 'TIP', 'TIME', 'SUMMARY'].map((h) => c.bold(h)), ...rows], plainWidth));
   },
   failure: (r) => ('damaged' in r ? r.damaged[0] : undefined),

@@ -1,5 +1,6 @@
 import { diffState } from '../api/state.js';
 import { stateDiffJson } from '../output/records.js';
+import { visible } from '../output/style.js';
 import { defineCommand } from './command.js';
 
 export default defineCommand({
@@ -19,9 +20,9 @@ export default defineCommand({
     if (io.flags.json) return io.json(stateDiffJson(d));
     let out = '';
     for (const [ns, k] of Object.entries(d.namespaces)) {
-      for (const key of k.added) out += `${io.chalk.green('+')} ${ns}.${key}\n`;
-      for (const key of k.removed) out += `${io.chalk.red('-')} ${ns}.${key}\n`;
-      for (const key of k.changed) out += `${io.chalk.yellow('~')} ${ns}.${key}\n`;
+      for (const key of k.added) out += `${io.chalk.green('+')} ${visible(`${ns}.${key}`)}\n`;
+      for (const key of k.removed) out += `${io.chalk.red('-')} ${visible(`${ns}.${key}`)}\n`;
+      for (const key of k.changed) out += `${io.chalk.yellow('~')} ${visible(`${ns}.${key}`)}\n`;
     }
     io.out(out);
   },

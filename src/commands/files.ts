@@ -2,7 +2,7 @@ import { filesTouched } from '../api/touched.js';
 import { shortId } from '../core/ids.js';
 import { CtxError } from '../errors/index.js';
 import { fileTouchJson } from '../output/records.js';
-import { plainWidth, shortTime, table } from '../output/style.js';
+import { plainWidth, shortTime, table, tsvLine, visible } from '../output/style.js';
 import { defineCommand } from './command.js';
 
 export default defineCommand({
@@ -22,8 +22,8 @@ export default defineCommand({
   print(io, touches) {
     if (io.flags.json) return touches.forEach((t) => io.json(fileTouchJson(t)));
     const c = io.chalk;
-    if (!io.tty) return io.out(touches.map((t) => [t.at, t.action, t.tool, shortId(t.commit.slice(4)), t.branch, t.session, t.entry, t.path].join('\t') + '\n').join(''));
-    const rows = touches.map((t) => [shortTime(t.at), t.action, t.tool, c.yellow(shortId(t.commit.slice(4))), c.green(t.branch), t.path]);
+    if (!io.tty) return io.out(touches.map((t) => tsvLine([t.at, t.action, t.tool, shortId(t.commit.slice(4)), t.branch, t.session, t.entry, t.path])).join(''));
+    const rows = touches.map((t) => [visible(shortTime(t.at)), t.action, visible(t.tool), c.yellow(shortId(t.commit.slice(4))), c.green(visible(t.branch)), visible(t.path)]);
     io.out(table([['TIME', 'ACTION', 'TOOL', 'COMMIT', 'BRANCH', 'PATH'].map((h) => c.bold(h)), ...rows], plainWidth));
   },
   failure: (touches) => (touches.length === 0 ? new CtxError('no tool call touched that path') : undefined),

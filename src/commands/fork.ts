@@ -1,6 +1,7 @@
 import { fork } from '../api/branch-ops.js';
 import { shortId } from '../core/ids.js';
 import { forkJson } from '../output/records.js';
+import { tsvLine } from '../output/style.js';
 import { defineCommand } from './command.js';
 
 export default defineCommand({
@@ -17,6 +18,6 @@ export default defineCommand({
   },
   print(io, made) {
     if (io.flags.json) return io.json(forkJson(made.branch, made.oid));
-    io.out(`${made.branch}\t${shortId(made.oid)}\n`);
+    io.out(tsvLine([made.branch, shortId(made.oid)]));
   },
 });

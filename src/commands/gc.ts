@@ -1,7 +1,7 @@
 import { gc, type GcReport } from '../api/gc.js';
 import { shortId } from '../core/ids.js';
 import { gcBranchJson, gcJson } from '../output/records.js';
-import { plainWidth, shortTime, table } from '../output/style.js';
+import { plainWidth, shortTime, table, tsvLine, visible } from '../output/style.js';
 import type { ObjectStats } from '../api/gc.js';
 import { defineCommand } from './command.js';
 
@@ -33,9 +33,9 @@ export default defineCommand({
     }
     const c = io.chalk;
     if (io.tty && r.branches.length) {
-      const rows = r.branches.map((b) => [c.green(b.branch), c.yellow(shortId(b.oid)), shortTime(b.created_at), `${b.pattern}=${b.keep}`, b.action]);
+      const rows = r.branches.map((b) => [c.green(visible(b.branch)), c.yellow(shortId(b.oid)), visible(shortTime(b.created_at)), visible(`${b.pattern}=${b.keep}`), b.action]);
       io.out(table([['BRANCH', 'TIP', 'CREATED', 'RETENTION', 'ACTION'].map((h) => c.bold(h)), ...rows], plainWidth));
-    } else for (const b of r.branches) io.out(`${b.action}\t${b.branch}\t${shortId(b.oid)}\t${b.created_at}\t${b.pattern}=${b.keep}\n`);
+    } else for (const b of r.branches) io.out(tsvLine([b.action, b.branch, shortId(b.oid), b.created_at, `${b.pattern}=${b.keep}`]));
     if (r.after === null) return io.note(`ctx: dry run: nothing changed (objects: ${stats(r.before)})`);
     const derived = r.derived_removed ? `; ${r.derived_removed} derived ${r.derived_removed === 1 ? 'file' : 'files'} removed` : '';
     io.out(`objects: ${stats(r.before)} -> ${stats(r.after)}${derived}\n`);

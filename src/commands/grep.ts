@@ -4,6 +4,7 @@ import { shortId } from '../core/ids.js';
 import { CtxError, UsageError } from '../errors/index.js';
 import type { CommandIO } from '../output/io.js';
 import { grepJson } from '../output/records.js';
+import { tsvLine, visible } from '../output/style.js';
 import { defineCommand } from './command.js';
 
 interface Flags {
@@ -48,8 +49,8 @@ export default defineCommand({
   print(io, { hits, re }) {
     if (io.flags.json) return hits.forEach((h) => io.json(grepJson(h)));
     const c = io.chalk;
-    if (!io.tty) return io.out(hits.map((h) => [c.yellow(shortId(h.commit.slice(4))), h.branch, h.entry, h.role, h.at ?? '-', highlight(io, h.snippet, re)].join('\t') + '\n').join(''));
-    io.out(hits.map((h) => `${c.yellow(shortId(h.commit.slice(4)))} ${c.green(h.branch)} ${h.entry} ${c.cyan(h.role)}  ${highlight(io, h.snippet, re)}\n`).join(''));
+    if (!io.tty) return io.out(hits.map((h) => tsvLine([c.yellow(shortId(h.commit.slice(4))), h.branch, h.entry, h.role, h.at ?? '-', highlight(io, h.snippet, re)])).join(''));
+    io.out(hits.map((h) => `${c.yellow(shortId(h.commit.slice(4)))} ${c.green(visible(h.branch))} ${h.entry} ${c.cyan(visible(h.role))}  ${highlight(io, h.snippet, re)}\n`).join(''));
   },
   failure: ({ hits }, flags) => (hits.length === 0 ? new CtxError(`no match${flags.role ? ` in role ${flags.role}` : ''}`) : undefined),
 });

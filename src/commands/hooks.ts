@@ -3,6 +3,7 @@ import { HOOKS_ACTIONS, hooks, type HooksAction } from '../api/sessions.js';
 import { UsageError } from '../errors/index.js';
 import { hooksJson } from '../output/records.js';
 import { shellQuote } from '../output/shell.js';
+import { tsvLine } from '../output/style.js';
 import { defineCommand } from './command.js';
 
 export default defineCommand({
@@ -23,7 +24,7 @@ export default defineCommand({
     if (io.flags.json) return io.json(hooksJson(action, r));
     if (action !== 'status') io.note(r.changed ? `${action === 'install' ? 'installed in' : 'removed from'} ${r.path}${r.backup ? ` (backup: ${r.backup})` : ''}` : `${r.path}: nothing to change`);
     if (r.covers !== undefined && action !== 'uninstall') io.note(`covers ${r.covers}`);
-    for (const [event, command] of Object.entries(r.events)) io.out(`${event}\t${command ?? '-'}\n`);
+    for (const [event, command] of Object.entries(r.events)) io.out(tsvLine([event, command ?? '-']));
   },
 });
 

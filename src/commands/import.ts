@@ -5,6 +5,7 @@ import type { ImportResult } from '../api/runtime.js';
 import { shortId } from '../core/ids.js';
 import { CtxError } from '../errors/index.js';
 import { importFileErrorJson, importFileJson, importJson } from '../output/records.js';
+import { tsvLine } from '../output/style.js';
 import { defineCommand } from './command.js';
 import { METADATA_OPTIONS, metadataFields, type MetadataFlags } from './metadata-flags.js';
 import { runtimeNames } from './runtime-names.js';
@@ -52,14 +53,14 @@ export default defineCommand({
   print(io, { one, files }) {
     if (one) {
       if (io.flags.json) return io.json(importJson(one, one.tip));
-      return io.out(`${one.branch}\t${shortId(one.tip)}\t${one.commits.length} commits\n`);
+      return io.out(tsvLine([one.branch, shortId(one.tip), `${one.commits.length} commits`]));
     }
     for (const { file, result: r, error } of files!) {
       if (io.flags.json) io.json(r ? importFileJson(file, r, tipOf(r)) : importFileErrorJson(file, error!));
       else if (error) io.note(`${file}: ${error.message}`);
       else {
         for (const w of r!.commits.flatMap((c) => c.warnings ?? [])) io.note(`${file}: ${w}`);
-        io.out(`${file}\t${r!.branch}\t${shortId(tipOf(r!))}\t${r!.unchanged ? 'unchanged' : `${r!.commits.length} commits`}\n`);
+        io.out(tsvLine([file, r!.branch, shortId(tipOf(r!)), r!.unchanged ? 'unchanged' : `${r!.commits.length} commits`]));
       }
     }
   },

@@ -3,7 +3,7 @@ import { UsageError } from '../errors/index.js';
 import { shortId } from '../core/ids.js';
 import type { CommandIO } from '../output/io.js';
 import { logJson } from '../output/records.js';
-import { oneLine, plainWidth, shortTime, table } from '../output/style.js';
+import { oneLine, plainWidth, shortTime, table, tsvLine, visible } from '../output/style.js';
 import { renderGraph } from '../output/graph.js';
 import { defineCommand } from './command.js';
 
@@ -48,11 +48,11 @@ export default defineCommand({
     const c = io.chalk;
     const type = (t: string) => (t === 'delta' ? t : c.magenta(t));
     if (!io.tty)
-      return io.out(records.map((r) => `${[c.yellow(shortId(r.id.slice(4))), type(r.meta.type), r.meta.created_at, r.meta.message_count, r.meta.token_count, oneLine(r.summary, 1000)].join('\t')}\n`).join(''));
+      return io.out(records.map((r) => tsvLine([c.yellow(shortId(r.id.slice(4))), type(visible(r.meta.type)), visible(r.meta.created_at), r.meta.message_count, r.meta.token_count, oneLine(r.summary, 1000)])).join(''));
     const rows = records.map((r) => [
       c.yellow(shortId(r.id.slice(4))),
-      type(r.meta.type),
-      shortTime(r.meta.created_at),
+      type(visible(r.meta.type)),
+      visible(shortTime(r.meta.created_at)),
       String(r.meta.message_count),
       String(r.meta.token_count),
       (r.branches.length ? c.green(`(${r.branches.join(', ')}) `) : '') + oneLine(r.summary),
@@ -63,8 +63,8 @@ export default defineCommand({
 
 function line(io: CommandIO, r: CommitRecord): string {
   const c = io.chalk;
-  const refs = r.branches.length ? c.green(` (${r.branches.join(', ')})`) : '';
-  return `${c.yellow(shortId(r.id.slice(4)))} ${r.meta.type} ${shortTime(r.meta.created_at)}${refs} ${oneLine(r.summary)}`;
+  const refs = r.branches.length ? c.green(` (${visible(r.branches.join(', '))})`) : '';
+  return `${c.yellow(shortId(r.id.slice(4)))} ${visible(r.meta.type)} ${visible(shortTime(r.meta.created_at))}${refs} ${oneLine(r.summary)}`;
 }
 
 /**
@@ -105,7 +105,8 @@ export function formatCommit(fmt: string, r: CommitRecord): string {
     n: () => '\n',
     '%': () => '%',
   };
+  // a placeholder's value is store text: shown inert (%n is the one newline a format asks for)
   return fmt.replace(/%\(([a-z]+)\)|%(a[neditI]|[HhPpsdDn%])/g, (all, name: string | undefined, key: string | undefined) =>
-    name !== undefined ? (own[name] ?? all) : fields[key!]?.() ?? all,
+    name !== undefined ? (own[name] === undefined ? all : visible(own[name])) : key === 'n' ? '\n' : fields[key!] ? visible(fields[key!]()) : all,
   );
 }

@@ -2,6 +2,7 @@ import { setPolicy, showPolicy } from '../api/state.js';
 import { shortId } from '../core/ids.js';
 import { UsageError } from '../errors/index.js';
 import { policyJson, stateWriteJson } from '../output/records.js';
+import { tsvLine } from '../output/style.js';
 import type { StateWrite } from '../api/state.js';
 import { defineCommand } from './command.js';
 import { agentOf } from './state.js';
@@ -41,7 +42,7 @@ export default defineCommand({
   print(io, done) {
     if ('shown' in done) {
       if (io.flags.json) return io.json(policyJson(done.shown));
-      return io.out(Object.keys(done.shown.agents).sort().map((a) => `${a}\t${done.shown.agents[a].join(',')}\n`).join(''));
+      return io.out(Object.keys(done.shown.agents).sort().map((a) => tsvLine([a, done.shown.agents[a].join(',')])).join(''));
     }
     if (io.flags.json) return io.json(stateWriteJson(done.write));
     if (done.write.commit) io.out(`${shortId(done.write.commit.oid)}\n`);

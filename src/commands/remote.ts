@@ -1,7 +1,7 @@
 import { addRemote, redact, deleteRemote, remotes, type Remote } from '../api/remote-config.js';
 import { UsageError } from '../errors/index.js';
 import { remoteJson, remoteRemovedJson } from '../output/records.js';
-import { plainWidth, table } from '../output/style.js';
+import { plainWidth, table, tsvLine, visible } from '../output/style.js';
 import { defineCommand } from './command.js';
 
 type Result = { added: Remote } | { removed: Remote } | { list: Remote[] };
@@ -33,15 +33,15 @@ export default defineCommand({
   print(io, r) {
     if ('added' in r) {
       if (io.flags.json) return io.json(remoteJson(r.added.name, redact(r.added.url)));
-      return io.out(`${r.added.name}\t${redact(r.added.url)}\n`);
+      return io.out(tsvLine([r.added.name, redact(r.added.url)]));
     }
     if ('removed' in r) {
       if (io.flags.json) return io.json(remoteRemovedJson(r.removed.name, redact(r.removed.url)));
-      return io.out(`removed ${r.removed.name}\n`);
+      return io.out(`removed ${visible(r.removed.name)}\n`);
     }
     if (io.flags.json) return r.list.forEach((x) => io.json(remoteJson(x.name, redact(x.url))));
-    if (!io.tty || r.list.length === 0) return io.out(r.list.map((x) => `${x.name}\t${redact(x.url)}\n`).join(''));
+    if (!io.tty || r.list.length === 0) return io.out(r.list.map((x) => tsvLine([x.name, redact(x.url)])).join(''));
     const c = io.chalk;
-    io.out(table([['REMOTE', 'URL'].map((h) => c.bold(h)), ...r.list.map((x) => [c.green(x.name), redact(x.url)])], plainWidth));
+    io.out(table([['REMOTE', 'URL'].map((h) => c.bold(h)), ...r.list.map((x) => [c.green(visible(x.name)), visible(redact(x.url))])], plainWidth));
   },
 });

@@ -1,7 +1,7 @@
 import { sessions } from '../api/saves.js';
 import { shortId } from '../core/ids.js';
 import { sessionJson } from '../output/records.js';
-import { oneLine, plainWidth, shortTime, table } from '../output/style.js';
+import { oneLine, plainWidth, shortTime, table, tsvLine, visible } from '../output/style.js';
 import { defineCommand } from './command.js';
 
 export default defineCommand({
@@ -19,8 +19,8 @@ export default defineCommand({
     const c = io.chalk;
     const count = (n: number | null) => (n === null ? '?' : String(n));
     if (!io.tty || list.length === 0)
-      return io.out(list.map((s) => [c.green(s.name), c.yellow(shortId(s.id.slice(4))), s.saved_at, s.branch, count(s.message_count), oneLine(s.description, 200)].join('\t') + '\n').join(''));
-    const rows = list.map((s) => [c.green(s.name), c.yellow(shortId(s.id.slice(4))), shortTime(s.saved_at), s.branch, count(s.message_count), oneLine(s.description, 60)]);
+      return io.out(list.map((s) => tsvLine([c.green(visible(s.name)), c.yellow(shortId(s.id.slice(4))), visible(s.saved_at), visible(s.branch), count(s.message_count), oneLine(s.description, 200)])).join(''));
+    const rows = list.map((s) => [c.green(visible(s.name)), c.yellow(shortId(s.id.slice(4))), visible(shortTime(s.saved_at)), visible(s.branch), count(s.message_count), oneLine(s.description, 60)]);
     io.out(table([['NAME', 'COMMIT', 'SAVED', 'BRANCH', 'MESSAGES', 'DESCRIPTION'].map((h) => c.bold(h)), ...rows], plainWidth));
   },
 });

@@ -1,6 +1,7 @@
 import { artifactOf, show, type CommitRecord } from '../api/read.js';
 import { shortId } from '../core/ids.js';
 import { commitJson } from '../output/records.js';
+import { visible } from '../output/style.js';
 import { defineCommand } from './command.js';
 
 type Shown = { record: CommitRecord } | { artifact: Uint8Array };
@@ -28,8 +29,9 @@ export default defineCommand({
     ];
     if (Object.keys(r.annotations).length) rows.push(['annotations', JSON.stringify(r.annotations)]);
     let out = `${c.yellow(`commit ${r.id}`)}\n`;
-    for (const [k, v] of rows) out += `${`${k}:`.padEnd(15)}${typeof v === 'string' ? v : JSON.stringify(v)}\n`;
-    out += `\n    ${r.summary || c.dim('(no summary)')}\n`;
+    // meta.json, notes and the summary are store text: shown inert (JSON.stringify leaves DEL and C1 as they are)
+    for (const [k, v] of rows) out += `${visible(`${k}:`.padEnd(15))}${visible(typeof v === 'string' ? v : JSON.stringify(v))}\n`;
+    out += `\n    ${visible(r.summary) || c.dim('(no summary)')}\n`;
     io.out(out);
   },
 });

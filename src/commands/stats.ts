@@ -1,5 +1,6 @@
 import { stateStats } from '../api/state.js';
 import { statsJson } from '../output/records.js';
+import { tsvLine } from '../output/style.js';
 import { defineCommand } from './command.js';
 
 export default defineCommand({
@@ -13,9 +14,9 @@ export default defineCommand({
   },
   print(io, s) {
     if (io.flags.json) return io.json(statsJson(s));
-    let out = `schema\t${s.schema}\ntotal\t${s.total}\t${s.limits.maxTotal}\n`;
-    for (const [ns, n] of Object.entries(s.namespaces)) out += `namespace\t${ns}\t${n}\t${s.limits.maxNamespace}\n`;
-    for (const [k, n] of Object.entries(s.arrays)) out += `array\t${k}\t${n}\t${s.limits.maxArrayItems}\n`;
+    let out = tsvLine(['schema', s.schema]) + `total\t${s.total}\t${s.limits.maxTotal}\n`;
+    for (const [ns, n] of Object.entries(s.namespaces)) out += tsvLine(['namespace', ns, n, s.limits.maxNamespace]);
+    for (const [k, n] of Object.entries(s.arrays)) out += tsvLine(['array', k, n, s.limits.maxArrayItems]);
     out += `externalized\t${s.externalized.count}\t${s.externalized.bytes}\n`;
     io.out(out);
   },

@@ -2,6 +2,7 @@ import { summarize } from '../api/summarize.js';
 import { shortId } from '../core/ids.js';
 import { CtxError, UsageError } from '../errors/index.js';
 import { summaryJson } from '../output/records.js';
+import { tsvLine } from '../output/style.js';
 import { defineCommand } from './command.js';
 import { ANNOTATOR_OPTION } from './metadata-flags.js';
 
@@ -48,7 +49,7 @@ export default defineCommand({
   print(io, outcomes) {
     for (const o of outcomes) {
       if (io.flags.json) io.json(summaryJson(o));
-      else if (o.status === 'annotated') io.out(`${shortId(o.id.slice(4))}\t${o.summary}\n`);
+      else if (o.status === 'annotated') io.out(tsvLine([shortId(o.id.slice(4)), o.summary ?? '']));
       else io.note(`${shortId(o.id.slice(4))}: failed: ${o.error}`);
     }
     const failed = outcomes.filter((o) => o.status === 'failed').length;

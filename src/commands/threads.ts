@@ -1,7 +1,7 @@
 import { threads } from '../api/read.js';
 import { shortId } from '../core/ids.js';
 import { threadJson } from '../output/records.js';
-import { oneLine, plainWidth, shortTime, table } from '../output/style.js';
+import { oneLine, plainWidth, shortTime, table, tsvLine, visible } from '../output/style.js';
 import { defineCommand } from './command.js';
 
 export default defineCommand({
@@ -19,8 +19,8 @@ export default defineCommand({
     if (io.flags.json) return list.forEach((t) => io.json(threadJson(t)));
     const c = io.chalk;
     if (!io.tty || list.length === 0)
-      return io.out(list.map((t) => [c.green(t.thread), c.yellow(shortId(t.id.slice(4))), t.created_at, t.author ?? '-', String(t.commits), oneLine(t.summary, 1000)].join('\t') + '\n').join(''));
-    const rows = list.map((t) => [c.green(t.thread), c.yellow(shortId(t.id.slice(4))), shortTime(t.created_at), t.author ?? '-', String(t.commits), oneLine(t.summary, 60)]);
+      return io.out(list.map((t) => tsvLine([c.green(visible(t.thread)), c.yellow(shortId(t.id.slice(4))), visible(t.created_at), visible(t.author ?? '-'), t.commits, oneLine(t.summary, 1000)])).join(''));
+    const rows = list.map((t) => [c.green(visible(t.thread)), c.yellow(shortId(t.id.slice(4))), visible(shortTime(t.created_at)), visible(t.author ?? '-'), String(t.commits), oneLine(t.summary, 60)]);
     io.out(table([['THREAD', 'LAST', 'TIME', 'AUTHOR', 'COMMITS', 'SUMMARY'].map((h) => c.bold(h)), ...rows], plainWidth));
   },
 });

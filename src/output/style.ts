@@ -16,12 +16,39 @@ export function makeChalk(level: 0 | 1 | 2 | 3): ChalkInstance {
   return new Chalk({ level });
 }
 
-/** Columns padded to their widest cell; the last column is not padded. */
-export function table(rows: readonly string[][], visibleWidth: (s: string) => number = (s) => s.length): string {
-  if (rows.length === 0) return '';
+/** Columns padded to their widest cell; the last column is not padded. Cells are made inert (`cell`). */
+export function table(cells: readonly string[][], visibleWidth: (s: string) => number = (s) => s.length): string {
+  if (cells.length === 0) return '';
+  const rows = cells.map((r) => r.map(cell));
   const widths: number[] = [];
   for (const r of rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, visibleWidth(c))));
   return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c + ' '.repeat(widths[i] - visibleWidth(c)))).join('  ').trimEnd()).join('\n') + '\n';
+}
+
+/** One TAB-separated line of cells, each made inert (`cell`): a TAB or newline inside one cannot split it. */
+export function tsvLine(cells: readonly (string | number)[]): string {
+  return `${cells.map((c) => cell(String(c))).join('\t')}\n`;
+}
+
+// C0 (escape, tab, newline, carriage return…), DEL and C1 (0x9b is CSI on some terminals)
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\x00-\x1f\x7f-\x9f]/g;
+// eslint-disable-next-line no-control-regex
+const COLOUR_OR_CONTROL = /(\x1b\[[0-9;]*m)|[\x00-\x1f\x7f-\x9f]/g;
+
+/** Text from a store made inert on a terminal: every control character shown as U+FFFD, as grep's snippets show them. */
+export function visible(s: string): string {
+  return s.replace(CONTROL, '\ufffd');
+}
+
+/** A table or TSV cell: the colours chalk added kept, any other control character shown as U+FFFD. */
+export function cell(s: string): string {
+  return s.replace(COLOUR_OR_CONTROL, (m, colour: string | undefined) => colour ?? '\ufffd');
+}
+
+/** Lines for people on stderr: newlines and TABs kept, any other control character shown as U+FFFD. */
+export function visibleLines(s: string): string {
+  return s.replace(CONTROL, (c) => (c === '\n' || c === '\t' ? c : '\ufffd'));
 }
 
 // eslint-disable-next-line no-control-regex
@@ -33,8 +60,13 @@ export function shortTime(iso: string): string {
   return iso.slice(0, 16).replace('T', ' ');
 }
 
-/** One line, at most `max` characters. */
+/** One line, at most `max` characters, control characters visible; a longer one cut at a word, with an ellipsis. */
 export function oneLine(s: string, max = 72): string {
-  const line = s.replace(/\s+/g, ' ').trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+  const line = visible(s.replace(/\s+/g, ' ').trim());
+  if (line.length <= max) return line;
+  let cut = line.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  if (space > max / 2) cut = cut.slice(0, space);
+  else if (/[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1); // never half a surrogate pair
+  return `${cut.trimEnd()}…`;
 }
