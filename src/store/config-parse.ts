@@ -13,7 +13,8 @@ const KEY_START = /[A-Za-z]/;
 const KEY_CHAR = /[A-Za-z0-9-]/;
 const ESCAPES: Record<string, string> = { n: '\n', t: '\t', b: '\b', '"': '"', '\\': '\\' };
 
-export function parseGitConfig(text: string): ParsedConfig {
+export function parseGitConfig(source: string): ParsedConfig {
+  const text = source.replace(/\r\n/g, '\n'); // git reads CRLF as LF
   const entries: [string, string][] = [];
   const lines = text.split('\n');
   let i = 0; // position in text
@@ -21,7 +22,7 @@ export function parseGitConfig(text: string): ParsedConfig {
   let section: string | null = null;
   const fail = (): ParsedConfig => ({ entries, bad: { line, text: (lines[line - 1] ?? '').trim() } });
   const at = (k = 0) => text[i + k];
-  const space = (c: string | undefined) => c === ' ' || c === '\t' || c === '\r' || c === '\f' || c === '\v';
+  const space = (c: string | undefined) => c === ' ' || c === '\t' || c === '\r'; // git's isspace: not \v or \f
   if (text.charCodeAt(0) === 0xfeff) i++; // git skips a UTF-8 byte order mark
   while (i < text.length) {
     const c = at();
@@ -62,10 +63,11 @@ export function parseGitConfig(text: string): ParsedConfig {
       if (section === null) return fail();
       let key = '';
       while (i < text.length && KEY_CHAR.test(at())) key += text[i++];
-      while (space(at())) i++;
+      while (at() === ' ' || at() === '\t') i++;
       const full = `${section}.${key.toLowerCase()}`;
       const end = at();
-      if (end === undefined || end === '\n' || end === '#' || end === ';') {
+      // git: a key alone ends its line (no comment after it)
+      if (end === undefined || end === '\n') {
         entries.push([full, 'true']);
         continue;
       }
@@ -96,7 +98,7 @@ export function parseGitConfig(text: string): ParsedConfig {
         return out;
       }
       if (!quoted && space(c)) {
-        pending += c;
+        pending += ' '; // git turns each unquoted blank into a space
         continue;
       }
       if (c === '\\') {
