@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { ctx, git, newStore, objectCount, tempDir } from './helpers.js';
+import { parseConfig } from '../src/store/repo.js';
 
 const ENV = { CTX_PRINCIPAL: 'alice', CTX_MACHINE: 'box', CTX_NOW: '2026-01-02T03:04:05.678Z' };
 const LINE = '{"type":"user","message":{"role":"user","content":"hi"}}\n';
@@ -218,6 +219,33 @@ describe('the store config is read the way git reads it', () => {
     expect(git(store, ['config', 'alias.foo'])).toBe('a ;#b\n');
     expect(checkpoint(store)).toMatchObject({ code: 0, stderr: '' });
   });
+});
+
+describe('ctx’s config parser agrees with git', () => {
+  it('on 400 seeded random files: refused by both or read to the same values', () => {
+    const parts = ['[', ']', '"', '\\', ' ', '\t', '\n', '=', '#', ';', 'a', 'b', '.', '-', '1', 'x', 'n', '[s]\n', '[s "q"]\n', 'k = ', 'k', '\r', '[S.X]', '[a "b\\"c"]', '\\\n', 'K', '\v', '\f'];
+    let seed = 20;
+    const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+    const file = join(tempDir(), 'c.cfg');
+    const differ: string[] = [];
+    for (let t = 0; t < 400; t++) {
+      let text = '[s]\n';
+      for (let i = 1 + rnd(20); i > 0; i--) text += parts[rnd(parts.length)];
+      writeFileSync(file, text);
+      let theirs: string | null;
+      try {
+        const out = execFileSync('git', ['config', '-f', file, '--list', '-z'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+        const values = new Map(out.split('\0').filter(Boolean).map((r) => (r.includes('\n') ? [r.slice(0, r.indexOf('\n')), r.slice(r.indexOf('\n') + 1)] : [r, 'true'])));
+        theirs = JSON.stringify([...values]);
+      } catch {
+        theirs = null;
+      }
+      const parsed = parseConfig(text);
+      const ours = parsed.bad ? null : JSON.stringify([...parsed.values]);
+      if (ours !== theirs) differ.push(`${JSON.stringify(text)}: git ${theirs}, ctx ${ours}`);
+    }
+    expect(differ).toEqual([]);
+  }, 120_000);
 });
 
 describe('ctx hook --store', () => {
