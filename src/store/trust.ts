@@ -2,6 +2,7 @@
 // store that came with a clone can carry a stranger's config, not tracked by the enclosing work tree.
 // Trust is granted only by the user's own config (`ctx.safeStore`), never by the store's.
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { UntrustedStoreError } from '../errors/index.js';
 import { userConfigValues } from './config-files.js';
@@ -56,12 +57,13 @@ function isTracked(top: string, rel: string, env: NodeJS.ProcessEnv): boolean {
   }
 }
 
-/** `ctx.safeStore` in the user's config: a store's path, or `*`; an empty value drops those above it (git's safe.directory). */
+/** `ctx.safeStore` in the user's config: a store's path (`~/` is home), or `*`; an empty value drops those above it (git's safe.directory). */
 function isSafeListed(gitdir: string, env: NodeJS.ProcessEnv): boolean {
   let safe: string[] = [];
   for (const v of userConfigValues(env, 'ctx.safestore')) safe = v === '' ? [] : [...safe, v];
   const real = realOr(gitdir);
-  return safe.some((v) => v === '*' || resolve(v) === gitdir || realOr(resolve(v)) === real);
+  const path = (v: string) => (v.startsWith('~/') ? join(env.HOME || homedir(), v.slice(2)) : resolve(v));
+  return safe.some((v) => v === '*' || path(v) === gitdir || realOr(path(v)) === real);
 }
 
 function realOr(path: string): string {
