@@ -192,6 +192,13 @@ describe('ctx gc', () => {
   });
 });
 
+/** ctx.autoPack below the default, as only the user's own (global) config may set it. */
+function autoPackGlobally(value: string): Record<string, string> {
+  const file = join(tempDir(), 'gitconfig');
+  writeFileSync(file, `[ctx]\n\tautoPack = ${value}\n`);
+  return { GIT_CONFIG_GLOBAL: file, GIT_CONFIG_NOSYSTEM: '1' };
+}
+
 describe('auto-pack', () => {
   it('a write that leaves more than ctx.autoPack loose objects packs them (git gc --auto)', () => {
     const dir = tempDir();
@@ -199,9 +206,8 @@ describe('auto-pack', () => {
     const counts: string[] = [];
     for (const autoPack of ['0', '256']) {
       const store = newStore();
-      git(store, ['config', 'ctx.autoPack', autoPack]);
       git(store, ['config', 'gc.autoDetach', 'false']); // git packs in the foreground: the test sees the result
-      const r = ctx(store, ['--engine', 'isogit', 'import', 'claude-code', file, '-b', 'imported'], { env });
+      const r = ctx(store, ['--engine', 'isogit', 'import', 'claude-code', file, '-b', 'imported'], { env: { ...env, ...autoPackGlobally(autoPack) } });
       expect(r).toMatchObject({ code: 0, stderr: '' });
       counts.push(objectCount(store));
       expect(fsck(store)).toEqual({ code: 0, output: '' });
@@ -213,8 +219,7 @@ describe('auto-pack', () => {
   it('without git on PATH, ctx packs them itself after the write', () => {
     const file = transcript(tempDir(), 500);
     const store = newStore();
-    git(store, ['config', 'ctx.autoPack', '256']);
-    const r = ctx(store, ['import', 'claude-code', file, '-b', 'imported'], { env: { ...env, PATH: join(tempDir(), 'empty') } });
+    const r = ctx(store, ['import', 'claude-code', file, '-b', 'imported'], { env: { ...env, ...autoPackGlobally('256'), PATH: join(tempDir(), 'empty') } });
     expect(r).toMatchObject({ code: 0, stderr: '' });
     expect(objectCount(store)).toBe('count: 0 in-pack: 2000');
     expect(fsck(store)).toEqual({ code: 0, output: '' });
@@ -231,7 +236,7 @@ describe('gc while agents write', () => {
   it(`${WRITERS} writers × ${COMMITS} checkpoints with --retry and ctx gc in a loop: every commit once, reachable, fsck and verify clean`, async () => {
     const store = newStore();
     // auto-pack fires often too, in the foreground: writers' git gc --auto races the explicit ones
-    git(store, ['config', 'ctx.autoPack', '64']);
+    const env = { ...FIXED_ENV, ...autoPackGlobally('64') };
     git(store, ['config', 'gc.autoDetach', 'false']);
     const done = join(dirname(store), 'writers-done');
     // a gc that finds another running (git's gc.pid) exits 3; any other failure ends the loop

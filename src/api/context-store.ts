@@ -23,6 +23,7 @@ import type { ExportOptions, ImportOptions } from './runtime.js';
 import { exportSession, importSession, type ExportResult } from './sessions.js';
 import { checkpoint, snapshot, written, type CheckpointInput, type SnapshotStop, type Written } from './write.js';
 import { initRepo, isContextRepo } from '../store/repo.js';
+import { checkStoreTrust } from '../store/trust.js';
 import { BranchState } from './state-handle.js';
 import type { ReasoningV1 } from '../core/state/schemas/reasoning-v1.js';
 
@@ -247,6 +248,6 @@ export async function openStore(path: string, opts: OpenOptions = {}): Promise<C
   if (!isContextRepo(gitdir)) {
     if (!opts.create) throw new NotFoundError(`${gitdir} is not a context repository`, { hint: 'ctx init, or openStore(path, { create: true })' });
     initRepo(gitdir);
-  }
+  } else checkStoreTrust(gitdir, opts.env ?? process.env);
   return new ContextStore(new RepoContext(gitdir, opts));
 }

@@ -1,6 +1,7 @@
 // Finding, creating and opening the context repo: the CLI's way into the store without importing it.
 import { resolve } from 'node:path';
 import { initRepo, locateStore, requireStore, type StoreLocation } from '../store/repo.js';
+import { checkStoreTrust } from '../store/trust.js';
 import { RepoContext, type RepoOptions } from './repo-context.js';
 
 export interface OpenRepoOptions {
@@ -20,6 +21,7 @@ export function locateRepo(opts: OpenRepoOptions): StoreLocation {
 /** The context repo, opened; a NotFoundError when there is none and `create` is not set. */
 export function openRepo(opts: OpenRepoOptions): { repo: RepoContext; created: boolean } {
   const loc = locateRepo(opts);
+  if (loc.exists) checkStoreTrust(loc.gitdir, opts.env ?? process.env);
   const created = !loc.exists && Boolean(opts.create) && initRepo(loc.gitdir);
   const gitdir = opts.create ? loc.gitdir : requireStore(loc);
   return { repo: new RepoContext(gitdir, { env: opts.env, engine: opts.engine }), created };

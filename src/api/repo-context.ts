@@ -8,6 +8,7 @@ import { StoreDamage, UnreadableObject } from '../store/damage.js';
 import { createEngine } from '../store/engine-select.js';
 import { findByPrefix, looseType } from '../store/object-ids.js';
 import { parseConfigSize, readConfig } from '../store/repo.js';
+import { userConfigValues } from '../store/config-files.js';
 import { refs, RefStore } from '../store/refs.js';
 import { DEFAULT_MAX_BLOB, parseMeta } from '../store/context-commits.js';
 import { DEFAULT_AUTO_PACK } from '../store/gc.js';
@@ -53,8 +54,7 @@ export class RepoContext {
     // a chunk under 1 KiB makes a tree of millions of blobs; git hosts refuse blobs near 100 MB
     this.maxBlobSize = max ? parseConfigSize('ctx.maxBlobSize', max, 1024, 1024 ** 3) : DEFAULT_MAX_BLOB;
     this.now = opts.now ?? clockFromEnv(env);
-    const autoPack = config.get('ctx.autopack');
-    this.autoPack = autoPack ? parseConfigSize('ctx.autoPack', autoPack, 0, 1e9) : DEFAULT_AUTO_PACK;
+    this.autoPack = autoPackThreshold(config.get('ctx.autopack'), userConfigValues(env, 'ctx.autopack').at(-1));
     this.tokenCount = opts.tokenCount ?? checkTokenCounter(config.get('ctx.tokencount') || 'cl100k_base');
     this.defaults = {
       principal: env.CTX_PRINCIPAL || safeUser(),
@@ -219,4 +219,15 @@ function safeUser(): string {
   } catch {
     return 'unknown';
   }
+}
+
+/**
+ * `ctx.autoPack`: the user's own config (global, system) sets it freely; a store's config may raise it or
+ * turn it off (0) but not lower it below the user's value or the default, since a store can come from a stranger.
+ */
+function autoPackThreshold(fromStore: string | undefined, fromUser: string | undefined): number {
+  const floor = fromUser ? parseConfigSize('ctx.autoPack', fromUser, 0, 1e9) : DEFAULT_AUTO_PACK;
+  if (!fromStore) return floor;
+  const own = parseConfigSize('ctx.autoPack', fromStore, 0, 1e9);
+  return own === 0 || floor === 0 ? 0 : Math.max(own, floor);
 }

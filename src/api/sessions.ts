@@ -6,6 +6,7 @@ import { BadInputError, ConflictError, CtxError, UsageError } from '../errors/in
 import { lockSession } from '../store/capture-state.js';
 import { appendDerived, derivedDir } from '../store/derived.js';
 import { initRepo, locateStore } from '../store/repo.js';
+import { checkStoreTrust } from '../store/trust.js';
 import { RepoContext, type RepoOptions } from './repo-context.js';
 import type { ExportOptions, Exported, HooksReport, ImportOptions, ImportResult, Runtime } from './runtime.js';
 
@@ -141,7 +142,9 @@ export async function captureHook(runtimeName: string, input: unknown, opts: { s
   const event = capture.parse(input);
   if (event === null) return;
   Object.assign(call, { event: event.event, session: event.session });
-  const loc = locateStore(opts.store, opts.env, event.cwd || opts.cwd);
+  const loc = locateStore(opts.store, opts.env, opts.cwd, event.cwd || opts.cwd);
+  // a store ctx may not open is not logged into either: the hook says nothing (runHook)
+  if (loc.exists) checkStoreTrust(loc.gitdir, opts.env);
   call.gitdir = loc.gitdir;
   if (!loc.exists) initRepo(loc.gitdir);
   const ctx = new RepoContext(loc.gitdir, { env: opts.env, engine: opts.engine });

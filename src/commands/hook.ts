@@ -2,6 +2,7 @@
 // failure becomes one line in <repo>/ctx/hook.log, stdout stays empty, the exit code is always 0.
 // Loaded on a fast path without commander (src/cli/main.ts): only what a capture needs.
 import { appendHookLog, captureHook, type HookCall } from '../api/sessions.js';
+import { UntrustedStoreError } from '../errors/index.js';
 import { defineCommand } from './command.js';
 import { readStdin } from './stdin.js';
 
@@ -27,6 +28,8 @@ export async function runHook(runtime: string | undefined, flags: HookFlags, env
     }
     await captureHook(runtime ?? '', input, { store: flags.store, engine: flags.engine as never, env, cwd: process.cwd() }, call, (line) => log(call, line));
   } catch (e) {
+    // a store ctx may not open is neither written to nor reported: the agent's session goes on untouched
+    if (e instanceof UntrustedStoreError) return 0;
     log(call, (e as Error)?.message ?? String(e));
     if (env.CTX_DEBUG === '1') process.stderr.write(`${(e as Error)?.stack}\n`);
   }

@@ -86,3 +86,8 @@ export class StateRefusedError extends CtxError {
 export class UnsupportedStateError extends CtxError {
   override readonly code = 'UnsupportedStateError';
 }
+
+/** A store ctx will not open: tracked by the enclosing git repository, or owned by another user, and not trusted by `ctx.safeStore`. */
+export class UntrustedStoreError extends CtxError {
+  override readonly code = 'UntrustedStoreError';
+}

@@ -1,10 +1,10 @@
 // Writing the context repo's own git config: `git config -f` when git is on PATH, else a small
 // writer of our own that edits whole sections (enough for `[remote "<name>"]`).
-import { spawnSync } from 'node:child_process';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CtxError } from '../errors/index.js';
 import { gitOnPath } from './engine-select.js';
+import { spawnGitSync } from './git-process.js';
 import { checkConfig } from './repo.js';
 
 /** A `[section "sub"]` with its keys; values may repeat (`fetch`). */
@@ -42,7 +42,7 @@ export function removeSection(gitdir: string, section: string, subsection: strin
 }
 
 function gitConfig(file: string, args: string[], mayFail = false) {
-  const r = spawnSync('git', ['config', '-f', file, ...args], { encoding: 'utf8' });
+  const r = spawnGitSync(['config', '-f', file, ...args], { encoding: 'utf8' });
   if (r.status !== 0 && !mayFail) throw new CtxError(`git config: ${(r.stderr || '').trim() || `exit ${r.status}`}`);
 }
 

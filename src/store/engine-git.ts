@@ -1,11 +1,11 @@
 // The native engine: the git binary. One long-lived `cat-file --batch` for reads (a one-shot `--buffer` one for bulk),
 // `fast-import.ts` for bulk writes, loose objects in-process for small ones.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { closeSync, readSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ChainLink, Engine, GitObject, ObjectType } from './engine.js';
 import { fastImport } from './fast-import.js';
-import { drained, gitEnv, gitError, run, spoolFile } from './git-process.js';
+import { drained, gitEnv, gitError, run, spawnGit, spoolFile } from './git-process.js';
 import { fitsLoose, writeLooseCommits } from './loose-objects.js';
 import { findByPrefix } from './object-ids.js';
 import { UnreadableObject } from './damage.js';
@@ -38,7 +38,7 @@ class CatFile {
    * `transient`: the objects handed out are views valid during the delivery only, so one read buffer serves.
    */
   constructor(gitdir: string, buffered: boolean, spool: number | null = null, transient = false) {
-    this.proc = spawn('git', ['cat-file', '--batch', ...(buffered ? ['--buffer'] : [])], { env: gitEnv(gitdir), stdio: ['pipe', spool ?? 'pipe', 'pipe'] });
+    this.proc = spawnGit(['cat-file', '--batch', ...(buffered ? ['--buffer'] : [])], { env: gitEnv(gitdir), stdio: ['pipe', spool ?? 'pipe', 'pipe'] });
     this.proc.stdout?.on('data', (chunk: Buffer) => this.onData(chunk));
     this.proc.stderr!.on('data', (chunk: Buffer) => void (this.stderr += chunk.toString('utf8')));
     this.proc.stdin!.on('error', () => {}); // an early exit surfaces through 'close' below

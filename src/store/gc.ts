@@ -1,10 +1,8 @@
 // Packing and pruning the object store with native git (`git gc`, `git gc --auto`), what the
 // objects take on disk, and dropping derived data (ctx/cache, ctx/hooks) of commits that are gone.
-import { spawn } from 'node:child_process';
 import { closeSync, lstatSync, openSync, readFileSync, readSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { run } from './git-process.js';
-import { gitEnv } from './git-process.js';
+import { gitEnv, run, spawnGit } from './git-process.js';
 import { hooksDir } from './capture-state.js';
 
 export interface ObjectStats {
@@ -73,7 +71,7 @@ export function tooManyLoose(gitdir: string, threshold: number): boolean {
 export function autoPack(gitdir: string, threshold: number): Promise<void> {
   return new Promise((done) => {
     try {
-      const proc = spawn('git', ['-c', `gc.auto=${threshold}`, 'gc', '--auto', '--quiet'], { env: gitEnv(gitdir), stdio: 'ignore' });
+      const proc = spawnGit(['-c', `gc.auto=${threshold}`, 'gc', '--auto', '--quiet'], { env: gitEnv(gitdir), stdio: 'ignore' });
       proc.on('error', () => done());
       proc.on('close', () => done());
     } catch {

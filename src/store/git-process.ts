@@ -1,5 +1,5 @@
 // Running the git binary on a context repo: its environment, its errors, and a run to completion.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess, type SpawnOptions, type SpawnSyncOptionsWithStringEncoding, type SpawnSyncReturns } from 'node:child_process';
 import { closeSync, fstatSync, openSync, readSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +7,22 @@ import type { Writable } from 'node:stream';
 
 // Variables that would point git somewhere else than `gitdir`, or (replace refs) make it disagree with isomorphic-git.
 const DROPPED_ENV = ['GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_COMMON_DIR', 'GIT_NAMESPACE'];
+
+/**
+ * Prepended to every git ctx runs, over whatever a store's config (or what it includes) says: git runs
+ * no hook and no fsmonitor from a store, and no `ext::` command (docs/security.md lists the rest).
+ */
+export const SAFE_CONFIG: readonly string[] = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', '-c', 'protocol.ext.allow=never', '-c', 'core.pager=cat'];
+
+/** The one way ctx starts git: with SAFE_CONFIG before `args`. */
+export function spawnGit(args: readonly string[], opts: SpawnOptions): ChildProcess {
+  return spawn('git', [...SAFE_CONFIG, ...args], opts);
+}
+
+/** spawnGit, waiting for the end. */
+export function spawnGitSync(args: readonly string[], opts: SpawnSyncOptionsWithStringEncoding): SpawnSyncReturns<string> {
+  return spawnSync('git', [...SAFE_CONFIG, ...args], opts);
+}
 
 export function gitEnv(gitdir: string, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...base, GIT_DIR: gitdir, GIT_NO_REPLACE_OBJECTS: '1' };
@@ -49,7 +65,7 @@ export async function run(gitdir: string, args: string[], input: readonly Uint8A
 }
 
 async function running(gitdir: string, args: string[], input: readonly Uint8Array[], spool: number | null): Promise<{ stdout: Buffer; pid: number | undefined }> {
-  const proc = spawn('git', args, { env: gitEnv(gitdir), stdio: ['pipe', spool ?? 'pipe', 'pipe'] });
+  const proc = spawnGit(args, { env: gitEnv(gitdir), stdio: ['pipe', spool ?? 'pipe', 'pipe'] });
   const out: Buffer[] = [];
   let stderr = '';
   proc.stdout?.on('data', (c: Buffer) => out.push(c));

@@ -2,6 +2,10 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { IntegrityError, NotFoundError, UsageError } from '../errors/index.js';
+import { readConfigFile } from './config-files.js';
+import { lastValues, parseGitConfig } from './config-parse.js';
+import { gitOnPath } from './engine-select.js';
+import { gitEnv, spawnGitSync } from './git-process.js';
 
 export interface StoreLocation {
   gitdir: string;
@@ -12,18 +16,22 @@ export function isContextRepo(path: string): boolean {
   return existsSync(join(path, 'HEAD')) && existsSync(join(path, 'objects')) && existsSync(join(path, 'refs'));
 }
 
-/** --store, else $CTX_STORE, else the nearest `.ctx/` walking up from cwd, else `./.ctx`. */
-export function locateStore(explicit: string | undefined, env: NodeJS.ProcessEnv, cwd: string): StoreLocation {
+/**
+ * --store, else $CTX_STORE (both relative to `cwd`, as git's --git-dir), else the nearest `.ctx/` walking
+ * up from `searchFrom` (a hook's project directory; default `cwd`), else `.ctx` there.
+ */
+export function locateStore(explicit: string | undefined, env: NodeJS.ProcessEnv, cwd: string, searchFrom: string = cwd): StoreLocation {
   const given = explicit ?? (env.CTX_STORE || undefined);
   if (given) {
     const gitdir = resolve(cwd, given);
     return { gitdir, exists: isContextRepo(gitdir) };
   }
-  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+  const from = resolve(cwd, searchFrom);
+  for (let dir = from; ; dir = dirname(dir)) {
     if (isContextRepo(join(dir, '.ctx'))) return { gitdir: join(dir, '.ctx'), exists: true };
     if (dirname(dir) === dir) break;
   }
-  return { gitdir: resolve(cwd, '.ctx'), exists: false };
+  return { gitdir: join(from, '.ctx'), exists: false };
 }
 
 export function requireStore(loc: StoreLocation): string {
@@ -78,9 +86,44 @@ function excludeFromWorkTree(gitdir: string) {
   }
 }
 
-/** The repo's own git config, read for `section.key` (git's rules: names case-insensitive). */
+/**
+ * The repo's own git config, read for `section.key` (git's rules: names case-insensitive), as git reads
+ * it: a file git refuses is refused (IntegrityError), and its includes are followed (by git when on PATH).
+ */
 export function readConfig(gitdir: string): Map<string, string> {
-  return parseConfig(readConfigText(gitdir)).values;
+  const file = join(gitdir, 'config');
+  const parsed = parseGitConfig(readConfigText(gitdir));
+  const includes = parsed.entries.some(([k]) => k === 'include.path' || /^includeif\..*\.path$/.test(k));
+  if (!parsed.bad && !includes) return lastValues(parsed.entries);
+  if (gitOnPath()) {
+    // git is the judge: its values when it reads the file, its own error when it cannot
+    const r = spawnGitSync(['config', '--local', '--includes', '--list', '-z'], { env: gitEnv(gitdir), encoding: 'utf8' });
+    if (r.status === 0) return listedValues(r.stdout);
+    if (parsed.bad) throw badConfig(file, parsed.bad);
+    const why = r.stderr.split('\n').find((l) => l.trim() !== '') ?? `git config exited with ${r.status}`;
+    throw new IntegrityError(`${file}: ${why.replace(/^(fatal|error): /, '')}; nothing written`);
+  }
+  const read = readConfigFile(file, process.env);
+  if (read.bad) throw badConfig(read.bad.file, read.bad);
+  if (read.includeIf) throw new IntegrityError(`${file}: includeIf is read only with git on PATH; nothing written`, { hint: 'install git, or move the included settings into the file' });
+  return lastValues(read.entries);
+}
+
+/** `git config --list -z`: `key\nvalue` records (a key alone is true). */
+function listedValues(out: string): Map<string, string> {
+  const values = new Map<string, string>();
+  for (const rec of out.split('\0')) {
+    if (rec === '') continue;
+    const nl = rec.indexOf('\n');
+    values.set(nl < 0 ? rec : rec.slice(0, nl), nl < 0 ? 'true' : rec.slice(nl + 1));
+  }
+  return values;
+}
+
+function badConfig(file: string, bad: { line: number; text: string }): IntegrityError {
+  return new IntegrityError(bad.line === 0 ? `${file}: ${bad.text}; nothing written` : `${file}: line ${bad.line} is not git config syntax (${bad.text.slice(0, 40)}); nothing written`, {
+    hint: 'git config -f <store>/config --list shows what git makes of it',
+  });
 }
 
 function readConfigText(gitdir: string): string {
@@ -93,32 +136,14 @@ function readConfigText(gitdir: string): string {
 
 /** Config text → `section.key` values, and the first line that is not config syntax (git refuses such a file). */
 export function parseConfig(text: string): { values: Map<string, string>; bad?: { line: number; text: string } } {
-  const values = new Map<string, string>();
-  let section = '';
-  let bad: { line: number; text: string } | undefined;
-  text.split('\n').forEach((raw, i) => {
-    const line = raw.replace(/(^|\s)[#;].*$/, '').trim();
-    if (line === '') return;
-    const head = /^\[([^\]\s"]+)(?:\s+"((?:[^"\\]|\\.)*)")?\]$/.exec(line);
-    if (head) {
-      section = head[1].toLowerCase() + (head[2] !== undefined ? `.${head[2]}` : '');
-      return;
-    }
-    const kv = section === '' ? null : /^([A-Za-z][-A-Za-z0-9]*)\s*(?:=\s*(.*))?$/.exec(line);
-    if (kv) values.set(`${section}.${kv[1].toLowerCase()}`, unquote(kv[2] ?? 'true'));
-    else bad ??= { line: i + 1, text: raw.trim() };
-  });
-  return { values, ...(bad ? { bad } : {}) };
+  const { entries, bad } = parseGitConfig(text);
+  return { values: lastValues(entries), ...(bad ? { bad } : {}) };
 }
 
 /** Before ctx writes the config: a file git cannot read is an integrity failure, and is left as it is. */
 export function checkConfig(gitdir: string): void {
   const { bad } = parseConfig(readConfigText(gitdir));
-  if (bad) throw new IntegrityError(`${join(gitdir, 'config')}: line ${bad.line} is not git config syntax (${bad.text.slice(0, 40)}); nothing written`, { hint: 'git config -f <store>/config --list shows what git makes of it' });
-}
-
-function unquote(v: string): string {
-  return v.replace(/^"(.*)"$/, '$1').replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c === 't' ? '\t' : c));
+  if (bad) throw badConfig(join(gitdir, 'config'), bad);
 }
 
 /** git's integer syntax (1024, 32k, 32m, 1g), within `[min, max]`. */

@@ -1,7 +1,6 @@
 // Transport through the git binary: every URL kind, git's credential helpers, one `push --atomic`.
-import { spawn } from 'node:child_process';
 import { RemoteError } from '../../errors/index.js';
-import { gitEnv } from '../git-process.js';
+import { gitEnv, spawnGit } from '../git-process.js';
 import { refs } from '../refs.js';
 import { redact, type Remote } from './remotes.js';
 import { syncedRefs, type FetchRejection, type PushResult, type Transport, type TransportOptions } from './transport-interface.js';
@@ -19,11 +18,11 @@ export function createGitTransport(gitdir: string, remote: Remote, opts: Transpo
 
   function git(args: string[], tee: boolean): Promise<GitRun> {
     return new Promise((done, fail) => {
-      const p = spawn('git', args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const p = spawnGit(args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
-      p.stdout.on('data', (b: Buffer) => (stdout += b.toString('utf8')));
-      p.stderr.on('data', (b: Buffer) => {
+      p.stdout!.on('data', (b: Buffer) => (stdout += b.toString('utf8')));
+      p.stderr!.on('data', (b: Buffer) => {
         const text = b.toString('utf8');
         stderr += text;
         if (tee) process.stderr.write(redact(text));

@@ -1,0 +1,78 @@
+// Which stores ctx opens: git's safe.directory rule (owned by the user running ctx) and, since a
+// store that came with a clone can carry a stranger's config, not tracked by the enclosing work tree.
+// Trust is granted only by the user's own config (`ctx.safeStore`), never by the store's.
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { UntrustedStoreError } from '../errors/index.js';
+import { userConfigValues } from './config-files.js';
+import { gitOnPath } from './engine-select.js';
+import { spawnGitSync } from './git-process.js';
+
+/** Throws UntrustedStoreError, naming how to trust it, unless the store at `gitdir` is the user's own or listed in `ctx.safeStore`. */
+export function checkStoreTrust(gitdir: string, env: NodeJS.ProcessEnv): void {
+  const why = ownerProblem(gitdir, env) ?? trackedProblem(gitdir, env);
+  if (why === null || isSafeListed(gitdir, env)) return;
+  throw new UntrustedStoreError(`refusing the store ${gitdir}: ${why}; trust it with: git config --global --add ctx.safeStore ${quoted(gitdir)}`);
+}
+
+/** git's rule: the store belongs to the user running ctx (under sudo, to the user sudo ran for). */
+function ownerProblem(gitdir: string, env: NodeJS.ProcessEnv): string | null {
+  const me = process.getuid?.();
+  if (me === undefined) return null; // no uids to compare (Windows)
+  const owner = statSync(gitdir).uid;
+  if (owner === me || (me === 0 && env.SUDO_UID !== undefined && String(owner) === env.SUDO_UID)) return null;
+  return `it is owned by uid ${owner}, not by you (uid ${me})`;
+}
+
+function trackedProblem(gitdir: string, env: NodeJS.ProcessEnv): string | null {
+  const top = workTreeAbove(gitdir);
+  if (top === null || !isTracked(top, relative(top, gitdir), env)) return null;
+  return `it is tracked by the git repository ${top} (a store that came with a clone can run code)`;
+}
+
+/** The nearest directory above `gitdir` holding a `.git` (a work tree's top), or null. */
+function workTreeAbove(gitdir: string): string | null {
+  for (let dir = dirname(gitdir); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, '.git'))) return dir;
+    if (dirname(dir) === dir) return null;
+  }
+}
+
+/** Whether the work tree's index lists a path under `rel`: git ls-files, or without git a search of the index. */
+function isTracked(top: string, rel: string, env: NodeJS.ProcessEnv): boolean {
+  if (gitOnPath()) {
+    const clean: NodeJS.ProcessEnv = { ...env, GIT_LITERAL_PATHSPECS: '1' };
+    for (const k of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR', 'GIT_OBJECT_DIRECTORY', 'GIT_NAMESPACE']) delete clean[k];
+    // SAFE_CONFIG keeps the work tree's fsmonitor and hooks from running; a git that cannot read it says nothing
+    const r = spawnGitSync(['-C', top, 'ls-files', '-z', '--', rel], { env: clean, encoding: 'utf8' });
+    return r.status === 0 && r.stdout !== '';
+  }
+  try {
+    const dotgit = join(top, '.git');
+    const gitdirOfTree = statSync(dotgit).isFile() ? resolve(top, /^gitdir: (.*)$/m.exec(readFileSync(dotgit, 'utf8'))?.[1].trim() ?? '') : dotgit;
+    return readFileSync(join(gitdirOfTree, 'index')).includes(Buffer.from(`${rel.split('\\').join('/')}/`));
+  } catch {
+    return false;
+  }
+}
+
+/** `ctx.safeStore` in the user's config: a store's path (`~/` is home), or `*`; an empty value drops those above it (git's safe.directory). */
+function isSafeListed(gitdir: string, env: NodeJS.ProcessEnv): boolean {
+  let safe: string[] = [];
+  for (const v of userConfigValues(env, 'ctx.safestore')) safe = v === '' ? [] : [...safe, v];
+  const real = realOr(gitdir);
+  const path = (v: string) => (v.startsWith('~/') ? join(env.HOME || homedir(), v.slice(2)) : resolve(v));
+  return safe.some((v) => v === '*' || path(v) === gitdir || realOr(path(v)) === real);
+}
+
+function realOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+// as output/shell.ts's shellQuote (the store layer cannot import output)
+const quoted = (s: string) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
