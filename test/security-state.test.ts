@@ -265,6 +265,24 @@ describe('state commits do not break re-import or capture', () => {
   });
 });
 
+describe('a migration that writes a key named __proto__ (item 6)', () => {
+  it('keeps it as a key of the namespace, not as the prototype', async () => {
+    const path = join(tempDir(), '.ctx');
+    const store = await lib.openStore(path, { create: true, env });
+    const schema = (v: number) => ({ $id: `notes-v${v}`, type: 'object', properties: { notes: { type: 'object' } } });
+    try {
+      await store.state('room').init({ schema: schema(1) });
+      lib.registerStateSchema(schema(2), () => JSON.parse('{"notes":{"__proto__":{"admin":true},"a":1}}'));
+      await store.state('room').migrate(2, { as: 'orchestrator' });
+      const notes = await store.state('room').get('notes');
+      expect(JSON.stringify(notes)).toBe('{"__proto__":{"admin":true},"a":1}');
+      expect(Object.getPrototypeOf(notes)).toBe(Object.prototype);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('the library (item 5)', () => {
   it('checkpoint takes no stateFiles: a caller cannot write state/ past the rules; setPolicy and migrate name their agent', async () => {
     const path = join(tempDir(), '.ctx');

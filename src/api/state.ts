@@ -295,13 +295,14 @@ export async function migrateState(ctx: RepoContext, branch: string, to: number,
   const namespaces = new Map<string, Namespace>();
   const blobs = new Map<string, Uint8Array>();
   for (const [ns, n] of Object.entries(state)) {
-    const out: Namespace = {};
+    const out: [string, Json][] = [];
     for (const [k, v] of Object.entries(n)) {
       const e = await stored(ns, k, v, limits);
-      out[k] = e.value;
+      out.push([k, e.value]);
       e.blobs.forEach((b, h) => blobs.set(h, b));
     }
-    namespaces.set(ns, out);
+    // built from entries: a key a migration named __proto__ is kept as a key, not made the prototype
+    namespaces.set(ns, Object.fromEntries(out));
   }
   const next: LoadedState = { ...st, texts: new Map([...namespaces].map(([ns, n]) => [ns, encodeNamespace(n)])) };
   const diff = diffLoaded(st, next);
