@@ -1,5 +1,6 @@
 // Issue 20, items 5 and 6: forged state arriving through pull, what verify flags in state/, explicit
 // agents for policy and migrations, and key names that JavaScript objects inherit.
+// Each test runs tens of ctx processes: limits of 180 s, for a loaded machine.
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -70,7 +71,7 @@ describe('inherited key names (item 6)', () => {
     expect(ctx(store, ['state', 'set', 'room', 'reasoning.entities', '{"__proto__":{"admin":true},"a":1}', '--as', 'intent_detection'], { env }).code).toBe(0);
     expect(ctx(store, ['state', 'get', 'room', 'reasoning.entities'], { env }).stdout).toBe('{"__proto__":{"admin":true},"a":1}\n');
     expect(ctx(store, ['verify'], { env })).toMatchObject({ code: 0, stdout: 'ok 4 commits\n' });
-  });
+  }, 180_000);
 });
 
 describe('policy set and migrate need an explicit agent (item 5)', () => {
@@ -91,7 +92,7 @@ describe('policy set and migrate need an explicit agent (item 5)', () => {
     expect(git(store, ['rev-parse', 'room'])).toBe(tip);
     expect(ctx(store, ['policy', 'set', 'room', 'intent_detection', 'llm', '--as', 'orchestrator'], { env }).code).toBe(0);
     expect(ctx(store, ['policy', 'set', 'room', 'validation', 'llm'], { env: { ...env, CTX_AGENT: 'orchestrator' } }).code).toBe(0);
-  });
+  }, 180_000);
 });
 
 describe('verify flags what state/ must not hold (item 5)', () => {
@@ -130,7 +131,7 @@ describe('verify flags what state/ must not hold (item 5)', () => {
         `ctx: ctx-${script.slice(0, 12)}: state/evil.sh is not an entry ctx writes ${entries}\n` +
         `ctx: ctx-${sub.slice(0, 12)}: state/nested is not an entry ctx writes ${entries}\n`,
     });
-  });
+  }, 180_000);
 });
 
 describe('forged state arriving through pull (item 5)', () => {
@@ -174,7 +175,7 @@ describe('forged state arriving through pull (item 5)', () => {
     expect(f.stderr.match(/warning:/g)).toHaveLength(1);
     expect(ctx(fresh, ['pull'], { env }).code).toBe(5);
     expect(git(fresh, ['for-each-ref', '--format=%(refname)', 'refs/heads']).trim()).toBe('');
-  });
+  }, 180_000);
 
   it('unknown entries in state/ arriving through pull are refused; honest writes pull as before, checking only the new commits', () => {
     const origin = newStore();
@@ -192,7 +193,7 @@ describe('forged state arriving through pull (item 5)', () => {
       code: 5,
       stderr: `ctx: pull origin/room: ctx-${script.slice(0, 12)} state/evil.sh is not an entry ctx writes (<namespace>.json, .policy.json, .schema.json, .blob-<blake3>); no branch moved (the remote's commits stay on origin/room: ctx verify origin/room)\n`,
     });
-  });
+  }, 180_000);
 });
 
 describe('state commits do not break re-import or capture', () => {
@@ -230,7 +231,7 @@ describe('state commits do not break re-import or capture', () => {
     expect(ctx(store, ['state', 'get', 'B', 'reasoning.summary'], { env }).stdout).toBe('"mid-session"\n');
     expect(ctx(store, ['materialize', 'B', '--stop', 'root'], { env }).stdout).toBe(readFileSync(file, 'utf8'));
     expect(ctx(store, ['verify'], { env })).toMatchObject({ code: 0, stdout: 'ok 6 commits\n' });
-  });
+  }, 180_000);
 
   it('the hook and a default import keep capturing a session whose branch got state', () => {
     const store = newStore();
@@ -252,7 +253,7 @@ describe('state commits do not break re-import or capture', () => {
     expect(chain(store, 'claude/sess-1')[0]).toBe('question 4 +state');
     expect(ctx(store, ['materialize', 'claude/sess-1', '--stop', 'root'], { env }).stdout).toBe(readFileSync(file, 'utf8'));
     expect(ctx(store, ['verify'], { env }).code).toBe(0);
-  });
+  }, 180_000);
 
   it('a branch that only has state takes an import on top of it', () => {
     const store = newStore();
@@ -262,7 +263,7 @@ describe('state commits do not break re-import or capture', () => {
     expect(ctx(store, ['import', 'claude-code', file, '-b', 'C'], { env })).toMatchObject({ code: 0, stderr: '' });
     expect(chain(store, 'C')).toEqual(['question 2 +state', 'question 1 +state', 'state init: 2 keys by orchestrator +state']);
     expect(ctx(store, ['materialize', 'C', '--stop', 'root'], { env }).stdout).toBe(readFileSync(file, 'utf8'));
-  });
+  }, 180_000);
 });
 
 describe('a migration that writes a key named __proto__ (item 6)', () => {
@@ -280,7 +281,7 @@ describe('a migration that writes a key named __proto__ (item 6)', () => {
     } finally {
       await store.close();
     }
-  });
+  }, 180_000);
 });
 
 describe('the library (item 5)', () => {
@@ -302,5 +303,5 @@ describe('the library (item 5)', () => {
     } finally {
       await store.close();
     }
-  });
+  }, 180_000);
 });

@@ -35,8 +35,9 @@ export async function incomingStateProblems(ctx: RepoContext, from: string | nul
     if (writes.length === 0) return [];
     return await verifyStateWrites(ctx, await readStoredCommits(ctx.engine, writes));
   } catch (e) {
-    if (!(e instanceof CtxError)) throw e;
-    return [{ id: fullId(to), problem: `its state is not readable: ${e.message.replace(/^ctx-[0-9a-f]+: /, '')}` }];
+    // a chain that cannot be read cannot be checked: refused like a forged one
+    const message = e instanceof CtxError ? e.message : String((e as Error).message ?? e).split('\n')[0];
+    return [{ id: fullId(to), problem: `its state is not readable: ${message.replace(/^ctx-[0-9a-f]+: /, '')}` }];
   }
 }
 
