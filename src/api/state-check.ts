@@ -47,7 +47,7 @@ async function checkedFrom(ctx: RepoContext, branch: string, theirs: string, als
   return null;
 }
 
-const describe = (remote: string, name: string, p: StateProblem) => `${remote}/${name}: ${shortId(p.id.slice(ID_PREFIX.length))} ${p.problem}`;
+const named = (remote: string, name: string, p: StateProblem) => `${remote}/${name}: ${shortId(p.id.slice(ID_PREFIX.length))} ${p.problem}`;
 
 /**
  * Before pull moves any branch: each remote-tracking branch of `remote` that would fast-forward
@@ -64,7 +64,7 @@ export async function refuseForgedState(ctx: RepoContext, remote: string, only?:
     // up to date, behind or diverged: pull moves nothing there
     if (mine !== null && (mine === theirs || !(await isAncestor(ctx.engine, mine, theirs)))) continue;
     const [p] = await incomingStateProblems(ctx, mine, theirs);
-    if (p) throw new IntegrityError(`pull ${describe(remote, name, p)}; no branch moved (the remote's commits stay on ${remote}/${name}: ctx verify ${remote}/${name})`);
+    if (p) throw new IntegrityError(`pull ${named(remote, name, p)}; no branch moved (the remote's commits stay on ${remote}/${name}: ctx verify ${remote}/${name})`);
   }
 }
 
@@ -77,7 +77,7 @@ export async function forgedStateWarnings(ctx: RepoContext, remote: string, move
     const name = r.local.slice(prefix.length);
     if (name === 'HEAD') continue;
     const [p] = await incomingStateProblems(ctx, await checkedFrom(ctx, refs.branch(name), r.new, r.old), r.new);
-    if (p) out.push(`warning: ${describe(remote, name, p)}; kept there, ctx pull refuses it`);
+    if (p) out.push(`warning: ${named(remote, name, p)}; kept there, ctx pull refuses it`);
   }
   return out;
 }
