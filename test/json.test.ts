@@ -122,7 +122,7 @@ describe('--json records', () => {
     expect(keys(['state', 'init', 'room'])).toEqual([WRITE]);
     expect(keys(['state', 'set', 'room', 'llm.provider', 'openai', '--as', 'inference'])).toEqual([WRITE]);
     expect(keys(['state', 'get', 'room', 'llm.provider'])).toEqual(['key v value']);
-    expect(keys(['policy', 'set', 'room', 'reviewer', 'diagnostics'])).toEqual([WRITE]);
+    expect(keys(['policy', 'set', 'room', 'reviewer', 'diagnostics', '--as', 'orchestrator'])).toEqual([WRITE]);
     expect(keys(['policy', 'show', 'room'])).toEqual(['agents id v']);
     expect(keys(['diff', 'room~2', 'room'])).toEqual(['from namespaces to v']);
     expect(new Set(keys(['audit', 'room']))).toEqual(new Set(['agent created_at diff id keys op principal schema v']));

@@ -253,7 +253,7 @@ describe('agents writing at once', () => {
         return ctxAsync(store, ['state', 'set', 'room', `${ns}.${key}`, JSON.stringify(value), '--as', 'orchestrator', '--retry'], { env });
       }),
       ctxAsync(store, ['state', 'set', 'room', 'metadata.locale', 'fr', '--as', 'orchestrator', '--retry'], { env }),
-      ...agents.slice(0, 4).map((a, i) => ctxAsync(store, ['policy', 'set', 'room', a, NAMESPACES[i], '--retry'], { env })),
+      ...agents.slice(0, 4).map((a, i) => ctxAsync(store, ['policy', 'set', 'room', a, NAMESPACES[i], '--retry', '--as', 'orchestrator'], { env })),
     ]);
     expect(runs.map((r) => [r.code, r.stderr])).toEqual(runs.map(() => [0, '']));
     const state = JSON.parse(ctx(store, ['state', 'get', 'room', '--json'], { env }).stdout).value;
@@ -360,8 +360,8 @@ describe('migrations', () => {
     ctx(store, ['state', 'init', 'room'], { env });
     ctx(store, ['state', 'set', 'room', 'llm.provider', 'openai', '--as', 'inference'], { env });
     const v2 = join(FIXTURES, 'state', 'reasoning-v2.mjs');
-    expect(ctx(store, ['migrate', 'room', '--to', '2'], { env })).toMatchObject({ code: 4, stderr: 'ctx: no migration to reasoning-v2 is known (register it: ctx migrate --with FILE, or registerStateSchema)\n' });
-    const m = ctx(store, ['migrate', 'room', '--to', '2', '--with', v2, '--json'], { env });
+    expect(ctx(store, ['migrate', 'room', '--to', '2', '--as', 'orchestrator'], { env })).toMatchObject({ code: 4, stderr: 'ctx: no migration to reasoning-v2 is known (register it: ctx migrate --with FILE, or registerStateSchema)\n' });
+    const m = ctx(store, ['migrate', 'room', '--to', '2', '--with', v2, '--as', 'orchestrator', '--json'], { env });
     expect(m.stderr).toBe('');
     expect(JSON.parse(m.stdout)).toEqual({
       v: 1,

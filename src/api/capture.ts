@@ -134,8 +134,11 @@ async function position(ctx: RepoContext, s: Stream): Promise<Position> {
   const branch = currentBranch(ctx, s.base);
   const tip = ctx.refs.read(refs.branch(branch));
   if (tip === null) return { branch, tip, offset: 0, tail: { len: 0 }, valid: false };
-  // a compaction `ctx compact` wrote holds no transcript bytes: the range is its parent's
-  const { oid, meta } = await readSourceMeta(ctx, tip);
+  // a compaction `ctx compact` wrote, or a state write, holds no transcript bytes: the range is its parent's
+  const found = await transcriptTip(ctx, tip);
+  // a branch that only has state (`ctx state init`): the transcript starts on top of it
+  if (found === null) return { branch, tip, offset: 0, tail: { len: 0 }, valid: false };
+  const { oid, meta } = found;
   const src = meta.source as { file?: unknown; offset?: unknown; length?: unknown } | undefined;
   const mine = s.main || src?.file === basename(s.file);
   if (!mine) return { branch, tip, offset: 0, tail: { len: 0 }, valid: false };
@@ -146,15 +149,19 @@ async function position(ctx: RepoContext, s: Stream): Promise<Position> {
   return { branch, tip, offset: (src.offset as number) + (src.length as number), tail: { len, bytes: artifact.subarray(artifact.length - len) }, valid: false };
 }
 
-/** The newest commit at or before `tip` that holds transcript bytes: compactions `ctx compact` wrote and snapshots are passed over. */
-async function readSourceMeta(ctx: RepoContext, tip: string): Promise<{ oid: string; meta: Meta }> {
-  let oid = tip;
-  let meta = await readTipMeta(ctx, oid);
-  for (let from = derivedFrom(meta); from !== null; from = derivedFrom(meta)) {
-    oid = from;
-    meta = await readTipMeta(ctx, oid);
+/**
+ * The newest commit at or before `tip` that holds transcript bytes: compactions `ctx compact` wrote,
+ * snapshots and state writes are passed over; null when the chain holds none (it only has state).
+ */
+export async function transcriptTip(ctx: RepoContext, tip: string): Promise<{ oid: string; meta: Meta } | null> {
+  for (let oid: string | undefined = tip; oid !== undefined; ) {
+    const meta = await readTipMeta(ctx, oid);
+    const from = derivedFrom(meta);
+    if (from !== null) oid = from;
+    else if (meta.state === undefined) return { oid, meta };
+    else oid = (await ctx.firstParents(oid, 2))[1];
   }
-  return { oid, meta };
+  return null;
 }
 
 async function readArtifactOf(ctx: RepoContext, oid: string, meta: Meta): Promise<Uint8Array> {
@@ -193,7 +200,8 @@ function readAt(fd: number, position: number, length: number): Buffer {
 
 function saveState(ctx: RepoContext, s: Stream, run: Run, branch: string, tip: string, end: number, buf: Uint8Array, bufStart: number) {
   if (s.key === undefined) return;
-  const len = Math.min(end, TAIL_BYTES);
+  // the tail is what `buf` holds before `end`: a position read from the repo may start it late
+  const len = Math.min(end - bufStart, TAIL_BYTES);
   const tail = buf.subarray(end - len - bufStart, end - bufStart);
   const state: StreamState = { v: 1, branch, tip, offset: end, tail_sha256: tailHash(tail), tail_len: len, transcript: s.file, session: run.session };
   writeState(ctx.gitdir, s.key, state);
@@ -279,8 +287,8 @@ async function matchingPrefix(ctx: RepoContext, s: Stream, tip: string, bytes: U
   let offset = 0;
   for (const c of chain) {
     const src = c.meta.source as { file?: unknown; offset?: unknown; length?: unknown } | undefined;
-    // a compaction `ctx compact` wrote, or a snapshot, holds no transcript bytes: the file still matches after it
-    if (derivedFrom(c.meta) !== null) {
+    // a compaction `ctx compact` wrote, a snapshot or a state write holds no transcript bytes: the file still matches after it
+    if (derivedFrom(c.meta) !== null || c.meta.state !== undefined) {
       matching = c.oid;
       continue;
     }

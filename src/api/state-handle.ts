@@ -1,6 +1,7 @@
 // The library's view of one branch's structured state: `store.state('design-room')`, typed by the
 // schema (reasoning-v1 unless told otherwise).
 import { fullId } from '../core/ids.js';
+import { UsageError } from '../errors/index.js';
 import type { Policy } from '../core/state/policy.js';
 import type { StateRecord } from '../core/state/record.js';
 import type { ReasoningV1 } from '../core/state/schemas/reasoning-v1.js';
@@ -15,6 +16,12 @@ export interface StateWritten {
 }
 
 const written = (w: StateWrite): StateWritten => ({ id: w.commit ? fullId(w.commit.oid) : null, record: w.record });
+
+/** A policy change or a migration names its agent: a JavaScript caller that leaves `as` out is refused, not defaulted. */
+function adminNamed(as: string | undefined, doing: string): string {
+  if (typeof as !== 'string' || as === '') throw new UsageError(`say which agent ${doing}: { as: AGENT }, an agent with * in the policy (e.g. { as: 'orchestrator' })`);
+  return as;
+}
 
 type Ns<S> = keyof S & string;
 
@@ -50,9 +57,9 @@ export class BranchState<S extends object = ReasoningV1> {
   async policy(at?: string): Promise<Policy> {
     return (await showPolicy(this.ctx, at ?? this.branch)).agents;
   }
-  /** `agent` may write `namespaces` (`['*']`: everything; null: nothing, removed); by an agent with `*`. */
-  async setPolicy(agent: string, namespaces: string[] | null, opts: { as?: string; retry?: boolean } = {}): Promise<StateWritten> {
-    return written(await setPolicy(this.ctx, this.branch, agent, namespaces, opts.as ?? 'orchestrator', opts));
+  /** `agent` may write `namespaces` (`['*']`: everything; null: nothing, removed); `as`: an agent with `*`, named (no default). */
+  async setPolicy(agent: string, namespaces: string[] | null, opts: { as: string; retry?: boolean }): Promise<StateWritten> {
+    return written(await setPolicy(this.ctx, this.branch, agent, namespaces, adminNamed(opts?.as, 'changes the policy'), opts));
   }
   /** Keys added, removed and changed per namespace from `from` to `to` (default: the tip). */
   diff(from: string, to?: string): Promise<StateDiff> {
@@ -66,7 +73,7 @@ export class BranchState<S extends object = ReasoningV1> {
     return stateStats(this.ctx, at ?? this.branch);
   }
   /** Through the registered migrations up to version `to`, as one commit. */
-  async migrate(to: number, opts: { as?: string } = {}): Promise<StateWritten> {
-    return written(await migrateState(this.ctx, this.branch, to, opts.as));
+  async migrate(to: number, opts: { as: string }): Promise<StateWritten> {
+    return written(await migrateState(this.ctx, this.branch, to, adminNamed(opts?.as, 'migrates the state')));
   }
 }

@@ -182,7 +182,6 @@ export async function commitState(
     session: tipMeta?.session_id,
     summary: `state ${record.op}: ${what} by ${record.agent}`,
     state: record,
-    stateFiles: files,
     redactions: opts.redactions,
-  });
+  }, files);
 }

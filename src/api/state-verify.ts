@@ -3,11 +3,12 @@
 // what changed, with values its schema accepts. A commit forged with plain git is caught here.
 import { fullId } from '../core/ids.js';
 import { canonicalJson } from '../core/canonical-json.js';
-import { isAdmin, mayWrite } from '../core/state/policy.js';
-import { POLICY_KEY, SCHEMA_FILE, STATE_DIR } from '../core/state/record.js';
+import { grantOf, isAdmin, mayWrite } from '../core/state/policy.js';
+import { POLICY_KEY, SCHEMA_FILE, STATE_DIR, STATE_ENTRY } from '../core/state/record.js';
 import { keyViolation, stateViolation } from '../core/state/schema.js';
 import type { StoredCommit } from '../store/context-commits.js';
 import { subtreeIn, subtreeOf } from '../store/subtree.js';
+import { parseTree } from '../store/objects.js';
 import type { RepoContext } from './repo-context.js';
 import { diffLoaded } from './state.js';
 import { namespaceOf, resolveValue, stateFromTree, type LoadedState } from './state-store.js';
@@ -32,6 +33,20 @@ async function stateTrees(ctx: RepoContext, commits: readonly StoredCommit[]): P
   return out;
 }
 
+/** Entries of `state/` ctx never writes (a script, a subtree, a file that is no namespace) or with another mode, new in `tree` since `parent`. */
+async function strangeEntries(ctx: RepoContext, tree: string, parent: string | null): Promise<string[]> {
+  const [mine, theirs] = await ctx.engine.readObjects(parent === null ? [tree] : [tree, parent]);
+  if (mine?.type !== 'tree') return [];
+  const before = new Set(theirs?.type === 'tree' ? parseTree(theirs.data).map((e) => `${e.mode} ${e.oid} ${e.name}`) : []);
+  const out: string[] = [];
+  for (const e of parseTree(mine.data)) {
+    if (before.has(`${e.mode} ${e.oid} ${e.name}`)) continue;
+    if (!STATE_ENTRY.test(e.name)) out.push(`state/${e.name} is not an entry ctx writes (<namespace>.json, .policy.json, .schema.json, .blob-<blake3>)`);
+    else if (e.mode !== '100644') out.push(`state/${e.name} has mode ${e.mode}, not 100644`);
+  }
+  return out;
+}
+
 export async function verifyStateWrites(ctx: RepoContext, commits: readonly StoredCommit[]): Promise<StateProblem[]> {
   const out: StateProblem[] = [];
   const states = await stateTrees(ctx, commits);
@@ -52,6 +67,7 @@ export async function verifyStateWrites(ctx: RepoContext, commits: readonly Stor
       if (record && Object.keys(record.diff).length) bad('has a state record but its state/ is its parent\'s');
       continue;
     }
+    if (mine !== null) (await strangeEntries(ctx, mine, theirs).catch(() => [])).forEach(bad);
     if (!record) {
       bad(`changes state/ without a state record in meta.json`);
       continue;
@@ -83,7 +99,8 @@ export async function verifyStateWrites(ctx: RepoContext, commits: readonly Stor
       for (const [ns, d] of Object.entries(actual)) {
         if (ns === POLICY_KEY) continue;
         for (const key of [...d.added, ...d.removed, ...d.changed])
-          if (!mayWrite(before.policy, agent, ns, key)) bad(`writes ${ns}.${key} as ${agent}, which the policy at its parent does not allow`);
+          if (!mayWrite(before.policy, agent, ns, key))
+            bad(`writes ${ns}.${key} as ${agent}, ${grantOf(before.policy, agent) ? 'which the policy at its parent does not allow' : 'an agent not in the policy at its parent'}`);
         if (schemaChanged) continue;
         const n = namespaceOf(after, ns);
         for (const key of [...d.added, ...d.changed]) {

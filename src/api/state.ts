@@ -32,6 +32,7 @@ export function parseStatePath(path: string): { ns: string; key?: string } {
   const ns = dot < 0 ? path : path.slice(0, dot);
   const key = dot < 0 ? undefined : path.slice(dot + 1);
   if (!NAMESPACE.test(ns) || (key !== undefined && !KEY.test(key))) throw new UsageError(`not a state key: ${JSON.stringify(path)} (NAMESPACE.KEY, e.g. reasoning.intents)`);
+  if (key === '__proto__') throw new UsageError(`not a state key: ${JSON.stringify(path)} (__proto__ names a JavaScript object's prototype; choose another key)`);
   return { ns, key };
 }
 
@@ -164,9 +165,9 @@ export async function getState(ctx: RepoContext, spec: string, path?: string): P
   if (path === undefined) value = Object.fromEntries([...st.texts.keys()].sort().map((ns) => [ns, namespaceOf(st, ns)]));
   else {
     const { ns, key } = parseStatePath(path);
-    if (!(ns in st.schema.properties) && !st.texts.has(ns)) throw new NotFoundError(`${spec}: no namespace ${ns} (${[...st.texts.keys()].join(', ')})`);
+    if (!Object.hasOwn(st.schema.properties, ns) && !st.texts.has(ns)) throw new NotFoundError(`${spec}: no namespace ${ns} (${[...st.texts.keys()].join(', ')})`);
     const n = namespaceOf(st, ns);
-    if (key !== undefined && !(key in n)) throw new NotFoundError(`${spec}: ${path} is not set`);
+    if (key !== undefined && !Object.hasOwn(n, key)) throw new NotFoundError(`${spec}: ${path} is not set`);
     value = key === undefined ? n : n[key];
   }
   return { id: fullId(st.commit), key: path ?? null, value: await resolveValue(ctx, st, value) };
@@ -174,14 +175,14 @@ export async function getState(ctx: RepoContext, spec: string, path?: string): P
 
 /** `ctx policy set BRANCH AGENT NS,NS [--retry]` (`namespaces` null: the agent is removed), by an agent with `*`. */
 export function setPolicy(ctx: RepoContext, branch: string, agent: string, namespaces: string[] | null, by: string, opts: { retry?: boolean } = {}): Promise<StateWrite> {
-  if (!/^[A-Za-z0-9_][A-Za-z0-9_.-]*$/.test(agent)) throw new UsageError(`not an agent name: ${JSON.stringify(agent)}`);
+  if (!/^[A-Za-z0-9_][A-Za-z0-9_.-]*$/.test(agent) || agent === '__proto__') throw new UsageError(`not an agent name: ${JSON.stringify(agent)}`);
   return onTip(opts.retry, () => policyOnce(ctx, branch, agent, namespaces, by));
 }
 
 async function policyOnce(ctx: RepoContext, branch: string, agent: string, namespaces: string[] | null, by: string): Promise<StateWrite> {
   const { tip, st } = await writable(ctx, branch);
   if (!isAdmin(st.policy, by)) throw new StateRefusedError(`${by} may not change the policy of ${branch}: only an agent with * may (${Object.keys(st.policy).filter((a) => isAdmin(st.policy, a)).join(', ') || 'none'})`);
-  for (const ns of namespaces ?? []) if (ns !== '*' && !(ns in st.schema.properties)) throw new UsageError(`no namespace ${ns} in ${st.schema.$id} (${Object.keys(st.schema.properties).join(', ')}, or *)`);
+  for (const ns of namespaces ?? []) if (ns !== '*' && !Object.hasOwn(st.schema.properties, ns)) throw new UsageError(`no namespace ${ns} in ${st.schema.$id} (${Object.keys(st.schema.properties).join(', ')}, or *)`);
   const policy = { ...st.policy };
   if (namespaces === null) delete policy[agent];
   else policy[agent] = [...new Set(namespaces)];
@@ -274,7 +275,7 @@ export async function stateStats(ctx: RepoContext, spec: string): Promise<StateS
 }
 
 /** `ctx migrate BRANCH --to N`: version by version through registered migrations, as one new commit. */
-export async function migrateState(ctx: RepoContext, branch: string, to: number, agent = 'orchestrator'): Promise<StateWrite> {
+export async function migrateState(ctx: RepoContext, branch: string, to: number, agent: string): Promise<StateWrite> {
   const { tip, st } = await writable(ctx, branch);
   const from = parseSchemaId(st.schema.$id)!;
   if (!Number.isSafeInteger(to) || to <= from.version) throw new UsageError(`${branch} is at ${st.schema.$id}: --to must be a later version than ${from.version}`);
@@ -294,13 +295,14 @@ export async function migrateState(ctx: RepoContext, branch: string, to: number,
   const namespaces = new Map<string, Namespace>();
   const blobs = new Map<string, Uint8Array>();
   for (const [ns, n] of Object.entries(state)) {
-    const out: Namespace = {};
+    const out: [string, Json][] = [];
     for (const [k, v] of Object.entries(n)) {
       const e = await stored(ns, k, v, limits);
-      out[k] = e.value;
+      out.push([k, e.value]);
       e.blobs.forEach((b, h) => blobs.set(h, b));
     }
-    namespaces.set(ns, out);
+    // built from entries: a key a migration named __proto__ is kept as a key, not made the prototype
+    namespaces.set(ns, Object.fromEntries(out));
   }
   const next: LoadedState = { ...st, texts: new Map([...namespaces].map(([ns, n]) => [ns, encodeNamespace(n)])) };
   const diff = diffLoaded(st, next);

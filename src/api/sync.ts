@@ -7,6 +7,7 @@ import { openTransport, type PushUpdate, type Transport } from '../store/sync/tr
 import { ConflictError } from '../errors/index.js';
 import { shortId } from '../core/ids.js';
 import { scanOutgoing } from './push-secrets.js';
+import { forgedStateWarnings, refuseForgedState } from './state-check.js';
 import type { RepoContext } from './repo-context.js';
 
 export interface RefReport {
@@ -32,6 +33,8 @@ export interface SyncReport {
   transport: 'git' | 'isogit';
   refs: RefReport[];
   ok: boolean;
+  /** for people: remote-tracking branches fetched onto forged state writes (kept; pull refuses them) */
+  warnings?: string[];
 }
 
 export interface SyncOptions {
@@ -162,7 +165,8 @@ export async function fetch(ctx: RepoContext, name: string | undefined, opts: Sy
   const merged = await mergeNotes(ctx.engine, ctx.refs, refs.remoteNotes(remote.name), ctx.signature(), `Notes merged by 'ctx fetch' from ${remote.name}\n`);
   if (merged.status !== 'up to date' || ctx.refs.read(refs.remoteNotes(remote.name)))
     out.push({ ref: refs.notes, local: refs.notes, old: merged.old, new: merged.new, status: merged.status, ok: true, diverged: false });
-  return report(remote, t, out);
+  const warnings = await forgedStateWarnings(ctx, remote.name, out);
+  return { ...report(remote, t, out), ...(warnings.length ? { warnings } : {}) };
 }
 
 /** fetch, then fast-forward (or create) local branches; divergent ones keep both tips. */
@@ -170,6 +174,7 @@ export async function pull(ctx: RepoContext, name: string | undefined, opts: Syn
   const fetched = await fetch(ctx, name, opts);
   const remote = fetched.remote;
   const prefix = refs.remotePrefix(remote);
+  await refuseForgedState(ctx, remote);
   for (const { ref: tracking, oid: theirs } of ctx.refs.list(prefix)) {
     if (tracking === `${prefix}HEAD`) continue;
     const branch = refs.branch(tracking.slice(prefix.length));

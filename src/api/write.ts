@@ -52,8 +52,6 @@ export interface CheckpointInput extends CommitFields {
   parent?: string;
   /** on a moved branch, re-read the tip and try again */
   retry?: boolean;
-  /** the commit's `state/` entries (a state write); without it, the parent's `state/` is carried over */
-  stateFiles?: readonly TreeFile[];
 }
 
 export interface WrittenCommit {
@@ -158,7 +156,8 @@ export async function buildMeta(ctx: RepoContext, format: string, artifact: Uint
   return meta;
 }
 
-export async function checkpoint(ctx: RepoContext, input: CheckpointInput): Promise<WrittenCommit> {
+/** `stateFiles`: the commit's `state/` entries (a state write, internal only); without them the parent's `state/` is carried over. */
+export async function checkpoint(ctx: RepoContext, input: CheckpointInput, stateFiles?: readonly TreeFile[]): Promise<WrittenCommit> {
   const ref = refs.branch(checkBranchName(input.branch));
   ctx.refs.checkCreatable(ref);
   const { meta, artifact, warnings } = await prepareCommit(ctx, input.format, input.artifact, input);
@@ -171,7 +170,7 @@ export async function checkpoint(ctx: RepoContext, input: CheckpointInput): Prom
       wanted = tip;
     }
     const parent = wanted ?? tip;
-    const state = input.stateFiles ?? (await carriedState(ctx, parent));
+    const state = stateFiles ?? (await carriedState(ctx, parent));
     const [oid] = await ctx.engine.writeCommits([commitSpec(meta, artifact, ext, parent, ctx.maxBlobSize, state)]);
     try {
       ctx.refs.update(ref, oid, tip);

@@ -5,7 +5,7 @@ import { policyJson, stateWriteJson } from '../output/records.js';
 import { tsvLine } from '../output/style.js';
 import type { StateWrite } from '../api/state.js';
 import { defineCommand } from './command.js';
-import { agentOf } from './state.js';
+import { adminOf } from './state.js';
 
 type Done = { write: StateWrite } | { shown: { id: string; agents: Record<string, string[]> } };
 
@@ -13,7 +13,7 @@ export default defineCommand({
   name: 'policy',
   summary: "who may write which namespaces of a branch's state: set an agent's, or show the policy (versioned in the branch)",
   description:
-    'set: AGENT may write NAMESPACES (comma-separated; * for every namespace and the policy), written as a state commit by an agent with * (--as, default orchestrator); --remove takes the agent out. ' +
+    'set: AGENT may write NAMESPACES (comma-separated; * for every namespace and the policy), written as a state commit by an agent with *, named with --as (or $CTX_AGENT; required); --remove takes the agent out. ' +
     'show: the policy at any commit. metadata is written by agents with * only, except metadata.locale; an agent not in the policy writes nothing.',
   args: [
     { name: 'action', description: 'set or show', required: true, values: ['set', 'show'] },
@@ -22,11 +22,11 @@ export default defineCommand({
     { name: 'namespaces', description: 'set: NS,NS,… or *' },
   ],
   options: [
-    { flags: '--as <agent>', description: 'the agent changing the policy (default: $CTX_AGENT, else orchestrator)' },
+    { flags: '--as <agent>', description: 'set: the agent changing the policy, one with * (required, or $CTX_AGENT)' },
     { flags: '--remove', description: 'set: take the agent out of the policy' },
     { flags: '--retry', description: 'set: when another agent wrote first, read the new policy and set again on top of it' },
   ],
-  examples: ['ctx policy set design-room intent_detection reasoning,diagnostics,audit', 'ctx policy set design-room reviewer --remove', 'ctx policy show design-room --json'],
+  examples: ['ctx policy set design-room intent_detection reasoning,diagnostics,audit --as orchestrator', 'ctx policy set design-room reviewer --remove --as orchestrator', 'ctx policy show design-room --json'],
   async run(io, [action, branch, agent, namespaces]: [string, string, string | undefined, string | undefined], flags: { as?: string; remove?: boolean; retry?: boolean }): Promise<Done> {
     if (action === 'show') {
       if (agent !== undefined) throw new UsageError('policy show takes a branch only');
@@ -36,7 +36,7 @@ export default defineCommand({
     if (agent === undefined || (flags.remove ? namespaces !== undefined : namespaces === undefined)) throw new UsageError(flags.remove ? 'policy set --remove takes BRANCH AGENT' : 'policy set takes BRANCH AGENT NAMESPACES (e.g. reasoning,diagnostics,audit or *)');
     const list = flags.remove ? null : namespaces!.split(',').map((n) => n.trim()).filter((n) => n !== '');
     if (list && list.length === 0) throw new UsageError('policy set: no namespaces given (use --remove to take the agent out)');
-    const by = agentOf(io, flags.as, 'orchestrator');
+    const by = adminOf(io, flags.as, 'changes the policy');
     return { write: await io.withRepo(false, (repo) => setPolicy(repo, branch, agent, list, by, { retry: flags.retry })) };
   },
   print(io, done) {

@@ -34,6 +34,13 @@ export function agentOf(io: CommandIO, as: string | undefined, fallback?: string
   return a;
 }
 
+/** The agent changing the policy or the schema: --as, else $CTX_AGENT, never a default (the write records it as a claim). */
+export function adminOf(io: CommandIO, as: string | undefined, doing: string): string {
+  const a = as ?? io.env.CTX_AGENT;
+  if (!a) throw new UsageError(`say which agent ${doing}: --as AGENT (or CTX_AGENT), an agent with * in the policy (e.g. --as orchestrator)`);
+  return a;
+}
+
 type Done = { write: StateWrite } | { read: StateValue };
 
 export default defineCommand({

@@ -20,6 +20,7 @@ export function printSyncReport(io: CommandIO, s: SyncReport, verb: string): voi
     io.out(`${verb} ${s.url}\n` + table(s.refs.map((r) => [paint(r), where(r), c.yellow(range(r))]), plainWidth));
   }
   for (const r of s.refs) if (r.hint && (!r.ok || r.diverged)) io.note(`${r.ok ? 'note' : 'hint'}: ${r.ref.replace(/^refs\/(heads|tags)\//, '')}: ${r.hint}`);
+  for (const w of s.warnings ?? []) io.note(w);
   const counts = new Map<string, number>();
   for (const r of s.refs) counts.set(r.status, (counts.get(r.status) ?? 0) + 1);
   if (!io.flags.json) io.note(`${s.remote} (${s.transport} transport): ${[...counts].map(([k, n]) => `${n} ${k}`).join(', ') || 'nothing to do'}`);

@@ -20,11 +20,14 @@ export const DEFAULT_POLICY: Policy = {
 const METADATA = 'metadata';
 const OPEN_METADATA_KEY = 'locale';
 
-export const isAdmin = (policy: Policy, agent: string) => policy[agent]?.includes('*') ?? false;
+/** The namespaces `agent` may write; undefined when it is not in the policy (an own entry only: `constructor` is no grant). */
+export const grantOf = (policy: Policy, agent: string): string[] | undefined => (Object.hasOwn(policy, agent) ? policy[agent] : undefined);
+
+export const isAdmin = (policy: Policy, agent: string) => grantOf(policy, agent)?.includes('*') ?? false;
 
 /** Whether `agent` may write `namespace.key` under `policy`. */
 export function mayWrite(policy: Policy, agent: string, namespace: string, key: string): boolean {
-  const allowed = policy[agent];
+  const allowed = grantOf(policy, agent);
   if (!allowed) return false;
   if (allowed.includes('*')) return true;
   if (namespace === METADATA) return key === OPEN_METADATA_KEY;
@@ -33,7 +36,7 @@ export function mayWrite(policy: Policy, agent: string, namespace: string, key: 
 
 /** What `agent` may write, for a refusal: `reasoning, diagnostics, audit`, or `nothing (not in the policy)`. */
 export function describeGrant(policy: Policy, agent: string): string {
-  const a = policy[agent];
+  const a = grantOf(policy, agent);
   return a ? `${a.join(', ')}${a.includes('*') ? '' : ', metadata.locale'}` : 'nothing (not in the policy)';
 }
 
@@ -47,6 +50,7 @@ export function parsePolicy(text: string): Policy | null {
     const o = JSON.parse(text) as { v?: unknown; agents?: unknown };
     if (o.v !== 1 || !o.agents || typeof o.agents !== 'object' || Array.isArray(o.agents)) return null;
     const agents = o.agents as Record<string, unknown>;
+    if (Object.hasOwn(agents, '__proto__')) return null;
     if (Object.values(agents).some((l) => !Array.isArray(l) || l.some((n) => typeof n !== 'string'))) return null;
     return agents as Policy;
   } catch {

@@ -11,5 +11,7 @@ export const BLOB_PREFIX = '.blob-';
 export const POLICY_KEY = '.policy';
 
 export const NAMESPACE = /^[a-z][a-z0-9_]*$/;
+/** The names ctx writes in `state/`: namespaces, the policy, the schema, externalized values (all mode 100644). */
+export const STATE_ENTRY = /^(?:[a-z][a-z0-9_]*\.json|\.policy\.json|\.schema\.json|\.blob-[0-9a-f]{64})$/;
 export const KEY = /^[A-Za-z0-9_][A-Za-z0-9_-]*$/;
 export type { KeyDiff, StateRecord } from '../meta.js';

@@ -91,12 +91,12 @@ function jsonPath(base: string, pointer: string): string {
 
 /** Why `value` may not be `namespace.key` under the schema (the JSON path and the rule), or null. */
 export async function keyViolation(doc: SchemaDoc, namespace: string, key: string, value: Json): Promise<string | null> {
-  const nsSchema = doc.properties[namespace];
+  const nsSchema = Object.hasOwn(doc.properties, namespace) ? doc.properties[namespace] : undefined;
   if (!nsSchema) return `$.${namespace}: ${doc.$id} has no namespace ${namespace} (${Object.keys(doc.properties).join(', ')})`;
   const props = (nsSchema.properties ?? {}) as Record<string, unknown>;
   const ajv = await ajvFor(doc);
   let ref: string;
-  if (key in props) ref = `${doc.$id}#/properties/${namespace}/properties/${key}`;
+  if (Object.hasOwn(props, key)) ref = `${doc.$id}#/properties/${namespace}/properties/${key}`;
   else if (nsSchema.additionalProperties === false) return `$.${namespace}.${key}: ${doc.$id} has no key ${key} in ${namespace} (${Object.keys(props).join(', ')})`;
   else if (nsSchema.additionalProperties && typeof nsSchema.additionalProperties === 'object') ref = `${doc.$id}#/properties/${namespace}/additionalProperties`;
   else return null;

@@ -96,10 +96,10 @@ export function keyDiff(before: Record<string, unknown> | undefined, after: Reco
   const b = after ?? {};
   const d: KeyDiff = { added: [], removed: [], changed: [] };
   for (const k of Object.keys(b).sort()) {
-    if (!(k in a)) d.added.push(k);
+    if (!Object.hasOwn(a, k)) d.added.push(k);
     else if (canonicalJson(a[k]) !== canonicalJson(b[k])) d.changed.push(k);
   }
-  for (const k of Object.keys(a).sort()) if (!(k in b)) d.removed.push(k);
+  for (const k of Object.keys(a).sort()) if (!Object.hasOwn(b, k)) d.removed.push(k);
   return d;
 }
 

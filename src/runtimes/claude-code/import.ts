@@ -4,9 +4,7 @@
 // own engine; a subagent transcript starts at the commit that spawned it, as the hook's capture does.
 import { basename, resolve } from 'node:path';
 import { AlreadyExistsError, BadInputError } from '../../errors/index.js';
-import { derivedFrom } from '../../core/meta.js';
 import type { TranscriptStream } from '../../api/capture.js';
-import { readTipMeta } from '../../api/context-reader.js';
 import { readRange } from '../../api/files.js';
 import { mayBeCut, parseHeads } from '../../formats/jsonl.js';
 import type { RepoContext } from '../../api/repo-context.js';
@@ -45,15 +43,18 @@ export async function importClaudeCode(ctx: RepoContext, file: string, transcrip
 }
 
 /**
- * The branch's newest transcript bytes came from a file of this name (a `ctx compact` compaction or
- * snapshot passed over), or the hook's position for it names this file at the tip (an exported session).
+ * The branch's newest transcript bytes came from a file of this name (a `ctx compact` compaction,
+ * snapshot or state write passed over), or the hook's position for it names this file at the tip (an exported session).
  */
 async function holdsFile(ctx: RepoContext, tip: string, file: string, key: string | undefined): Promise<boolean> {
   const state = key === undefined ? null : readState(statePath(ctx.gitdir, key));
   if (state?.tip === tip && state.transcript === resolve(file)) return true;
-  let meta = await readTipMeta(ctx, tip);
-  for (let from = derivedFrom(meta); from !== null; from = derivedFrom(meta)) meta = await readTipMeta(ctx, from);
-  return (meta.source as { file?: unknown } | undefined)?.file === basename(file);
+  // loaded by a re-import only, as recapture loads live capture
+  const { transcriptTip } = await import('../../api/capture.js');
+  const found = await transcriptTip(ctx, tip);
+  // a branch that only has state (`ctx state init`): the transcript starts on top of it
+  if (found === null) return true;
+  return (found.meta.source as { file?: unknown } | undefined)?.file === basename(file);
 }
 
 /** A subagent transcript under another name: its first line is a sidechain line naming its agent. */
