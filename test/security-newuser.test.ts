@@ -123,6 +123,8 @@ describe('unknown names: nothing written, the nearest suggested', () => {
     expectNothingWritten(store);
     expect(ctx(store, ['import', 'claude-code', CLAUDE, '-b', 'a..b'], { env: FIXED_ENV })).toMatchObject({ code: 2, stderr: `ctx: bad branch name 'a..b': contains ".."\n` });
     expectNothingWritten(store);
+    expect(ctx(store, ['import', 'claude-code', dirname(CLAUDE), '-b', 'x'], { env: FIXED_ENV })).toMatchObject({ code: 2, stderr: 'ctx: -b names one branch: give a file, not a directory\n' });
+    expectNothingWritten(store);
   });
 
   it('a mistyped branch exits 4 naming the nearest', () => {

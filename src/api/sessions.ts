@@ -30,8 +30,10 @@ export async function importSession(ctx: RepoContext, runtimeName: string, file:
  */
 export async function checkImport(runtimeName: string, file: string, branch?: string): Promise<Runtime> {
   const r = await runtime(runtimeName, 'import');
+  const dir = isDirectory(file);
   if (branch !== undefined) checkBranchName(branch);
-  if (!isDirectory(file)) checkRecognized(r, await (await runtimeRegistry()).allRuntimes(), file);
+  if (dir && branch !== undefined) throw new UsageError(DIR_BRANCH);
+  if (!dir) checkRecognized(r, await (await runtimeRegistry()).allRuntimes(), file);
   return r;
 }
 
@@ -51,6 +53,7 @@ export interface FileImport {
 }
 
 const JSONL = /\.jsonl$/;
+const DIR_BRANCH = '-b names one branch: give a file, not a directory';
 
 /**
  * Every session file under `dir` that the runtime takes (`Importer.files`), each imported as
@@ -59,7 +62,7 @@ const JSONL = /\.jsonl$/;
  */
 export async function importDirectory(ctx: RepoContext, runtimeName: string, dir: string, opts: ImportOptions = {}, onFile?: (f: FileImport, done: number, total: number) => void): Promise<FileImport[]> {
   const r = await runtime(runtimeName, 'import');
-  if (opts.branch !== undefined) throw new UsageError('-b names one branch: give a file, not a directory');
+  if (opts.branch !== undefined) throw new UsageError(DIR_BRANCH);
   const files = sessionFiles(dir, r.import!.files ?? JSONL);
   const all = await (await runtimeRegistry()).allRuntimes();
   const out: FileImport[] = [];
