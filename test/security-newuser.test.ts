@@ -6,6 +6,8 @@ import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CORPUS, FIXTURES, FIXED_ENV, corpusFiles, ctx, describeCorpus, git, newStore, tempDir } from './helpers.js';
 
+/** Several CLI runs a test, on a machine that may be busy. */
+const SLOW = 240_000;
 const CLAUDE = join(FIXTURES, 'claude-code', 'compacted-session.jsonl');
 const CODEX = join(FIXTURES, 'codex', 'rollout-2025-11-20T09-00-00-0a1b2c3d-4e5f-7a8b-9c0d-1e2f3a4b5c6d.jsonl');
 const GEMINI = join(FIXTURES, 'gemini-cli', 'session-2026-01-10T09-00-aaaa1111.jsonl');
@@ -34,7 +36,7 @@ describe('an import recognizes its runtime’s files', () => {
     const r = ctx(store, ['import', runtime, file], { env: FIXED_ENV });
     expect([r.code, r.stdout, r.stderr]).toEqual([2, '', `ctx: ${file} ${says} ${file}\n`]);
     expectNothingWritten(store);
-  });
+  }, SLOW);
 
   it('a file no runtime writes is refused, saying why', () => {
     const dir = tempDir();
@@ -60,7 +62,7 @@ describe('an import recognizes its runtime’s files', () => {
     const later = join(dir, 'later.jsonl');
     writeFileSync(later, `{"type":"some-future-line","x":1}\n${readFileSync(CLAUDE, 'utf8')}`);
     expect(ctx(newStore(), ['import', 'claude-code', later, '-b', 'later'], { env: FIXED_ENV })).toMatchObject({ code: 0, stderr: '' });
-  });
+  }, SLOW);
 
   it('a directory import reports a file of another runtime and imports the rest', () => {
     const dir = tempDir();
@@ -71,7 +73,7 @@ describe('an import recognizes its runtime’s files', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(`${join(dir, 'b.jsonl')}: not a Claude Code transcript: this looks like a Codex rollout: ctx import codex ${join(dir, 'b.jsonl')}\nctx: 1 of 2 files not imported\n`);
     expect(r.stdout).toMatch(new RegExp(`^${join(dir, 'a.jsonl')}\t`));
-  });
+  }, SLOW);
 });
 
 describeCorpus('every corpus file is recognized as its own runtime’s', () => {
@@ -83,7 +85,7 @@ describeCorpus('every corpus file is recognized as its own runtime’s', () => {
 
   it('covers each runtime', () => {
     for (const own of names) expect(owned.filter(([o]) => o === own).length).toBeGreaterThan(0);
-  });
+  }, SLOW);
 
   it.each(owned)('%s: %s is refused by the other two, naming its own', (own, file) => {
     const store = noStore();
@@ -93,7 +95,7 @@ describeCorpus('every corpus file is recognized as its own runtime’s', () => {
       expect([r.code, r.stderr]).toEqual([2, `ctx: ${file} is not ${article(kind)} ${kind}: this looks like ${article(RUNTIMES[own])} ${RUNTIMES[own]}: ctx import ${own} ${file}\n`]);
     }
     expectNothingWritten(store);
-  });
+  }, SLOW);
 
   it('and a file of another agent is refused by all three', () => {
     const store = noStore();
@@ -104,7 +106,7 @@ describeCorpus('every corpus file is recognized as its own runtime’s', () => {
         expect(r.stderr).toMatch(new RegExp(`^ctx: .* is not an? ${RUNTIMES[runtime]} \\((line 1|none of its|a JSON document)`));
       }
     expectNothingWritten(store);
-  });
+  }, SLOW);
 });
 
 describe('unknown names: nothing written, the nearest suggested', () => {
@@ -115,7 +117,7 @@ describe('unknown names: nothing written, the nearest suggested', () => {
     expectNothingWritten(store);
     expect(ctx(store, ['import', 'nothing-like-it', CLAUDE], { env: FIXED_ENV }).stderr).toBe("ctx: unknown runtime 'nothing-like-it' (claude-code, codex, gemini-cli)\n");
     expectNothingWritten(store);
-  });
+  }, SLOW);
 
   it('a missing file or a bad -b makes no store either', () => {
     const store = noStore();
@@ -125,7 +127,7 @@ describe('unknown names: nothing written, the nearest suggested', () => {
     expectNothingWritten(store);
     expect(ctx(store, ['import', 'claude-code', dirname(CLAUDE), '-b', 'x'], { env: FIXED_ENV })).toMatchObject({ code: 2, stderr: 'ctx: -b names one branch: give a file, not a directory\n' });
     expectNothingWritten(store);
-  });
+  }, SLOW);
 
   it('a mistyped branch exits 4 naming the nearest', () => {
     const store = newStore();
@@ -133,12 +135,12 @@ describe('unknown names: nothing written, the nearest suggested', () => {
     expect(ctx(store, ['log', 'alice/auht'], { env: FIXED_ENV })).toMatchObject({ code: 4, stdout: '', stderr: 'ctx: unknown commit or branch alice/auht: did you mean alice/auth?\n' });
     expect(ctx(store, ['show', 'alice/auht~1'], { env: FIXED_ENV })).toMatchObject({ code: 4, stderr: 'ctx: unknown commit or branch alice/auht: did you mean alice/auth?\n' });
     expect(ctx(store, ['log', 'zebra'], { env: FIXED_ENV })).toMatchObject({ code: 4, stderr: 'ctx: unknown commit or branch: zebra\n' });
-  });
+  }, SLOW);
 
   it('a mistyped command or option is one line, exit 2', () => {
     expect(ctx(noStore(), ['lgo'])).toMatchObject({ code: 2, stderr: "ctx: unknown command 'lgo': did you mean log?\n" });
     expect(ctx(noStore(), ['log', '--jsn'])).toMatchObject({ code: 2, stderr: "ctx: unknown option '--jsn': did you mean --json?\n" });
-  });
+  }, SLOW);
 
   it('a mistyped action exits 2 naming the nearest, and makes no store', () => {
     const store = noStore();
@@ -148,7 +150,7 @@ describe('unknown names: nothing written, the nearest suggested', () => {
     expect(ctx(store, ['branch', 'dlete', 'x'])).toMatchObject({ code: 2, stderr: 'ctx: unknown action dlete: did you mean delete?\n' });
     expect(ctx(store, ['state', 'gte', 'b'])).toMatchObject({ code: 2, stderr: 'ctx: unknown action gte: did you mean get?\n' });
     expectNothingWritten(store);
-  });
+  }, SLOW);
 });
 
 describe('a dead hook’s empty lock', () => {
@@ -195,7 +197,7 @@ describe('a dead hook’s empty lock', () => {
     expect(expected).not.toBe(before);
     expect(existsSync(join(store, 'ctx', 'hook.log')) ? readFileSync(join(store, 'ctx', 'hook.log'), 'utf8') : '').toBe('');
     expect(existsSync(lockOf(store))).toBe(false);
-  });
+  }, SLOW);
 
   it('a fresh empty lock (its writer may be alive) is respected: the next call catches up', () => {
     const expected = unhindered();
@@ -209,5 +211,5 @@ describe('a dead hook’s empty lock', () => {
     utimesSync(lock, t, t);
     expect(ctx(store, ['hook', 'claude-code'], { input: input(transcript), env: ENV }).code).toBe(0);
     expect(git(store, ['rev-parse', 'claude/s1']).trim()).toBe(expected);
-  });
+  }, SLOW);
 });
