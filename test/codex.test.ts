@@ -203,10 +203,10 @@ describe('codex re-import beside a hook', () => {
     expect(ctx(store, ['import', 'codex', file], { env: ENV })).toMatchObject({ code: 0, stderr: '' });
     writeFileSync(file, bytes);
     const session = '01a20513-6ef2-75e0-a186-7b61e34882c3';
-    // the lock a hook holds while it captures the session (a file ctx did not write: held, whoever holds it)
+    // the lock a hook holds while it captures the session (held by a live process: this one)
     const lock = join(store, 'ctx', 'hooks', `${session}.lock`);
     mkdirSync(join(store, 'ctx', 'hooks'), { recursive: true });
-    writeFileSync(lock, '');
+    writeFileSync(lock, `ctx-lock pid=${process.pid} boot=- start=-\n`);
     const before = [refSnapshot(store), objectCount(store)];
     const held = ctx(store, ['import', 'codex', file], { env: ENV });
     expect([held.code, held.stdout, held.stderr.split('\n')[0]]).toEqual([3, '', `ctx: a ctx hook is capturing session ${session}; import again when it is done`]);

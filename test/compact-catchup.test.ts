@@ -183,7 +183,7 @@ describeCorpus('ctx compact catches up with the transcript first', () => {
     it('another hook capturing the session: exit 3, nothing written; an old state without its transcript: compacted as it is, with a hint', () => {
       const { store } = captured(CUT1, CUT2);
       const lock = join(store, 'ctx', 'hooks', `${SESSION}.lock`);
-      writeFileSync(lock, '');
+      writeFileSync(lock, `ctx-lock pid=${process.pid} boot=- start=-\n`); // held by a live process (this one)
       unchanged(store, () => {
         const r = ctx(store, ['compact', BRANCH, ...COMPACT], { env: ENV });
         expect([r.code, r.stderr.split('\n')[0]]).toEqual([3, `ctx: a ctx hook is capturing session ${SESSION}`]);

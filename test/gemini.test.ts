@@ -71,7 +71,7 @@ describeCorpus.each(ENGINES)('gemini-cli import with the %s engine', (engine) =>
     const bad = join(tempDir(), 'session.json');
     writeFileSync(bad, '{"sessionId":"x"}');
     const r = ctx(store, ['import', 'gemini-cli', bad], { env });
-    expect([r.code, r.stderr]).toEqual([1, 'ctx: not a Gemini CLI chat: no "messages" array\n']);
+    expect([r.code, r.stderr]).toEqual([2, `ctx: ${bad} is not a Gemini CLI session (line 1 has no known type)\n`]);
     expect(refSnapshot(store)).toBe('');
   });
 });

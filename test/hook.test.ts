@@ -166,7 +166,7 @@ describeCorpus('ctx hook claude-code', () => {
     it('a lock held by another writer', () => {
       const { store, transcript, before, objects } = setup();
       const lock = join(store, 'refs', 'heads', 'claude', 'f.lock');
-      writeFileSync(lock, '');
+      writeFileSync(lock, `ctx-lock pid=${process.pid} boot=- start=-\n`); // held by a live process (this one)
       const r = hook(store, 'f', transcript);
       expect([r.code, r.stdout, r.stderr]).toEqual([0, '', '']);
       expect(hookLog(store).split('\n').filter(Boolean)).toEqual([expect.stringMatching(/\tStop\tf\tclaude\/f is locked by another writer/)]);
@@ -177,7 +177,7 @@ describeCorpus('ctx hook claude-code', () => {
 
     it('another hook capturing the same session', () => {
       const { store, transcript, before, objects } = setup();
-      writeFileSync(join(store, 'ctx', 'hooks', 'f.lock'), '');
+      writeFileSync(join(store, 'ctx', 'hooks', 'f.lock'), `ctx-lock pid=${process.pid} boot=- start=-\n`); // held by a live process (this one)
       expect(hook(store, 'f', transcript).code).toBe(0);
       expect(hookLog(store)).toMatch(/another ctx hook is capturing this session/);
       expect([refSnapshot(store), objectCount(store)]).toEqual([before, objects]);

@@ -130,7 +130,7 @@ describeCorpus('ctx import RUNTIME DIR', () => {
     const files = [`${RANDLEE_ID}.jsonl`, ...AGENTS.map((a) => `${RANDLEE_ID}/subagents/agent-${a}.jsonl`)].map((f) => join(dir, f));
     expect(rows.map((row) => [row[0], row[1]])).toEqual([[files[0], `claude/${RANDLEE_ID}`], ...AGENTS.map((a, i) => [files[i + 1], `claude/${RANDLEE_ID}.agent-${a}`])]);
     for (const row of rows) expect(row[3]).toMatch(/^\d+ commits$/);
-    expect(r.stderr).toBe(`${join(dir, 'broken.jsonl')}: line 1 is not JSON (byte 0)\nctx: 1 of 5 files not imported\n`);
+    expect(r.stderr).toBe(`${join(dir, 'broken.jsonl')}: not a Claude Code transcript (line 1 is not JSON)\nctx: 1 of 5 files not imported\n`);
     for (const a of AGENTS) expectForkedAtSpawn(store, `claude/${RANDLEE_ID}.agent-${a}`, a);
     expect(git(store, ['for-each-ref', '--format=%(refname:short)', 'refs/heads/']).split('\n').filter(Boolean)).toHaveLength(4);
 
@@ -139,7 +139,7 @@ describeCorpus('ctx import RUNTIME DIR', () => {
     expect(again.code).toBe(1);
     const records = jsonLines(again.stdout);
     expect(records.map((x) => x.file)).toEqual([files[0], join(dir, 'broken.jsonl'), ...files.slice(1)]);
-    expect(records[1]).toEqual({ v: 1, file: join(dir, 'broken.jsonl'), error: 'BadInputError', message: 'line 1 is not JSON (byte 0)', exit: 1 });
+    expect(records[1]).toEqual({ v: 1, file: join(dir, 'broken.jsonl'), error: 'UsageError', message: 'not a Claude Code transcript (line 1 is not JSON)', exit: 2 });
     for (const x of [records[0], ...records.slice(2)]) expect(x).toMatchObject({ v: 1, commits: 0, unchanged: true });
     expect(Object.keys(records[0]).sort()).toEqual(['branch', 'bytes', 'commits', 'file', 'id', 'session', 'unchanged', 'v']);
     const third = ctx(store, ['import', 'claude-code', dir], { env: ENV });

@@ -13,6 +13,7 @@ import { refs, RefStore } from '../store/refs.js';
 import { DEFAULT_MAX_BLOB, parseMeta } from '../store/context-commits.js';
 import { DEFAULT_AUTO_PACK } from '../store/gc.js';
 import { checkTokenCounter, tokenCounter, type TokenCounter, type TokenCounterName } from '../core/tokens.js';
+import { unknownName } from '../core/nearest.js';
 
 export interface Defaults {
   principal: string;
@@ -73,6 +74,11 @@ export class RepoContext {
     return person(principal, this.defaults.machine, this.now());
   }
 
+  /** The local branches' names, for a mistyped one's nearest. */
+  private branchNames(): string[] {
+    return this.refs.scan(refs.branch('')).refs.map((r) => r.ref.slice(refs.branch('').length));
+  }
+
   /** A commit spec (`ctx-1a2b`, `alice/fix~2`, a tag, bare hex) → full commit id. */
   async resolve(spec: string): Promise<string> {
     const { base, explicitId, ancestor } = parseSpec(spec.trim());
@@ -122,7 +128,7 @@ export class RepoContext {
   private async commitOrSession(base: string, explicitId: boolean, spec: string): Promise<string> {
     let unknown: NotFoundError;
     try {
-      if (!isHexPrefix(base)) throw new NotFoundError(`unknown commit or branch: ${spec}`);
+      if (!isHexPrefix(base)) throw new NotFoundError(unknownName('commit or branch', base, this.branchNames(), `unknown commit or branch: ${spec}`));
       return await this.commitByPrefix(base.toLowerCase(), spec);
     } catch (e) {
       if (!(e instanceof NotFoundError) || explicitId) throw e;

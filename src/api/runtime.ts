@@ -46,6 +46,16 @@ export interface Importer {
   /** the file names it takes when importing a directory (default: `*.jsonl`) */
   files?: RegExp;
   run(ctx: RepoContext, file: string, opts: ImportOptions): Promise<ImportResult>;
+  /** how it knows its own files; without one, `run` takes any file */
+  recognizer?: Recognizer;
+}
+
+/** The shapes a runtime writes: an import refuses a file none of whose first lines has one. */
+export interface Recognizer {
+  /** what its files are, for people: "Claude Code transcript" */
+  kind: string;
+  /** Whether a parsed line (`document`: a whole file that is one JSON value) has a shape this runtime writes. */
+  claims(value: unknown, document: boolean): boolean;
 }
 
 /** A hook call of the runtime, as read from its stdin. */

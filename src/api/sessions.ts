@@ -5,8 +5,10 @@ import { isAbsolute, join, relative, sep } from 'node:path';
 import { BadInputError, ConflictError, CtxError, UsageError } from '../errors/index.js';
 import { lockSession } from '../store/capture-state.js';
 import { appendDerived, derivedDir } from '../store/derived.js';
+import { checkBranchName } from '../store/refs.js';
 import { initRepo, locateStore } from '../store/repo.js';
 import { checkStoreTrust } from '../store/trust.js';
+import { checkRecognized } from './recognize.js';
 import { RepoContext, type RepoOptions } from './repo-context.js';
 import type { ExportOptions, Exported, HooksReport, ImportOptions, ImportResult, Runtime } from './runtime.js';
 
@@ -17,10 +19,31 @@ import type { ExportOptions, Exported, HooksReport, ImportOptions, ImportResult,
 export const runtimeRegistry = () => import('../runtimes/registry.js');
 const runtime = async (name: string, need: keyof Runtime) => (await runtimeRegistry()).runtime(name, need);
 
-/** A runtime's transcript (file) into a chain. */
+/** A runtime's transcript (file) into a chain; refused (UsageError) when the file is not the runtime's own. */
 export async function importSession(ctx: RepoContext, runtimeName: string, file: string, opts: ImportOptions = {}): Promise<ImportResult> {
-  const r = await runtime(runtimeName, 'import');
+  const r = await checkImport(runtimeName, file, opts.branch);
   return r.import!.run(ctx, file, opts);
+}
+
+/**
+ * What an import checks before it writes anything (before a store is made): the runtime exists and
+ * imports, `branch` is a branch name, and `file` (unless a directory) is one it writes. Returns the runtime.
+ */
+export async function checkImport(runtimeName: string, file: string, branch?: string): Promise<Runtime> {
+  const r = await runtime(runtimeName, 'import');
+  const dir = isDirectory(file);
+  if (branch !== undefined) checkBranchName(branch);
+  if (dir && branch !== undefined) throw new UsageError(DIR_BRANCH);
+  if (!dir) checkRecognized(r, await (await runtimeRegistry()).allRuntimes(), file);
+  return r;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** One file of a directory import: what it wrote, or why it failed. */
@@ -31,6 +54,7 @@ export interface FileImport {
 }
 
 const JSONL = /\.jsonl$/;
+const DIR_BRANCH = '-b names one branch: give a file, not a directory';
 
 /**
  * Every session file under `dir` that the runtime takes (`Importer.files`), each imported as
@@ -39,12 +63,14 @@ const JSONL = /\.jsonl$/;
  */
 export async function importDirectory(ctx: RepoContext, runtimeName: string, dir: string, opts: ImportOptions = {}, onFile?: (f: FileImport, done: number, total: number) => void): Promise<FileImport[]> {
   const r = await runtime(runtimeName, 'import');
-  if (opts.branch !== undefined) throw new UsageError('-b names one branch: give a file, not a directory');
+  if (opts.branch !== undefined) throw new UsageError(DIR_BRANCH);
   const files = sessionFiles(dir, r.import!.files ?? JSONL);
+  const all = await (await runtimeRegistry()).allRuntimes();
   const out: FileImport[] = [];
   for (const file of files) {
     let f: FileImport;
     try {
+      checkRecognized(r, all, file, false);
       f = { file, result: await r.import!.run(ctx, file, opts) };
     } catch (e) {
       f = { file, error: e instanceof CtxError ? e : new CtxError((e as Error).message) };

@@ -32,7 +32,7 @@ export async function buildProgram(argv: readonly string[] = []): Promise<Comman
       },
     })
     // one line, `ctx: …`, for every usage error; exit codes are mapped in main.ts
-    .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, 'ctx: ')) })
+    .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, 'ctx: ').replace(/\n\(Did you mean (.*)\?\)\n?$/, ': did you mean $1?\n')) })
     .exitOverride();
 
   const stubs = new Map<string, Command>();

@@ -7,6 +7,7 @@ import { shortId } from '../core/ids.js';
 import { branchDeletedJson, branchJson } from '../output/records.js';
 import { oneLine, plainWidth, shortTime, table, tsvLine, visible } from '../output/style.js';
 import { defineCommand } from './command.js';
+import { unknownName } from '../core/nearest.js';
 
 type Result = { deleted: { branch: string; oid: string | null; damaged?: string } } | { list: BranchInfo[]; damaged: IntegrityError[] };
 
@@ -24,7 +25,7 @@ export default defineCommand({
       if (!name) throw new UsageError('branch delete needs a NAME');
       return { deleted: await io.withRepo(false, async (repo) => deleteBranch(repo, name)) };
     }
-    if (action !== undefined && action !== 'list') throw new UsageError(`unknown branch action '${action}' (list, delete)`);
+    if (action !== undefined && action !== 'list') throw new UsageError(unknownName('action', action, ['list', 'delete'], `unknown branch action '${action}' (list, delete)`, { closed: true }));
     // a damaged branch does not hide the others: they are listed, it is reported (exit 5)
     const { branches: list, damaged } = await io.withRepo(false, (repo) => branchList(repo));
     return { list, damaged };

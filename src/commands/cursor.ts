@@ -4,6 +4,7 @@ import { UsageError } from '../errors/index.js';
 import { cursorJson } from '../output/records.js';
 import { defineCommand } from './command.js';
 import { ANNOTATOR_OPTION } from './metadata-flags.js';
+import { unknownName } from '../core/nearest.js';
 
 export default defineCommand({
   name: 'cursor',
@@ -20,7 +21,7 @@ export default defineCommand({
   examples: ['ctx cursor set design-room coder', 'ctx cursor set design-room coder design-room~2', 'ctx cursor show design-room coder --json'],
   async run(io, [action, branch, agent, id]: [string, string, string, string | undefined], flags: { principal?: string }) {
     if (action === 'set') return io.withRepo(false, (repo) => setCursor(repo, branch, agent, id, flags.principal));
-    if (action !== 'show') throw new UsageError(`unknown action '${action}': set or show`);
+    if (action !== 'show') throw new UsageError(unknownName('action', action, ['set', 'show'], `unknown action '${action}': set or show`, { closed: true }));
     if (id !== undefined) throw new UsageError('cursor show takes no id');
     return io.withRepo(false, (repo) => cursorOf(repo, branch, agent));
   },

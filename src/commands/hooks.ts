@@ -5,6 +5,7 @@ import { hooksJson } from '../output/records.js';
 import { shellQuote } from '../output/shell.js';
 import { tsvLine } from '../output/style.js';
 import { defineCommand } from './command.js';
+import { unknownName } from '../core/nearest.js';
 
 export default defineCommand({
   name: 'hooks',
@@ -16,7 +17,7 @@ export default defineCommand({
   options: [{ flags: '--user', description: "the user's settings (Claude Code: $CLAUDE_CONFIG_DIR or ~/.claude; Gemini CLI: ~/.gemini) instead of the project's; Codex has only the user's ($CODEX_HOME/config.toml)" }],
   examples: ['ctx hooks install claude-code', 'ctx hooks status claude-code --json', 'ctx hooks uninstall claude-code --user', 'ctx hooks install codex    # notify in $CODEX_HOME/config.toml: ctx runs after every turn', 'ctx hooks install gemini-cli'],
   async run(io, [action, runtime]: [string, string], flags: { user?: boolean }) {
-    if (!HOOKS_ACTIONS.includes(action as HooksAction)) throw new UsageError(`unknown action '${action}' (${HOOKS_ACTIONS.join(', ')})`);
+    if (!HOOKS_ACTIONS.includes(action as HooksAction)) throw new UsageError(unknownName('action', action, HOOKS_ACTIONS, `unknown action '${action}' (${HOOKS_ACTIONS.join(', ')})`, { closed: true }));
     const command = (name: string) => `${shellQuote(process.execPath)} ${shellQuote(realpathSync(process.argv[1]))} hook ${name}`;
     return { action, report: await hooks(runtime, action as HooksAction, { user: Boolean(flags.user), cwd: io.cwd, env: io.env, command }) };
   },

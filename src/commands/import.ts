@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { basename } from 'node:path';
-import { importDirectory, importSession, type FileImport } from '../api/sessions.js';
+import { checkImport, importDirectory, importSession, type FileImport } from '../api/sessions.js';
 import type { ImportResult } from '../api/runtime.js';
 import { shortId } from '../core/ids.js';
 import { CtxError } from '../errors/index.js';
@@ -29,6 +29,8 @@ export default defineCommand({
     'ctx import claude-code ~/.claude/projects/-home-alice-my-project --json',
   ],
   async run(io, [runtime, file]: [string, string], flags: MetadataFlags & { branch?: string }): Promise<Imported> {
+    // before the store is opened: a refused import makes no store
+    await checkImport(runtime, file, flags.branch);
     if (isDirectory(file)) {
       const bar = io.progress(`importing ${basename(file)}`, '');
       try {

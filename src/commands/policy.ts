@@ -6,6 +6,7 @@ import { tsvLine } from '../output/style.js';
 import type { StateWrite } from '../api/state.js';
 import { defineCommand } from './command.js';
 import { adminOf } from './state.js';
+import { unknownName } from '../core/nearest.js';
 
 type Done = { write: StateWrite } | { shown: { id: string; agents: Record<string, string[]> } };
 
@@ -32,7 +33,7 @@ export default defineCommand({
       if (agent !== undefined) throw new UsageError('policy show takes a branch only');
       return { shown: await io.withRepo(false, (repo) => showPolicy(repo, branch)) };
     }
-    if (action !== 'set') throw new UsageError(`unknown action '${action}': set or show`);
+    if (action !== 'set') throw new UsageError(unknownName('action', action, ['set', 'show'], `unknown action '${action}': set or show`, { closed: true }));
     if (agent === undefined || (flags.remove ? namespaces !== undefined : namespaces === undefined)) throw new UsageError(flags.remove ? 'policy set --remove takes BRANCH AGENT' : 'policy set takes BRANCH AGENT NAMESPACES (e.g. reasoning,diagnostics,audit or *)');
     const list = flags.remove ? null : namespaces!.split(',').map((n) => n.trim()).filter((n) => n !== '');
     if (list && list.length === 0) throw new UsageError('policy set: no namespaces given (use --remove to take the agent out)');

@@ -3,6 +3,7 @@ import { UsageError } from '../errors/index.js';
 import { remoteJson, remoteRemovedJson } from '../output/records.js';
 import { plainWidth, table, tsvLine, visible } from '../output/style.js';
 import { defineCommand } from './command.js';
+import { unknownName } from '../core/nearest.js';
 
 type Result = { added: Remote } | { removed: Remote } | { list: Remote[] };
 
@@ -17,6 +18,8 @@ export default defineCommand({
   options: [],
   examples: ['ctx remote add origin https://git.example.com/team/agent-context.git', 'ctx remote', 'ctx remote remove origin'],
   async run(io, [action, name, url]: [string | undefined, string | undefined, string | undefined]): Promise<Result> {
+    // before the store is opened (`add` makes one)
+    if (action !== undefined && !['add', 'remove', 'rm', 'list'].includes(action)) throw new UsageError(unknownName('action', action, ['add', 'remove', 'list'], `unknown remote action '${action}' (add, remove, list)`, { closed: true }));
     return io.withRepo(action === 'add', async (repo) => {
       if (action === 'add') {
         if (!name || !url) throw new UsageError('remote add needs NAME and URL');

@@ -8,6 +8,7 @@ import type { CommandIO } from '../output/io.js';
 import { defineCommand } from './command.js';
 import { readStdin } from './stdin.js';
 import type { StateValue, StateWrite } from '../api/state.js';
+import { unknownName } from '../core/nearest.js';
 
 interface Flags {
   as?: string;
@@ -91,7 +92,7 @@ export default defineCommand({
       if (value !== undefined) throw new UsageError('state get takes BRANCH [NAMESPACE[.KEY]]');
       return { read: await io.withRepo(false, (repo) => getState(repo, branch, key)) };
     }
-    throw new UsageError(`unknown action '${action}': init, set or get`);
+    throw new UsageError(unknownName('action', action, ['init', 'set', 'get'], `unknown action '${action}': init, set or get`, { closed: true }));
   },
   print(io, done) {
     if ('read' in done) {

@@ -1,5 +1,6 @@
 // Adding a runtime: one folder under src/runtimes/ and one line here. A runtime's module is loaded
 // only when something asks for it (the hook loads one, `ctx --version` none).
+import { unknownName } from '../core/nearest.js';
 import { UsageError } from '../errors/index.js';
 import type { Runtime } from '../api/runtime.js';
 
@@ -14,7 +15,7 @@ export const runtimeNames = (): string[] => Object.keys(RUNTIMES);
 
 /** The runtime named; `need` names a capability it must have (`import`, `export`, …). */
 export async function runtime(name: string, need?: keyof Runtime): Promise<Runtime> {
-  if (!Object.hasOwn(RUNTIMES, name)) throw new UsageError(`unknown runtime '${name}' (${runtimeNames().join(', ')})`);
+  if (!Object.hasOwn(RUNTIMES, name)) throw new UsageError(unknownName('runtime', name, runtimeNames(), `unknown runtime '${name}' (${runtimeNames().join(', ')})`));
   const r = await RUNTIMES[name]();
   if (need !== undefined && r[need] === undefined) {
     const able = (await allRuntimes()).filter((x) => x[need] !== undefined).map((x) => x.name);

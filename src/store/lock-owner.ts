@@ -54,7 +54,24 @@ export function holderAlive(record: string): boolean | null {
   return !(m[3] !== '-' && start !== null && start !== m[3]);
 }
 
-/** Removes the lock when ctx's record in it names a process that is gone; true when it did. */
+/**
+ * An empty lock file older than this was left by a writer killed between creating it and writing
+ * its record (an older ctx, or another tool): a live one writes right after it creates. ctx links
+ * its own locks in whole, never empty.
+ */
+export const EMPTY_LOCK_GRACE_MS = 2_000;
+
+/** holderAlive for the lock at `path` whose text is `record`; an empty one past its grace is dead. */
+function judge(path: string, record: string): boolean | null {
+  if (record !== '') return holderAlive(record);
+  try {
+    return Date.now() - statSync(path).mtimeMs > EMPTY_LOCK_GRACE_MS ? false : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Removes the lock when ctx's record in it names a process that is gone, or it is an abandoned empty one; true when it did. */
 export function breakDeadLock(lock: string): boolean {
   let record: string;
   try {
@@ -62,7 +79,7 @@ export function breakDeadLock(lock: string): boolean {
   } catch {
     return false;
   }
-  if (holderAlive(record) !== false) return false;
+  if (judge(lock, record) !== false) return false;
   // another writer may have broken it and taken it meanwhile: remove only the record judged dead
   try {
     if (readFileSync(lock, 'utf8') === record) unlinkSync(lock);
@@ -70,10 +87,10 @@ export function breakDeadLock(lock: string): boolean {
   return true;
 }
 
-/** Whether the lock's holder lives: see holderAlive; null also when the lock cannot be read. */
+/** Whether the lock's holder lives: see holderAlive (an empty lock past its grace: false); null also when the lock cannot be read. */
 export function lockHolderAlive(path: string): boolean | null {
   try {
-    return holderAlive(readFileSync(path, 'utf8'));
+    return judge(path, readFileSync(path, 'utf8'));
   } catch {
     return null;
   }

@@ -6,6 +6,7 @@ import { captureEvent, captureSession, type HookInput } from './hook.js';
 import { CLAUDE_FORMAT, sessionBranch } from './names.js';
 import { exportPath, writeSession } from './paths.js';
 import { covers, install, settingsPath, status, uninstall } from './settings.js';
+import { recognizer } from './recognize.js';
 import { splitTranscript } from './split.js';
 import { usageOf } from './usage.js';
 
@@ -18,6 +19,7 @@ export const claudeCode: Runtime = {
   sessionBranch,
   import: {
     accepts: 'a Claude Code session .jsonl',
+    recognizer,
     run: async (ctx, file, opts) => (await import('./import.js')).importClaudeCode(ctx, file, transcript, opts),
   },
   transcript,

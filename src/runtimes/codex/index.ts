@@ -5,6 +5,7 @@ import { writeSession } from '../session-file.js';
 import { CODEX_FORMAT, CODEX_LEGACY_FORMAT, importCodex, sessionBranch, transcript } from './import.js';
 import { captureEvent, captureTurn } from './hook.js';
 import { exportPath } from './paths.js';
+import { recognizer } from './recognize.js';
 import { configPath, install, status, uninstall } from './settings.js';
 
 export const codex: Runtime = {
@@ -12,7 +13,7 @@ export const codex: Runtime = {
   title: 'Codex CLI',
   formats: [CODEX_FORMAT, CODEX_LEGACY_FORMAT],
   sessionBranch,
-  import: { accepts: 'a Codex rollout .jsonl', files: /^rollout-.*\.jsonl$/, run: importCodex },
+  import: { accepts: 'a Codex rollout .jsonl', files: /^rollout-.*\.jsonl$/, recognizer, run: importCodex },
   transcript,
   capture: { parse: captureEvent, run: captureTurn },
   hooks: { path: configPath, install, uninstall, status },

@@ -5,6 +5,7 @@ import { writeSession } from '../session-file.js';
 import { captureEvent, captureSession } from './hook.js';
 import { GEMINI_CHAT_FORMAT, GEMINI_JSONL_FORMAT, sessionBranch } from './names.js';
 import { exportPath } from './paths.js';
+import { recognizer } from './recognize.js';
 import { install, settingsPath, status, uninstall } from './settings.js';
 import { sessionTranscript } from './transcript.js';
 
@@ -16,6 +17,7 @@ export const geminiCli: Runtime = {
   import: {
     accepts: 'a Gemini CLI session .jsonl (or an older chat .json)',
     files: /^session-.*\.jsonl?$/,
+    recognizer,
     run: async (ctx, file, opts) => (await import('./import.js')).importGemini(ctx, file, opts),
   },
   transcript: sessionTranscript,
