@@ -110,7 +110,7 @@ describe('escape sequences from a store are shown inert', () => {
     mkdirSync(sessions);
     writeFileSync(join(sessions, 'x\x1b]0;t\x07.jsonl'), 'garbage\n');
     const r = ctx(newStore(), ['import', 'claude-code', sessions], { env: FIXED_ENV });
-    expect(r.stderr.split('\n')[0]).toBe(`${sessions}/x\ufffd]0;t\ufffd.jsonl: line 1 is not JSON (byte 0)`);
+    expect(r.stderr.split('\n')[0]).toBe(`${sessions}/x\ufffd]0;t\ufffd.jsonl: not a Claude Code transcript (line 1 is not JSON)`);
   });
 
   it('--json and materialize stay byte-exact', () => {
