@@ -7,6 +7,8 @@ import type { Cut } from '../output/records.js';
 
 /** Characters of one part sent with its message. */
 export const PART_LIMIT = 64 * 1024;
+/** An image's base64 sent with its message: a screenshot draws at once, it is not text for the page to lay out. */
+export const IMAGE_LIMIT = 4 * 1024 * 1024;
 /** Characters of one part sent in one piece at most. */
 export const PIECE_LIMIT = 1024 * 1024;
 
@@ -27,7 +29,7 @@ function cutBlock(b: Block, part: string, limit: number): Block {
     return content.some((x, j) => x !== (b.content as Block[])[j]) ? { ...b, content } : b;
   }
   const text = partText(b);
-  if (text === null || text.length <= limit) return b;
+  if (text === null || text.length <= (b.type === 'image' ? Math.max(limit, IMAGE_LIMIT) : limit)) return b;
   const cut: Cut = { part, length: text.length, bytes: Buffer.byteLength(text) };
   const field = b.type === 'text' || b.type === 'thinking' ? 'text' : b.type === 'tool_call' ? 'input' : b.type === 'tool_result' ? 'content' : 'data';
   // a piece of an image draws nothing: the page loads it whole when asked
