@@ -177,6 +177,7 @@ it('ctx serve refuses the API to pages of other sites (Sec-Fetch-Site, Origin), 
   // the search page's marks: where the match is in each snippet, in string indices (the emoji is two)
   const hit = JSON.parse((await getWith(s.url, `/api/grep?q=${encodeURIComponent('o . w')}&mark=1`)).body);
   expect([hit.snippet, hit.mark, hit.snippet.slice(...hit.mark)]).toEqual(['héllo 😀 wörld café', [4, 10], 'o 😀 w']);
+  expect(Object.keys(hit).join(' ')).toBe('v commit branch entry role at snippet mark');
 });
 
 /** A 20 MB tool result: numbered lines, with a non-ASCII letter and an emoji in each. */
@@ -211,6 +212,7 @@ it('ctx serve sends a large message part cut, and the rest on demand in bounded 
     const p = JSON.parse(r.body);
     expect([r.status, p.id, p.entry, p.part, p.offset, p.length]).toEqual([200, id, 2, '0', text.length, BIG.length]);
     expect(p.text.length).toBeLessThanOrEqual(1024 * 1024);
+    if (pieces === 0) expect(Object.keys(p).join(' ')).toBe('v id entry part offset length text');
     text += p.text;
     pieces++;
   }
