@@ -83,7 +83,7 @@ describe('ctx grep', () => {
 
   it('exits 1 when nothing matches, 2 on a bad pattern or role, with one line on stderr', () => {
     expect(grep(['no such words anywhere'])).toMatchObject({ code: 1, stdout: '', stderr: 'ctx: no match\n' });
-    expect(grep(['(unclosed'])).toMatchObject({ code: 2, stdout: '', stderr: 'ctx: grep: bad regular expression: /(unclosed/: Unterminated group\n' });
+    expect(grep(['(unclosed'])).toMatchObject({ code: 2, stdout: '', stderr: 'ctx: grep: bad regular expression: missing closing ): `(unclosed`\n' });
     expect(grep(['x', '--role', 'robot'])).toMatchObject({ code: 2, stdout: '' });
     expect(grep(['x', '--role', 'robot']).stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(grep(['x', '--since', 'yesterday'])).toMatchObject({ code: 2, stderr: "ctx: --since: not a duration or a time: 'yesterday' (e.g. 24h, 7d, 2026-11-20T14:03:00Z, all)\n" });

@@ -16,7 +16,7 @@ import { trailer } from './context-reader.js';
 import type { RepoContext } from './repo-context.js';
 
 export interface GrepOptions {
-  /** a JavaScript regular expression, or a plain string with `fixed` */
+  /** a regular expression in RE2's syntax (matched in linear time), or a plain string with `fixed` */
   pattern: string;
   /** branches to search (default: every local branch) */
   branches?: string[];
@@ -71,7 +71,7 @@ export async function* grep(ctx: RepoContext, o: GrepOptions): AsyncIterable<Gre
   const since = o.since === undefined ? null : (parseSince(o.since, ctx.now())?.start ?? null);
   const limit = o.limit ?? Infinity;
   if (limit <= 0) return;
-  const mayHold = rawCheck(requiredLiteral(o.pattern, o.fixed), o.ignoreCase ?? false);
+  const mayHold = rawCheck(requiredLiteral(o.pattern, o.fixed, o.ignoreCase), o.ignoreCase ?? false);
   let found = 0;
   for await (const c of scanCommits(ctx, await searchedTips(ctx, o), mayHold, since !== null)) {
     for (let entry = c.from; entry < c.messages.length; entry++) {

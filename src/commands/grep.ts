@@ -1,5 +1,5 @@
 import { grep, GREP_ROLES, type GrepHit, type GrepOptions } from '../api/grep.js';
-import { grepPattern } from '../core/grep-match.js';
+import { grepPattern, type GrepMatcher } from '../core/grep-match.js';
 import { shortId } from '../core/ids.js';
 import { CtxError, UsageError } from '../errors/index.js';
 import type { CommandIO } from '../output/io.js';
@@ -20,7 +20,7 @@ export default defineCommand({
   name: 'grep',
   summary: "search every session's messages, tool calls and results; exits 1 when nothing matches",
   description:
-    "Messages matching PATTERN (a JavaScript regular expression; -F: a plain string) on the given branches, else on every branch (--all: remote-tracking ones too). Each commit is searched once, however many branches share it: a hit names the first branch holding it. Text, thinking, tool calls (the tool's name and argument values) and tool results are searched, in every stored format (Claude Code, Codex, Gemini CLI, …): a hit in a tool call or result has role `tool`. One hit per entry: commit, branch, entry (its index among the commit's messages), role, and the text around the first match; a table on a terminal (the match highlighted), else one TAB-separated line each (id, branch, entry, role, time, snippet); --json gives one record per line. Exits 1 when nothing matches, 2 on a bad pattern, as grep does.",
+    "Messages matching PATTERN (a regular expression in RE2's syntax, matched in linear time: no backreferences or lookaround; -F: a plain string) on the given branches, else on every branch (--all: remote-tracking ones too). Each commit is searched once, however many branches share it: a hit names the first branch holding it. Text, thinking, tool calls (the tool's name and argument values) and tool results are searched, in every stored format (Claude Code, Codex, Gemini CLI, …): a hit in a tool call or result has role `tool`. One hit per entry: commit, branch, entry (its index among the commit's messages), role, and the text around the first match; a table on a terminal (the match highlighted), else one TAB-separated line each (id, branch, entry, role, time, snippet); --json gives one record per line. Exits 1 when nothing matches, 2 on a bad pattern, as grep does.",
   args: [
     { name: 'pattern', description: 'what to look for: a regular expression (-F: a plain string)', required: true },
     { name: 'branch...', description: 'branches (or commits) whose chains are searched (default: every branch)', values: 'branch' },
@@ -56,8 +56,8 @@ export default defineCommand({
 });
 
 /** The snippet with its first match in bold red, as grep --color shows it. */
-function highlight(io: CommandIO, text: string, re: RegExp): string {
-  const m = re.exec(text);
-  if (!m || m[0] === '') return text;
-  return text.slice(0, m.index) + io.chalk.bold.red(m[0]) + text.slice(m.index + m[0].length);
+function highlight(io: CommandIO, text: string, re: GrepMatcher): string {
+  const m = re.find(text);
+  if (!m || m[0] === m[1]) return text;
+  return text.slice(0, m[0]) + io.chalk.bold.red(text.slice(m[0], m[1])) + text.slice(m[1]);
 }

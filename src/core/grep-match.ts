@@ -1,17 +1,77 @@
 // Matching text the way `ctx grep` does, pure: the pattern, the literal every match must hold (a
 // prefilter over raw artifact bytes), the text of each neutral block, and the snippet of a match.
+import { RE2JS, RE2JSSyntaxException } from 're2js';
 import { resultText, type Block, type NeutralMessage } from './neutral.js';
 import { UsageError } from '../errors/index.js';
 
-/** The pattern as a regular expression; a bad one is a usage error (exit 2). */
-export function grepPattern(o: { pattern: string; ignoreCase?: boolean; fixed?: boolean }): RegExp {
+/** A compiled pattern: where its first match in a text is, in UTF-16 units (string indices). */
+export interface GrepMatcher {
+  find(text: string): [start: number, end: number] | null;
+}
+
+/** RE2's metacharacters: a pattern without them is a plain string. */
+const META = /[\\.+*?()|[\]{}^$]/;
+
+/**
+ * The pattern, matched in time linear in the text (RE2's dialect, through re2js: a pattern can never
+ * backtrack for ages); a bad one, or one RE2 cannot run (backreferences, lookaround), is a usage error (exit 2).
+ */
+export function grepPattern(o: { pattern: string; ignoreCase?: boolean; fixed?: boolean }): GrepMatcher {
   if (o.pattern === '') throw new UsageError('grep: the pattern is empty');
-  const source = o.fixed ? escapeRegExp(o.pattern) : o.pattern;
+  if (o.fixed || !META.test(o.pattern)) return plainMatcher(o.pattern, o.ignoreCase ?? false);
+  let re: RE2JS;
   try {
-    return new RegExp(source, o.ignoreCase ? 'i' : '');
+    re = RE2JS.compile(o.pattern, o.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
   } catch (e) {
-    throw new UsageError(`grep: bad regular expression: ${(e as Error).message.replace(/^Invalid regular expression: /, '')}`);
+    if (!(e instanceof RE2JSSyntaxException)) throw e;
+    const what = unsupported(o.pattern);
+    if (what) throw new UsageError(`grep: ${what} not supported: ctx grep takes RE2 syntax, which matches in linear time`);
+    throw new UsageError(`grep: bad regular expression: ${e.message.replace(/^error parsing regexp: /, '')}`);
   }
+  return {
+    find(text) {
+      // the DFA says whether there is a match, fast; only then is it placed (a slower pass)
+      if (!re.test(text)) return null;
+      const m = re.matcher(text);
+      return m.find() ? [m.start(), m.end()] : null;
+    },
+  };
+}
+
+/** A plain string: found by indexOf, or ignoring case as Unicode folds it (RE2 does too: K matches the Kelvin sign). */
+function plainMatcher(pattern: string, ignoreCase: boolean): GrepMatcher {
+  if (!ignoreCase) {
+    return {
+      find(text) {
+        const at = text.indexOf(pattern);
+        return at < 0 ? null : [at, at + pattern.length];
+      },
+    };
+  }
+  // a string alone cannot backtrack: at most its length in steps per character of the text
+  const re = new RegExp(escapeRegExp(pattern), 'iu');
+  return {
+    find(text) {
+      const m = re.exec(text);
+      return m ? [m.index, m.index + m[0].length] : null;
+    },
+  };
+}
+
+/** The construct RE2 cannot run in a pattern it refused, named for the error; null when it is not one of them. */
+function unsupported(p: string): string | null {
+  for (let i = 0; i < p.length; i++) {
+    if (p[i] === '\\') {
+      const ref = /^\\([1-9]|k<[^>]*>)/.exec(p.slice(i));
+      if (ref) return `backreferences (${ref[0]}) are`;
+      i++;
+    } else if (p[i] === '[') i = classEnd(p, i);
+    else if (p[i] === '(') {
+      const look = /^\(\?(<?[=!])/.exec(p.slice(i));
+      if (look) return `${look[1].startsWith('<') ? 'lookbehind' : 'lookahead'} (?${look[1]}…) is`;
+    }
+  }
+  return null;
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
@@ -26,16 +86,18 @@ const UNSAFE = new RegExp(`[^${SAFE_CLASS}]`);
  * A literal every match contains, spelled with characters stored as they are; null when the pattern
  * has none worth looking for (then every artifact is parsed).
  */
-export function requiredLiteral(pattern: string, fixed?: boolean): string | null {
-  const runs = fixed ? pattern.split(UNSAFE) : regexRuns(pattern);
+export function requiredLiteral(pattern: string, fixed?: boolean, ignoreCase?: boolean): string | null {
+  let runs = fixed ? pattern.split(UNSAFE) : regexRuns(pattern);
+  // ignoring case, k and s also match letters spelled otherwise in the bytes (the Kelvin sign, the long s)
+  if (ignoreCase) runs = runs?.flatMap((r) => r.split(/[ks]/i)) ?? null;
   const best = (runs ?? []).reduce((a, b) => (b.length > a.length ? b : a), '');
   return best.length >= 3 ? best : null;
 }
 
 /** The runs of plain characters every match of a regular expression holds; null when it is too clever to tell. */
 function regexRuns(p: string): string[] | null {
-  // an alternation or a group could make any run optional; escapes with a payload (\x41, \u, \1, \k, \p) spell other text
-  if (/[|()]/.test(p.replace(/\\./g, '')) || /\\[xucpPk0-9]/.test(p)) return null;
+  // an alternation or a group could make any run optional; escapes with a payload (\x41, \pL, \Q…\E) spell other text
+  if (/[|()]/.test(p.replace(/\\./g, '')) || /\\[xucpPkQ0-9]/.test(p)) return null;
   const runs: string[] = [];
   let run = '';
   const cut = () => (runs.push(run), (run = ''));
@@ -45,7 +107,7 @@ function regexRuns(p: string): string[] | null {
     if (c === '\\') {
       c = p[++i] ?? '';
       plain = /[.*+?^${}[\]\\/-]/.test(c) && SAFE.test(c);
-    } else if (c === '[') i = skipTo(p, i, ']');
+    } else if (c === '[') i = classEnd(p, i);
     else if (c === '{') i = skipTo(p, i, '}');
     const next = p[i + 1];
     if (!plain || next === '?' || next === '*' || next === '{') cut();
@@ -56,11 +118,24 @@ function regexRuns(p: string): string[] | null {
   return runs;
 }
 
-/** Past a class or a quantifier's braces: the index of its closing character. */
+/** Past a quantifier's braces: the index of its closing brace. */
 function skipTo(p: string, i: number, close: string): number {
   for (let j = i + 1; j < p.length; j++) {
     if (p[j] === '\\') j++;
-    else if (p[j] === close && (close !== ']' || j > i + 1)) return j;
+    else if (p[j] === close) return j;
+  }
+  return p.length;
+}
+
+/** Past a character class (`[^]a]`, `[[:alpha:]x]`, `[\]]`): the index of its closing bracket. */
+function classEnd(p: string, i: number): number {
+  let j = i + 1;
+  if (p[j] === '^') j++;
+  if (p[j] === ']') j++;
+  for (; j < p.length; j++) {
+    if (p[j] === '\\') j++;
+    else if (p.startsWith('[:', j)) j = Math.max(j, p.indexOf(':]', j + 2) + 1);
+    else if (p[j] === ']') return j;
   }
   return p.length;
 }
@@ -112,14 +187,14 @@ function leaves(v: unknown): string[] {
 }
 
 /** The first match in a message, per block, among blocks of `role` (when given). */
-export function matchMessage(m: NeutralMessage, re: RegExp, role?: string): { role: string; snippet: string } | null {
+export function matchMessage(m: NeutralMessage, re: GrepMatcher, role?: string): { role: string; snippet: string } | null {
   for (const b of m.content) {
     const blockRole = b.type === 'tool_call' || b.type === 'tool_result' ? 'tool' : m.role;
     if (role !== undefined && blockRole !== role) continue;
     const text = blockText(b);
     if (text === null) continue;
-    const found = re.exec(text);
-    if (found) return { role: blockRole, snippet: snippet(text, found.index, found.index + found[0].length) };
+    const found = re.find(text);
+    if (found) return { role: blockRole, snippet: snippet(text, ...found) };
   }
   return null;
 }

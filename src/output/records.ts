@@ -274,6 +274,23 @@ export function messagesJson(id: string, total: number, offset: number, messages
   return { v: 1, id, total, offset, messages };
 }
 
+/** A hit on the search page: grep's record, and where the match is in its snippet (JavaScript string indices), null when it is not there. */
+export function searchHitJson(h: GrepHit, mark: [number, number] | null) {
+  return { ...grepJson(h), mark };
+}
+
+/** What a part of a message the web view cut says (its `cut` field): where it is (`3`: content[3]; `3.1`: a tool result's block 1), its whole length in characters, its size in UTF-8 bytes. */
+export interface Cut {
+  part: string;
+  length: number;
+  bytes: number;
+}
+
+/** A piece of a message's part the page asked for (its parts are cut in pages): the text from `offset`, of `length` in all. */
+export function partJson(id: string, entry: number, part: string, piece: { offset: number; text: string; length: number }) {
+  return { v: 1, id, entry, part, offset: piece.offset, length: piece.length, text: piece.text };
+}
+
 /** The messages only one of two contexts holds, each with its index there; `common`: how many both hold. */
 export function diffJson(a: string, b: string, d: { onlyA: { index: number; message: NeutralMessage }[]; onlyB: { index: number; message: NeutralMessage }[]; common: number }) {
   return { v: 1, a, b, common: d.common, only_a: d.onlyA, only_b: d.onlyB };

@@ -2,6 +2,7 @@
 // (output/records.ts), one per line as the CLI prints them; what no command prints (a page of
 // messages, a diff, a resume command, a graph line) has its own record there too.
 import { grep, GREP_ROLES, type GrepOptions } from '../api/grep.js';
+import { grepPattern } from '../core/grep-match.js';
 import { readTipMeta } from '../api/context-reader.js';
 import { defaultSince, materialize } from '../api/materialize.js';
 import { filesTouched } from '../api/touched.js';
@@ -12,8 +13,9 @@ import { fullId } from '../core/ids.js';
 import { CtxError, UsageError } from '../errors/index.js';
 import { renderGraph } from '../output/graph.js';
 import { shellQuote } from '../output/shell.js';
-import { branchJson, commitJson, diffJson, fileTouchJson, graphLineJson, grepJson, logJson, materializedJson, messagesJson, resumeJson, runtimeJson } from '../output/records.js';
+import { branchJson, commitJson, diffJson, fileTouchJson, graphLineJson, grepJson, logJson, materializedJson, messagesJson, partJson, resumeJson, runtimeJson, searchHitJson } from '../output/records.js';
 import { messageDiff, type MessageCache } from './messages.js';
+import { cutMessage, partPiece, PIECE_LIMIT } from './parts.js';
 
 export interface Reply {
   status: number;
@@ -68,19 +70,30 @@ export async function api(repo: RepoContext, cache: MessageCache, url: URL, cwd:
       const { id, messages } = await cache.get(repo, required(q, 'id'), q.get('stop') ?? undefined);
       const offset = count(q, 'offset') ?? 0;
       const limit = Math.min(count(q, 'limit') ?? 100, PAGE_LIMIT);
-      return lines([messagesJson(id, messages.length, offset, messages.slice(offset, offset + limit))]);
+      // a part past 64 Ki characters goes out cut (`cut` says how long it is): the page asks for the rest
+      return lines([messagesJson(id, messages.length, offset, messages.slice(offset, offset + limit).map((m) => cutMessage(m)))]);
+    }
+    case '/api/part': {
+      const { id, messages } = await cache.get(repo, required(q, 'id'), q.get('stop') ?? undefined);
+      const entry = count(q, 'entry') ?? 0;
+      if (entry >= messages.length) throw new UsageError(`entry ${entry} is past the context's end (${messages.length} messages)`);
+      return lines([partJson(id, entry, required(q, 'part'), partPiece(messages[entry], required(q, 'part'), count(q, 'offset') ?? 0, count(q, 'limit') ?? PIECE_LIMIT))]);
     }
     case '/api/diff': {
       const a = await cache.get(repo, required(q, 'a'));
       const b = await cache.get(repo, required(q, 'b'));
-      return lines([diffJson(a.id, b.id, messageDiff(a.messages, b.messages))]);
+      const d = messageDiff(a.messages, b.messages);
+      const cut = (xs: typeof d.onlyA) => xs.map((x) => ({ index: x.index, message: cutMessage(x.message) }));
+      return lines([diffJson(a.id, b.id, { onlyA: cut(d.onlyA), onlyB: cut(d.onlyB), common: d.common })]);
     }
     case '/api/grep': {
       const role = q.get('role') ?? undefined;
       if (role !== undefined && !(GREP_ROLES as readonly string[]).includes(role)) throw new UsageError(`role takes ${GREP_ROLES.join(', ')}, not '${role}'`);
       const o: GrepOptions = { pattern: required(q, 'q'), branches: q.getAll('branch'), all: flag(q, 'all'), role: role as GrepOptions['role'], since: q.get('since') ?? undefined, ignoreCase: flag(q, 'i'), fixed: flag(q, 'fixed'), limit: count(q, 'n') };
+      // mark=1 (the search page): each hit says where its snippet's match is, so the page runs no pattern itself
+      const marks = flag(q, 'mark') ? grepPattern(o) : null;
       const hits = [];
-      for await (const hit of grep(repo, o)) hits.push(grepJson(hit));
+      for await (const hit of grep(repo, o)) hits.push(marks ? searchHitJson(hit, marks.find(hit.snippet)) : grepJson(hit));
       return lines(hits);
     }
     case '/api/files':

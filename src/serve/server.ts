@@ -76,6 +76,9 @@ export function serve(opts: ServeOptions): Promise<Serving> {
     const file = files.get(url.pathname);
     if (file) return send(res, req, { status: 200, ...file });
     if (!isPageRoute(url.pathname) && !url.pathname.startsWith('/api/')) return send(res, req, notFound());
+    // a page on another site may link here, but not read or load the API (an <img>, a form, a fetch)
+    const refused = crossSite(req.headers);
+    if (refused !== null && url.pathname.startsWith('/api/')) return send(res, req, forbidden(refused));
     const reply = await opts.withRepo(async (repo) => {
       if (url.pathname.startsWith('/api/')) return api(repo, cache, url, opts.cwd);
       // a permalink to no commit is a 404 (the page says so)
@@ -85,7 +88,7 @@ export function serve(opts: ServeOptions): Promise<Serving> {
     send(res, req, reply);
     // the page will ask for this commit's messages next: their read starts now, with a store of its own
     const id = permalink(url.pathname);
-    if (id !== null && reply.status === 200 && req.method === 'GET') void opts.withRepo((repo) => cache.get(repo, id, url.searchParams.get('stop') ?? undefined)).catch(() => {});
+    if (id !== null && reply.status === 200 && req.method === 'GET' && refused === null) void opts.withRepo((repo) => cache.get(repo, id, url.searchParams.get('stop') ?? undefined)).catch(() => {});
   }
 
   return new Promise((done, fail) => {
@@ -115,6 +118,23 @@ export function hostAllowed(header: string | undefined, listening: string): bool
   if (!isLoopback(listening)) return true;
   const name = /^(\[[^\]]*\]|[^:]*)(:\d+)?$/.exec(header ?? '')?.[1].toLowerCase();
   return name !== undefined && LOOPBACK.has(name);
+}
+
+/**
+ * Why a request comes from a page on another site, or null when it does not: the browser's
+ * Sec-Fetch-Site (same-origin, or none for an address typed or bookmarked; absent outside a browser),
+ * and its Origin when sent, which must be this server's own (the Host it was asked by).
+ */
+export function crossSite(headers: IncomingMessage['headers']): string | null {
+  const site = headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') return `Sec-Fetch-Site: ${site}`;
+  const origin = headers.origin;
+  if (origin !== undefined && origin.toLowerCase() !== `http://${headers.host ?? ''}`.toLowerCase()) return `Origin: ${origin}`;
+  return null;
+}
+
+function forbidden(why: string): Reply {
+  return { status: 403, type: 'application/json', body: `${JSON.stringify({ v: 1, error: 'CrossSiteRequest', message: `a page on another site may not use this server's API (${why})` })}\n` };
 }
 
 /** The library's `ctx serve`: the store at `path` served until `close()` (127.0.0.1:7420 unless told). */

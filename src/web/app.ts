@@ -129,7 +129,7 @@ async function diffPage(a: string, b: string): Promise<void> {
   const [d] = await api<Diff>('diff', { a, b });
   const side = (id: string, only: Diff['only_a']) => {
     const list = h('div', { class: 'messages' });
-    for (const o of only) list.append(message(o.message as NeutralMessage, o.index, list));
+    for (const o of only) list.append(message(o.message as NeutralMessage, o.index, list, { id, stop: 'compaction', entry: o.index }));
     return h('section', { class: 'side' }, h('h2', {}, 'only in ', link(id)), h('p', { class: 'status' }, plural(only.length, 'message')), list);
   };
   show(h('h1', {}, 'Difference'), h('p', { class: 'status' }, `${plural(d.common, 'message')} in both`), h('div', { class: 'diff' }, side(d.a, d.only_a), side(d.b, d.only_b)));
@@ -143,24 +143,18 @@ const HITS = 500;
 async function searchPage(q: URLSearchParams): Promise<void> {
   const pattern = q.get('q') ?? '';
   (document.querySelector('#search input') as HTMLInputElement).value = pattern;
-  const params: Record<string, string | number> = { q: pattern, n: HITS };
+  // the server marks each match: the pattern is RE2's, and the browser's engine could backtrack for ages on it
+  const params: Record<string, string | number> = { q: pattern, n: HITS, mark: 1 };
   for (const k of ['role', 'since', 'i', 'fixed']) if (q.get(k)) params[k] = q.get(k)!;
   const hits = await api<Hit>('grep', params);
-  let re: RegExp | null = null;
-  try {
-    re = new RegExp(q.get('fixed') === '1' ? pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : pattern, q.get('i') === '1' ? 'i' : '');
-  } catch {
-    // the server said the pattern is fine: shown without a mark
-  }
-  const list = h('div', { class: 'hits' }, ...hits.map((hit) => h('div', { class: 'hit', 'data-commit': hit.commit }, h('div', {}, link(hit.commit), ` ${hit.branch} · entry ${hit.entry} · ${hit.role}${hit.at ? ` · ${hit.at}` : ''}`), h('div', { class: 'snippet mono' }, ...marked(hit.snippet, re)))));
+  const list = h('div', { class: 'hits' }, ...hits.map((hit) => h('div', { class: 'hit', 'data-commit': hit.commit }, h('div', {}, link(hit.commit), ` ${hit.branch} · entry ${hit.entry} · ${hit.role}${hit.at ? ` · ${hit.at}` : ''}`), h('div', { class: 'snippet mono' }, ...marked(hit.snippet, hit.mark)))));
   show(h('h1', {}, 'Search'), h('p', { class: 'status', id: 'hits' }, hits.length === 0 ? `no match for ${pattern}` : `${hits.length}${hits.length === HITS ? '+' : ''} hits for ${pattern}`), list);
 }
 
-/** The text with its first match in <mark>. */
-function marked(text: string, re: RegExp | null): (Node | string)[] {
-  const m = re?.exec(text);
-  if (!m || m[0] === '') return [text];
-  return [text.slice(0, m.index), h('mark', {}, m[0]), text.slice(m.index + m[0].length)];
+/** The text with its match in <mark>. */
+function marked(text: string, mark: [number, number] | null): (Node | string)[] {
+  if (!mark || mark[0] === mark[1]) return [text];
+  return [text.slice(0, mark[0]), h('mark', {}, text.slice(mark[0], mark[1])), text.slice(mark[1])];
 }
 
 async function filesPage(q: URLSearchParams): Promise<void> {

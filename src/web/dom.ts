@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 // What every view of the page uses: elements built from text only, the API's JSON lines, links to commits.
-import type { commitJson, diffJson, fileTouchJson, graphLineJson, grepJson, messagesJson, resumeJson, runtimeJson } from '../output/records.js';
+import type { commitJson, diffJson, fileTouchJson, graphLineJson, messagesJson, partJson, resumeJson, runtimeJson, searchHitJson } from '../output/records.js';
+export type { Cut } from '../output/records.js';
 
 export type Commit = ReturnType<typeof commitJson>;
 export type GraphLine = ReturnType<typeof graphLineJson>;
@@ -8,8 +9,9 @@ export type Page = ReturnType<typeof messagesJson>;
 export type Diff = ReturnType<typeof diffJson>;
 export type Resume = ReturnType<typeof resumeJson>;
 export type Runtime = ReturnType<typeof runtimeJson>;
-export type Hit = ReturnType<typeof grepJson>;
+export type Hit = ReturnType<typeof searchHitJson>;
 export type Touch = ReturnType<typeof fileTouchJson>;
+export type Piece = ReturnType<typeof partJson>;
 
 export const main = document.getElementById('main')!;
 
