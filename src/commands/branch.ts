@@ -26,7 +26,7 @@ export default defineCommand({
     }
     if (action !== undefined && action !== 'list') throw new UsageError(`unknown branch action '${action}' (list, delete)`);
     // a damaged branch does not hide the others: they are listed, it is reported (exit 5)
-    const { branches: list, damaged } = await io.withRepo(false, (repo) => branchList(repo));
+    const { branches: list, damaged } = await io.withRepo(false, (repo) => branchList(repo, (t) => io.note(`ctx: warning: ${t}`)));
     return { list, damaged };
   },
   print(io, r) {
