@@ -168,7 +168,7 @@ export async function fetch(ctx: RepoContext, name: string | undefined, opts: Sy
   return report(remote, t, out);
 }
 
-/** fetch, then fast-forward (or create) local branches; divergent ones keep both tips. */
+/** fetch, then fast-forward the local branches that track (or create the ones named); divergent ones keep both tips. */
 export async function pull(ctx: RepoContext, name: string | undefined, opts: SyncOptions = {}): Promise<SyncReport> {
   const named = opts.branches && [...new Set(opts.branches.map((b) => checkBranchName(b)))];
   const fetched = await fetch(ctx, name, opts);
