@@ -232,7 +232,7 @@ describe('cursors travel', () => {
     expect(json(b, ['cursor', 'show', 'origin/design-room', 'coder'])).toEqual(json(a, ['cursor', 'show', 'design-room', 'coder']));
     expect(chat(b, ['origin/design-room', '--for', 'coder'])).toEqual(chat(a, ['design-room', '--for', 'coder']));
     // b moves reviewer's cursor; a moves planner's; after a push and a fetch, a has both
-    run(b, ['pull']);
+    run(b, ['pull', 'origin', 'design-room']);
     run(b, ['cursor', 'set', 'design-room', 'reviewer', ids[3]], undefined, { CTX_NOW: '2026-01-02T05:00:00.000Z' });
     run(b, ['push']);
     run(a, ['cursor', 'set', 'design-room', 'planner'], undefined, { CTX_NOW: '2026-01-02T05:00:01.000Z' });

@@ -148,7 +148,8 @@ describe.each([
     ok(ctx(A, ['annotate', a1, '--summary', 'alice says'], { env: { ...FIXED_ENV, CTX_PRINCIPAL: 'alice' } }));
     ok(ctx(A, ['push'], { env }));
 
-    ok(ctx(B, ['pull'], { env }));
+    // a pull makes local only the branches named (the others stay origin/NAME)
+    ok(ctx(B, ['pull', 'origin', 'alice/a'], { env }));
     const b1 = commit(B, 'bob/b', 'b one', { CTX_PRINCIPAL: 'bob' });
     ok(ctx(B, ['annotate', a1, '--summary', 'bob on alice'], { env: { ...FIXED_ENV, CTX_PRINCIPAL: 'bob' } }));
     ok(ctx(B, ['annotate', b1, '--summary', 'bob says'], { env: { ...FIXED_ENV, CTX_PRINCIPAL: 'bob' } }));
@@ -162,7 +163,7 @@ describe.each([
     expect(rejected.stderr).toContain('hint: refs/notes/ctx: ctx fetch origin merges');
     expect(statuses(ok(ctx(B, ['fetch'], { env }))).get('refs/notes/ctx')).toBe('merged');
     expect(statuses(ok(ctx(B, ['push'], { env }))).get('refs/notes/ctx')).toBe('fast-forward');
-    ok(ctx(A, ['pull'], { env }));
+    ok(ctx(A, ['pull', 'origin', 'bob/b'], { env }));
 
     for (const s of [A, B]) {
       expect(git(s, ['rev-parse', 'refs/heads/alice/a', 'refs/heads/bob/b']).trim().split('\n')).toEqual([a1, b1]);
@@ -179,7 +180,7 @@ describe.each([
     for (const s of [A, B]) ok(ctx(s, ['remote', 'add', 'origin', url], { env }));
     const base = commit(A, 'main', 'base');
     ok(ctx(A, ['push'], { env }));
-    ok(ctx(B, ['pull'], { env }));
+    ok(ctx(B, ['pull', 'origin', 'main'], { env }));
     const a2 = commit(A, 'main', 'alice next');
     const b2 = commit(B, 'main', 'bob next');
     ok(ctx(A, ['push'], { env }));

@@ -4,7 +4,7 @@ import type { Meta } from '../core/meta.js';
 import { isRecord } from '../core/neutral.js';
 import { parseSince } from '../core/window.js';
 import { displaySummary } from '../core/summary.js';
-import { readStoredCommits, readArtifacts } from '../store/context-commits.js';
+import { foreignCommits, readStoredCommits, readArtifacts } from '../store/context-commits.js';
 import { readNotes } from '../store/notes.js';
 import { idOf, type RepoContext } from './repo-context.js';
 import { IntegrityError } from '../errors/index.js';
@@ -63,7 +63,12 @@ export async function commitRecords(ctx: RepoContext, oids: readonly string[]): 
   const notes = await readNotes(ctx.engine, ctx.refs, oids);
   const tips = new Map<string, string[]>();
   // a damaged ref names no commit here: it is reported by what reads it, not by every record
-  for (const [name, oid] of ctx.allTips(true)) tips.set(oid, [...(tips.get(oid) ?? []), name]);
+  // pushed, not copied: 100,000 refs at one commit (a hostile remote's) would copy quadratically
+  for (const [name, oid] of ctx.allTips(true)) {
+    const names = tips.get(oid);
+    if (names) names.push(name);
+    else tips.set(oid, [name]);
+  }
   return stored.map((s) => {
     const annotations = foldAnnotations(notes.get(s.oid));
     return {
@@ -97,6 +102,8 @@ export interface LogOptions {
   thread?: string;
   /** only commits created in this window: a duration back from now (`24h`), a time, or `all` */
   since?: string;
+  /** hears each branch left out (`skipping origin/x: not a context commit (no meta.json)`) */
+  onWarning?: (text: string) => void;
 }
 
 /**
@@ -112,9 +119,13 @@ export async function log(ctx: RepoContext, spec: string | undefined, opts: LogO
     const oids = await ctx.firstParents(await ctx.resolve(spec), Number.isFinite(limit) && thread === undefined && !window ? limit : undefined);
     return shown(await commitRecords(ctx, oids)).slice(0, limit);
   }
-  const tips = new Map([...ctx.refs.list(refs.heads), ...ctx.refs.list(refs.remotes)].map((r) => [r.oid, r.ref]));
-  const starts: string[] = [];
-  for (const [tip, ref] of tips) starts.push(await ctx.commitAt(ref, tip));
+  const listed = [...ctx.refs.list(refs.heads), ...ctx.refs.list(refs.remotes)];
+  const tips = new Map(listed.map((r) => [r.oid, r.ref]));
+  const all: string[] = [];
+  for (const [tip, ref] of tips) all.push(await ctx.commitAt(ref, tip));
+  const values = [...tips.keys()];
+  const skip = await foreignValues(ctx, listed, values, all, opts.onWarning);
+  const starts = all.filter((_, i) => !skip.has(values[i]));
   // ordered from ids, parents and times alone, then only the commits shown are read whole
   const skeleton = thread === undefined && !window ? await history(ctx, starts) : null;
   if (skeleton) return commitRecords(ctx, topoOrder(skeleton).slice(0, limit).map((c) => c.id.slice(4)));
@@ -122,6 +133,25 @@ export async function log(ctx: RepoContext, spec: string | undefined, opts: LogO
   for (const start of starts) for (const oid of await ctx.firstParents(start)) seen.add(oid);
   return shown(topoOrder(await commitRecords(ctx, [...seen]))).slice(0, limit);
 }
+
+/**
+ * Of ref `values` (whose commits are `commits`), those that name another tool's commit: a remote's
+ * plain git branch is named once per ref that holds it and left out, not read as damage of the store.
+ */
+export async function foreignValues(ctx: RepoContext, listed: readonly { ref: string; oid: string }[], values: readonly string[], commits: readonly string[], warn?: (text: string) => void): Promise<Set<string>> {
+  let foreign: Set<string>;
+  try {
+    foreign = await foreignCommits(ctx.engine, commits);
+  } catch {
+    return new Set(); // an object that cannot be read: what reads it later names it
+  }
+  const skipped = new Set(values.filter((_, i) => foreign.has(commits[i])));
+  for (const r of listed) if (skipped.has(r.oid)) warn?.(`skipping ${branchName(r.ref)}: not a context commit (no meta.json)`);
+  return skipped;
+}
+
+/** `refs/heads/x` → `x`, `refs/remotes/origin/x` → `origin/x`: as log --all names them. */
+const branchName = (ref: string) => ref.replace(/^refs\/(heads|remotes)\//, '');
 
 /** The engine's history of `tips` as topoOrder takes it (null when it has none, or cannot read it: the records then name what is damaged). */
 async function history(ctx: RepoContext, tips: readonly string[]): Promise<{ id: string; parent: string | null; meta: { created_at: string } }[] | null> {
@@ -200,9 +230,12 @@ export async function branches(ctx: RepoContext): Promise<BranchInfo[]> {
  * The branches that read, and one integrity error per damaged branch (a garbage ref file, a tip that
  * is no commit or cannot be read) or damaged packed-refs: `ctx branch` lists the first and reports the rest.
  */
-export async function branchList(ctx: RepoContext): Promise<{ branches: BranchInfo[]; damaged: IntegrityError[] }> {
+export async function branchList(ctx: RepoContext, onWarning?: (text: string) => void): Promise<{ branches: BranchInfo[]; damaged: IntegrityError[] }> {
   const scanned = ctx.refs.scan(refs.heads);
-  const heads = scanned.refs;
+  const values = scanned.refs.map((h) => h.oid);
+  // another tool's branch (an older pull made one of a remote's plain commit) is named and left out
+  const skip = await foreignValues(ctx, scanned.refs, values, values, onWarning);
+  const heads = scanned.refs.filter((h) => !skip.has(h.oid));
   const damaged: IntegrityError[] = [...scanned.damaged];
   const info = async (ref: string, oid: string): Promise<BranchInfo> => {
     const [stored] = await readStoredCommits(ctx.engine, [await ctx.commitAt(ref, oid)]);

@@ -4,7 +4,7 @@
 import { canonicalJson } from '../core/canonical-json.js';
 import { fullId } from '../core/ids.js';
 import { isoMs, type Meta } from '../core/meta.js';
-import { ConflictError, NotFoundError, UsageError } from '../errors/index.js';
+import { ConflictError, IntegrityError, NotFoundError, UsageError } from '../errors/index.js';
 import { knownFormat } from '../formats/registry.js';
 import { checkBranchName, refs } from '../store/refs.js';
 import { parseTag, writeTagObject } from '../store/tags.js';
@@ -16,6 +16,7 @@ import type { Window } from '../core/window.js';
 import type { RepoContext } from './repo-context.js';
 import { screenFields, secretPolicy, type SecretPolicy } from './secrets.js';
 import { checkpoint, type WrittenCommit } from './write.js';
+import { MAX_SAVE_MESSAGE, mib, saveRecordProblem } from './save-record.js';
 
 /** The trailer of a save's tag message: one line of canonical JSON. */
 const TRAILER = 'Ctx-Save: ';
@@ -99,19 +100,25 @@ export async function save(ctx: RepoContext, branch: string, opts: SaveOptions):
   };
   const description = text.fields.description!;
   const tagger = ctx.signature(text.fields.principal);
-  const tag = writeTagObject(ctx.gitdir, tip, name, tagger, `${description === '' ? `save of ${branch}` : description}\n\n${TRAILER}${canonicalJson(record)}\n`);
+  const message = `${description === '' ? `save of ${branch}` : description}\n\n${TRAILER}${canonicalJson(record)}\n`;
+  // what ctx sessions would refuse to list is never written
+  if (Buffer.byteLength(message) > MAX_SAVE_MESSAGE - 4096) throw new UsageError(`a save's description and summary take at most 1 MiB, not ${mib(Buffer.byteLength(message))}`);
+  const tag = writeTagObject(ctx.gitdir, tip, name, tagger, message);
   ctx.refs.update(ref, tag, null);
   return { ...record, name, id: fullId(tip), description, by: tagger.name, ...(text.warnings.length ? { warnings: text.warnings } : {}) };
 }
 
 /** Every saved session (annotated tags with a `Ctx-Save:` trailer), newest first; other tags are not saves. */
-export async function sessions(ctx: RepoContext): Promise<SavedSession[]> {
+export async function sessions(ctx: RepoContext, onWarning?: (text: string) => void): Promise<SavedSession[]> {
   const tags = ctx.refs.list(refs.tags);
   const objects = await ctx.engine.readObjects(tags.map((t) => t.oid));
   const out: SavedSession[] = [];
   tags.forEach((t, i) => {
-    const s = objects[i]?.type === 'tag' ? savedSession(t.ref.slice(refs.tags.length), objects[i]!.data) : null;
-    if (s) out.push(s);
+    const name = t.ref.slice(refs.tags.length);
+    const s = objects[i]?.type === 'tag' ? savedSession(name, objects[i]!.data) : null;
+    // a forged record (a fetched tag) is named and left out, never printed or used
+    if (s && 'problem' in s) onWarning?.(`skipping saved session ${name}: ${s.problem}`);
+    else if (s) out.push(s);
   });
   return out.sort((a, b) => (a.saved_at !== b.saved_at ? (a.saved_at < b.saved_at ? 1 : -1) : a.name < b.name ? -1 : 1));
 }
@@ -120,6 +127,7 @@ export async function findSession(ctx: RepoContext, name: string): Promise<Saved
   const oid = ctx.refs.read(refs.tag(checkBranchName(name, 'save name')));
   const o = oid ? await ctx.engine.readObject(oid) : null;
   const s = o?.type === 'tag' ? savedSession(name, o.data) : null;
+  if (s && 'problem' in s) throw new IntegrityError(`saved session ${name}: ${s.problem}`, { hint: `ctx sessions lists the others; git tag -d ${name} removes it` });
   if (!s) throw new NotFoundError(oid ? `${name} is a tag, not a saved session` : `no saved session ${name}`, { hint: 'ctx sessions lists them' });
   return s;
 }
@@ -166,18 +174,22 @@ export async function restore(ctx: RepoContext, name: string, opts: { branch?: s
   return { session, branch, previous, commit };
 }
 
-function savedSession(name: string, data: Uint8Array): SavedSession | null {
+/** A save read from its tag: null when the tag is no save (another tool's), `problem` when it is one ctx does not trust. */
+function savedSession(name: string, data: Uint8Array): SavedSession | { problem: string } | null {
   const tag = parseTag(data);
   if (!tag || tag.type !== 'commit') return null;
   const at = tag.message.lastIndexOf(`\n${TRAILER}`);
   if (at < 0) return null;
+  if (data.length > MAX_SAVE_MESSAGE) return { problem: `its message is ${mib(data.length)}, over ${mib(MAX_SAVE_MESSAGE).replace('.0', '')}` };
   let record: SaveRecord;
   try {
     record = JSON.parse(tag.message.slice(at + 1 + TRAILER.length).split('\n')[0]);
   } catch {
     return null; // a tag another tool wrote with a line that only looks like ours
   }
-  if (record?.v !== 1 || typeof record.branch !== 'string' || !SAVE_STOPS.includes(record.window?.stop)) return null;
+  if (record?.v !== 1) return null;
+  const problem = saveRecordProblem(record as unknown as Record<string, unknown>);
+  if (problem) return { problem };
   return { ...record, name, id: fullId(tag.object), description: tag.message.slice(0, at).trimEnd(), by: tag.tagger.replace(/ <.*$/, '') };
 }
 

@@ -75,7 +75,8 @@ export async function forgedStateWarnings(ctx: RepoContext, remote: string, move
   for (const r of moved) {
     if (!r.local.startsWith(prefix) || r.new === null || r.old === r.new) continue;
     const name = r.local.slice(prefix.length);
-    if (name === 'HEAD') continue;
+    // only the branches that track: a remote's other branches are checked when pull is asked for them
+    if (name === 'HEAD' || ctx.refs.read(refs.branch(name)) === null) continue;
     const [p] = await incomingStateProblems(ctx, await checkedFrom(ctx, refs.branch(name), r.new, r.old), r.new);
     if (p) out.push(`warning: ${named(remote, name, p)}; kept there, ctx pull refuses it`);
   }

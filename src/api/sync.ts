@@ -1,6 +1,7 @@
 // push, fetch and pull: fast-forward only, per-ref reports, notes merged by union, nothing lost.
 import { mergeNotes } from '../store/notes-merge.js';
-import { refs } from '../store/refs.js';
+import { checkBranchName, refs } from '../store/refs.js';
+import { foreignCommits } from '../store/context-commits.js';
 import { isAncestor } from '../store/commit-graph.js';
 import { getRemote, redact, type Remote } from '../store/sync/remotes.js';
 import { openTransport, type PushUpdate, type Transport } from '../store/sync/transport.js';
@@ -45,6 +46,8 @@ export interface SyncOptions {
   allowSecrets?: boolean;
   /** where git finds PATH and credentials; CTX_TOKEN / GIT_TOKEN for isomorphic-git */
   env?: NodeJS.ProcessEnv;
+  /** pull: the branches to create or fast-forward (default: the local branches the remote also has) */
+  branches?: readonly string[];
 }
 
 const report = (remote: Remote, t: Transport, list: RefReport[]): SyncReport => ({
@@ -169,20 +172,26 @@ export async function fetch(ctx: RepoContext, name: string | undefined, opts: Sy
   return { ...report(remote, t, out), ...(warnings.length ? { warnings } : {}) };
 }
 
-/** fetch, then fast-forward (or create) local branches; divergent ones keep both tips. */
+/** fetch, then fast-forward the local branches that track (or create the ones named); divergent ones keep both tips. */
 export async function pull(ctx: RepoContext, name: string | undefined, opts: SyncOptions = {}): Promise<SyncReport> {
+  const named = opts.branches && [...new Set(opts.branches.map((b) => checkBranchName(b)))];
   const fetched = await fetch(ctx, name, opts);
   const remote = fetched.remote;
-  const prefix = refs.remotePrefix(remote);
-  await refuseForgedState(ctx, remote);
-  for (const { ref: tracking, oid: theirs } of ctx.refs.list(prefix)) {
-    if (tracking === `${prefix}HEAD`) continue;
-    const branch = refs.branch(tracking.slice(prefix.length));
+  const moving = pulled(ctx, remote, named);
+  // only the branches pull may move are checked: a remote of 100,000 branches costs what it shares with us
+  await refuseForgedState(ctx, remote, moving.filter((p) => p.theirs !== null).map((p) => p.branch.slice(refs.heads.length)));
+  for (const { branch, theirs } of moving) {
     const mine = ctx.refs.read(branch);
     const r: RefReport = { ref: branch, local: branch, old: mine, new: theirs, status: '', ok: true, diverged: false };
+    if (theirs === null) {
+      fetched.refs.push({ ...r, new: mine, status: `rejected: no such branch on ${remote}`, ok: false, hint: `ctx log --all lists ${remote}'s branches as ${remote}/NAME` });
+      continue;
+    }
     try {
       if (mine === theirs || (mine !== null && (await isAncestor(ctx.engine, theirs, mine)))) Object.assign(r, { status: 'up to date', new: mine });
-      else if (mine === null || (await isAncestor(ctx.engine, mine, theirs))) {
+      else if ((await foreignCommits(ctx.engine, [theirs])).size) {
+        Object.assign(r, { status: 'rejected: not a context commit', ok: false, new: mine, hint: `${remote}/${short(branch)} (${shortId(theirs)}) has no meta.json: another tool's commit, left on ${remote}/${short(branch)}` });
+      } else if (mine === null || (await isAncestor(ctx.engine, mine, theirs))) {
         ctx.refs.update(branch, theirs, mine);
         r.status = mine === null ? 'new' : 'fast-forward';
       } else {
@@ -202,4 +211,15 @@ export async function pull(ctx: RepoContext, name: string | undefined, opts: Syn
   }
   fetched.ok = fetched.refs.every((x) => x.ok);
   return fetched;
+}
+
+/**
+ * The branches a pull moves and the remote's tip of each (null: the remote has none): the ones named,
+ * else every local branch the remote also has, as git's tracking branches. Never one per remote
+ * branch: a remote's 100,000 branches stay remote-tracking refs.
+ */
+function pulled(ctx: RepoContext, remote: string, named: readonly string[] | undefined): { branch: string; theirs: string | null }[] {
+  const names = named ?? ctx.refs.scan(refs.heads).refs.map((r) => r.ref.slice(refs.heads.length));
+  const out = names.map((n) => ({ branch: refs.branch(n), theirs: ctx.refs.read(refs.remoteBranch(remote, n)) }));
+  return named ? out : out.filter((p) => p.theirs !== null);
 }

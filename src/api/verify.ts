@@ -11,6 +11,7 @@ import { refs } from '../store/refs.js';
 import { CtxError } from '../errors/index.js';
 import type { RepoContext } from './repo-context.js';
 import { verifyStateWrites } from './state-verify.js';
+import { foreignValues } from './read.js';
 
 export interface VerifyProblem {
   /** the commit (`ctx-…`), or what else is damaged: a ref (`refs/heads/x`), `packed-refs`, `object <id>` */
@@ -29,7 +30,7 @@ const BATCH = 256;
  * Checks the chain from `spec` to its root, or every branch's chains; then the annotations on the
  * commits checked. Damaged branch refs, packed-refs and refs/notes/ctx are problems too.
  */
-export async function verify(ctx: RepoContext, spec?: string): Promise<VerifyReport> {
+export async function verify(ctx: RepoContext, spec?: string, opts: { onWarning?: (text: string) => void } = {}): Promise<VerifyReport> {
   const seen = new Set<string>();
   const problems: VerifyProblem[] = [];
   const damage = (e: unknown) => e instanceof StoreDamage && problems.push(problemOf(e)) > 0;
@@ -37,7 +38,11 @@ export async function verify(ctx: RepoContext, spec?: string): Promise<VerifyRep
   if (spec === undefined) {
     const heads = ctx.refs.scan(refs.heads);
     heads.damaged.forEach(damage);
+    // another tool's branch (a plain git commit) is not ctx's data: named, not walked, no failure
+    const values = heads.refs.map((h) => h.oid);
+    const foreign = await foreignValues(ctx, heads.refs, values, values, opts.onWarning);
     for (const h of heads.refs) {
+      if (foreign.has(h.oid)) continue;
       try {
         tips.push(await ctx.commitAt(h.ref, h.oid));
       } catch (e) {

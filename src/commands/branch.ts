@@ -27,7 +27,7 @@ export default defineCommand({
     }
     if (action !== undefined && action !== 'list') throw new UsageError(unknownName('action', action, ['list', 'delete'], `unknown branch action '${action}' (list, delete)`, { closed: true }));
     // a damaged branch does not hide the others: they are listed, it is reported (exit 5)
-    const { branches: list, damaged } = await io.withRepo(false, (repo) => branchList(repo));
+    const { branches: list, damaged } = await io.withRepo(false, (repo) => branchList(repo, (t) => io.note(`ctx: warning: ${t}`)));
     return { list, damaged };
   },
   print(io, r) {

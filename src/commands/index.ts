@@ -94,7 +94,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'remote', usage: '[action] [name] [url]', summary: 'list, add or remove git remotes of the store', load: () => import('./remote.js') },
   { name: 'push', usage: '[options] [remote]', summary: 'send branches, tags and annotations to a remote, fast-forward only', load: () => import('./push.js') },
   { name: 'fetch', usage: '[remote]', summary: 'bring a remote into refs/remotes/REMOTE/*, merge its annotations', load: () => import('./fetch.js') },
-  { name: 'pull', usage: '[remote]', summary: 'fetch, then fast-forward local branches that did not diverge', load: () => import('./pull.js') },
+  { name: 'pull', usage: '[remote] [branch...]', summary: 'fetch, then fast-forward local branches that did not diverge', load: () => import('./pull.js') },
   // completion is built from this table: it is handed the table rather than importing it
   { name: 'completion', usage: '<shell>', summary: 'print a shell completion script: bash, zsh or fish', load: async () => ({ default: (await import('./completion.js')).completion(COMMANDS, loadAll) }) },
 ];

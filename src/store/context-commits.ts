@@ -218,3 +218,21 @@ export async function readArtifactsAt(engine: Engine, items: readonly { oid: str
   }
   return out;
 }
+
+/**
+ * Of `commits` (ids that name commits), those another tool made: no `Ctx-Type:` trailer and no
+ * meta.json in the tree (a plain `git commit` on a remote). One with either is a context commit,
+ * damaged or not, and is left for its reader to judge.
+ */
+export async function foreignCommits(engine: Engine, commits: readonly string[]): Promise<Set<string>> {
+  const objs = await engine.readObjects(commits);
+  const untagged: { oid: string; tree: string }[] = [];
+  commits.forEach((oid, i) => {
+    const o = objs[i];
+    if (o?.type !== 'commit') return;
+    const c = parseCommit(o.data);
+    if (!/^Ctx-Type: /m.test(c.message)) untagged.push({ oid, tree: c.tree });
+  });
+  const trees = await engine.readObjects(untagged.map((u) => u.tree));
+  return new Set(untagged.filter((_, i) => trees[i]?.type === 'tree' && !treeLayout(trees[i]!.data).meta).map((u) => u.oid));
+}
