@@ -9,6 +9,7 @@ import { readNotes } from '../store/notes.js';
 import { idOf, type RepoContext } from './repo-context.js';
 import { IntegrityError } from '../errors/index.js';
 import { refs } from '../store/refs.js';
+import { StoreDamage } from '../store/damage.js';
 
 export type Annotations = Record<string, unknown>;
 
@@ -60,7 +61,7 @@ export function foldRecords(all: readonly Record<string, unknown>[]): Annotation
 
 export async function commitRecords(ctx: RepoContext, oids: readonly string[]): Promise<CommitRecord[]> {
   const stored = await readStoredCommits(ctx.engine, oids);
-  const notes = await readNotes(ctx.engine, ctx.refs, oids);
+  const notes = await annotationsOf(ctx, oids);
   const tips = new Map<string, string[]>();
   // a damaged ref names no commit here: it is reported by what reads it, not by every record
   for (const [name, oid] of ctx.allTips(true)) tips.set(oid, [...(tips.get(oid) ?? []), name]);
@@ -75,6 +76,24 @@ export async function commitRecords(ctx: RepoContext, oids: readonly string[]): 
       annotations,
     };
   });
+}
+
+/** The notes of `oids`; damaged notes are read as none, with a warning (verify and annotate still refuse them). */
+async function annotationsOf(ctx: RepoContext, oids: readonly string[]): Promise<Map<string, string>> {
+  try {
+    return await readNotes(ctx.engine, ctx.refs, oids);
+  } catch (e) {
+    if (!(e instanceof StoreDamage) || (e.subject !== refs.notes && e.subject !== 'packed-refs')) throw e;
+    // packed-refs that may have lost the notes ref: the same damage a listing goes around
+    ctx.warn(e.subject === refs.notes ? `reading without annotations: ${e.message}` : brokenRefWarning(e));
+    return new Map();
+  }
+}
+
+/** The warning for a ref a listing leaves out, as git's "ignoring broken ref". */
+export function brokenRefWarning(e: IntegrityError): string {
+  if (e instanceof StoreDamage && e.subject === 'packed-refs') return `ignoring damaged ${e.message}`;
+  return `ignoring broken ref ${e.message}`;
 }
 
 export async function show(ctx: RepoContext, spec: string): Promise<CommitRecord> {
@@ -97,6 +116,8 @@ export interface LogOptions {
   thread?: string;
   /** only commits created in this window: a duration back from now (`24h`), a time, or `all` */
   since?: string;
+  /** with `all`: a damaged ref is left out and warned about (ctx.warn), as git log --all does, instead of failing the listing */
+  skipBroken?: boolean;
 }
 
 /**
@@ -112,9 +133,22 @@ export async function log(ctx: RepoContext, spec: string | undefined, opts: LogO
     const oids = await ctx.firstParents(await ctx.resolve(spec), Number.isFinite(limit) && thread === undefined && !window ? limit : undefined);
     return shown(await commitRecords(ctx, oids)).slice(0, limit);
   }
-  const tips = new Map([...ctx.refs.list(refs.heads), ...ctx.refs.list(refs.remotes)].map((r) => [r.oid, r.ref]));
+  const scans = [ctx.refs.scan(refs.heads), ctx.refs.scan(refs.remotes)];
+  const broken = (e: IntegrityError) => {
+    if (!opts.skipBroken) throw e;
+    ctx.warn(brokenRefWarning(e));
+  };
+  scans.flatMap((s) => s.damaged).forEach(broken);
+  const tips = new Map(scans.flatMap((s) => s.refs).map((r) => [r.oid, r.ref]));
   const starts: string[] = [];
-  for (const [tip, ref] of tips) starts.push(await ctx.commitAt(ref, tip));
+  for (const [tip, ref] of tips) {
+    try {
+      starts.push(await ctx.commitAt(ref, tip));
+    } catch (e) {
+      if (!(e instanceof StoreDamage)) throw e;
+      broken(e);
+    }
+  }
   // ordered from ids, parents and times alone, then only the commits shown are read whole
   const skeleton = thread === undefined && !window ? await history(ctx, starts) : null;
   if (skeleton) return commitRecords(ctx, topoOrder(skeleton).slice(0, limit).map((c) => c.id.slice(4)));
@@ -189,7 +223,7 @@ export interface BranchInfo {
   meta: Meta;
 }
 
-/** Every branch with its tip's metadata; the first damaged one is thrown (StoreDamage, exit 5). */
+/** Every branch with its tip's metadata; the first damaged one is thrown (an IntegrityError, exit 5). */
 export async function branches(ctx: RepoContext): Promise<BranchInfo[]> {
   const { branches: list, damaged } = await branchList(ctx);
   if (damaged.length) throw damaged[0];
@@ -223,7 +257,8 @@ export async function branchList(ctx: RepoContext): Promise<{ branches: BranchIn
       list.push(await info(h.ref, h.oid));
     } catch (e) {
       if (!(e instanceof IntegrityError)) throw e;
-      damaged.push(e);
+      // named by its ref, as git names a broken ref
+      damaged.push(e instanceof StoreDamage && e.subject === h.ref ? e : new StoreDamage(h.ref, `its tip ${e.message}`, { cause: e }));
     }
   }
   return { branches: list, damaged };
