@@ -35,6 +35,8 @@ const HEX40 = /^[0-9a-f]{40}$/;
 const REF_FILE_MAX = 4096;
 // no symlink is followed and a FIFO never blocks the open: what is read is a file of the store
 const OPEN_REF = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+// reads are synchronous: one buffer serves them all
+const refBuffer = Buffer.alloc(REF_FILE_MAX + 1);
 
 /** git check-ref-format rules for a branch (or tag) name, plus ctx's: no `refs/` prefix. */
 export function checkBranchName(name: string, what = 'branch name', opts: { directory?: boolean } = {}): string {
@@ -122,7 +124,13 @@ export class RefStore {
 
   /** Where HEAD points (`refs/heads/main`), or null when HEAD is detached or missing. */
   symbolicTarget(ref = 'HEAD'): string | null {
-    const v = this.readLoose(ref);
+    let v: string | null;
+    try {
+      v = this.readLoose(ref);
+    } catch (e) {
+      if (e instanceof StoreDamage) return null; // a read of it names the damage
+      throw e;
+    }
     return v?.startsWith('ref: ') ? v.slice(5) : null;
   }
 
@@ -144,6 +152,9 @@ export class RefStore {
       if (HEX40.test(oid)) out.set(ref, oid);
       else damaged.set(ref, packedGarbage(ref, oid));
     }
+    // the directories above the prefix are checked once; below it the walk lstats each entry
+    const link = this.symlinkAbove(`${prefix.replace(/\/$/, '')}/-`);
+    if (link !== null) damaged.set(link, new StoreDamage(link, 'is a symbolic link, not a directory of refs'));
     const walk = (rel: string) => {
       const abs = join(this.gitdir, rel);
       let names: string[];
@@ -160,7 +171,7 @@ export class RefStore {
         else {
           let v: string | null;
           try {
-            v = refNameProblem(child) === null ? this.readLoose(child) : null;
+            v = refNameProblem(child) === null ? this.readLoose(child, true) : null;
           } catch (e) {
             if (!(e instanceof StoreDamage)) throw e;
             out.delete(child);
@@ -179,7 +190,7 @@ export class RefStore {
         }
       }
     };
-    walk(prefix.replace(/\/$/, ''));
+    if (link === null) walk(prefix.replace(/\/$/, ''));
     const byName = <T>(m: Map<string, T>) => [...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return { refs: byName(out).map(([ref, oid]) => ({ ref, oid })), damaged: byName(damaged).map(([, d]) => d) };
   }
@@ -343,7 +354,7 @@ export class RefStore {
    * A loose ref's text, or null when there is no such file. Read only as a small regular file
    * reached through directories, not symlinks: anything else under the name is damage.
    */
-  private readLoose(ref: string): string | null {
+  private readLoose(ref: string, parentsChecked = false): string | null {
     let fd: number;
     try {
       fd = openSync(join(this.gitdir, ref), OPEN_REF);
@@ -356,23 +367,28 @@ export class RefStore {
       if (st.isDirectory()) return null;
       if (!st.isFile()) throw new StoreDamage(ref, 'is not a regular file');
       if (st.size > REF_FILE_MAX) throw new StoreDamage(ref, `is ${st.size} bytes, not a ref file`);
-      this.checkNoSymlinkAbove(ref);
-      const buf = Buffer.alloc(REF_FILE_MAX + 1);
-      const n = readSync(fd, buf, 0, buf.length, 0);
+      const link = parentsChecked ? null : this.symlinkAbove(ref);
+      if (link !== null) throw new StoreDamage(ref, `${link} is a symbolic link, not a directory of refs`);
+      const n = readSync(fd, refBuffer, 0, refBuffer.length, 0);
       if (n > REF_FILE_MAX) throw new StoreDamage(ref, `is over ${REF_FILE_MAX} bytes, not a ref file`);
-      return buf.toString('utf8', 0, n).trim();
+      return refBuffer.toString('utf8', 0, n).trim();
     } finally {
       closeSync(fd);
     }
   }
 
-  /** The directories between the store and a ref are directories, not symlinks to elsewhere. */
-  private checkNoSymlinkAbove(ref: string): void {
+  /** The first directory between the store and a ref that is a symlink (to elsewhere), or null. */
+  private symlinkAbove(ref: string): string | null {
     const parts = ref.split('/');
     for (let i = 1; i < parts.length; i++) {
       const dir = parts.slice(0, i).join('/');
-      if (lstatSync(join(this.gitdir, dir)).isSymbolicLink()) throw new StoreDamage(ref, `${dir} is a symbolic link, not a directory of refs`);
+      try {
+        if (lstatSync(join(this.gitdir, dir)).isSymbolicLink()) return dir;
+      } catch {
+        return null; // not there: nothing below it to read
+      }
     }
+    return null;
   }
 
   private readPacked(): PackedRefs {
