@@ -7,6 +7,7 @@ import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ENGINES, FIXED_ENV, ctx, git, newStore, tempDir } from './helpers.js';
+import { artifactHash } from '../src/core/blake3.js';
 
 const N = 1200; // past the git engine's bulk threshold (1,000 specs): a one-shot cat-file, read from a spool file
 // every 100th line is over 1 KiB: chunked when ctx.maxBlobSize is 1024
@@ -63,17 +64,19 @@ describe.each(ENGINES)('a cold materialize of a %s-engine chain of 1,200 commits
 
 describe('a damaged meta.json deep in a long chain', () => {
   /** N commits written with git fast-import, the ctx way (trailers, meta.json), commit `bad` with meta.json version 99. */
-  function forged(bad: number): { store: string; badId: string } {
+  async function forged(bad: number): Promise<{ store: string; badId: string }> {
     const store = newStore();
-    const meta = (v: number) =>
-      JSON.stringify({ artifact: `blake3:${'0'.repeat(64)}`, artifact_size: 1, checkpoint: 'import', created_at: '2026-01-01T00:00:00.000Z', format: 'claude-code-v1', machine: 'm', message_count: 1, principal: 'p', session_id: 's', summary: '', template: 't', token_count: 1, type: 'delta', v });
+    // each artifact's true size and BLAKE3: every read checks them
+    const claims = await Promise.all(Array.from({ length: N }, async (_, i) => ({ artifact: await artifactHash(Buffer.from(line(i))), artifact_size: Buffer.byteLength(line(i)) })));
+    const meta = (v: number, i: number) =>
+      JSON.stringify({ ...claims[i], checkpoint: 'import', created_at: '2026-01-01T00:00:00.000Z', format: 'claude-code-v1', machine: 'm', message_count: 1, principal: 'p', session_id: 's', summary: '', template: 't', token_count: 1, type: 'delta', v });
     const msg = 'delta\n\nCtx-Type: delta\nCtx-Format: claude-code-v1\n';
     const data = (s: string) => `data ${Buffer.byteLength(s)}\n${s}\n`;
     let stream = '';
     for (let i = 0; i < N; i++) {
       stream += `commit refs/heads/b\nmark :${i + 1}\ncommitter t <t@t> 1767225600 +0000\n${data(msg)}`;
       if (i > 0) stream += `from :${i}\n`;
-      stream += `M 100644 inline delta.jsonl\n${data(line(i))}M 100644 inline meta.json\n${data(meta(i === bad ? 99 : 1))}\n`;
+      stream += `M 100644 inline delta.jsonl\n${data(line(i))}M 100644 inline meta.json\n${data(meta(i === bad ? 99 : 1, i))}\n`;
     }
     const r = spawnSync('git', ['--git-dir', store, 'fast-import', '--quiet'], { input: stream });
     expect(r.status).toBe(0);
@@ -81,8 +84,8 @@ describe('a damaged meta.json deep in a long chain', () => {
     return { store, badId };
   }
 
-  it.each(ENGINES)('is refused with exit 5 naming the commit (%s engine): nothing on stdout, no cache index', (engine) => {
-    const { store, badId } = forged(600);
+  it.each(ENGINES)('is refused with exit 5 naming the commit (%s engine): nothing on stdout, no cache index', async (engine) => {
+    const { store, badId } = await forged(600);
     const plain = ctx(store, ['materialize', 'b', '--stop', 'root'], { env: { ...FIXED_ENV, CTX_ENGINE: engine } });
     expect(plain).toMatchObject({ code: 5, stdout: '', stderr: `ctx: ctx-${badId.slice(0, 12)}: unknown meta.json version 99\n` });
     expect(cacheFiles(store).filter(([f]) => f !== 'KEY.data')).toEqual([]);
@@ -90,8 +93,8 @@ describe('a damaged meta.json deep in a long chain', () => {
   });
 
   // the walk reads meta.json in batches (256 commits first) to find the stop: one past the stop is read, never refused
-  it.each(ENGINES)('older than the stop, it is not refused (%s engine), also once git has a commit-graph', (engine) => {
-    const { store, badId } = forged(N - 100);
+  it.each(ENGINES)('older than the stop, it is not refused (%s engine), also once git has a commit-graph', async (engine) => {
+    const { store, badId } = await forged(N - 100);
     const env = { ...FIXED_ENV, CTX_ENGINE: engine };
     for (const graph of [false, true]) {
       if (graph) git(store, ['gc', '--quiet']);

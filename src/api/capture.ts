@@ -166,7 +166,7 @@ export async function transcriptTip(ctx: RepoContext, tip: string): Promise<{ oi
 
 async function readArtifactOf(ctx: RepoContext, oid: string, meta: Meta): Promise<Uint8Array> {
   const spec = `${oid}:${artifactName(meta.type, storageFormat(meta.format).ext)}`;
-  return (await readArtifactsAt(ctx.engine, [{ oid, spec }]))[0];
+  return (await readArtifactsAt(ctx.engine, [{ oid, spec, claim: meta }]))[0];
 }
 
 /** Forks of a stream: `<base>.fork-<n>`; the newest (highest n), else the base. */

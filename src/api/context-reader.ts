@@ -2,13 +2,13 @@
 // and (when asked) the annotations and pins on them. Materialize, compact, budget and live capture
 // read chains through here.
 import { BadInputError, IntegrityError, UsageError } from '../errors/index.js';
-import { artifactHash } from '../core/blake3.js';
+import { artifactHasher } from '../core/blake3.js';
 import { shortId } from '../core/ids.js';
 import { contributing, formatRuns, stopIndex, stopLabel, type Stop, type WalkCommit } from '../core/materialize.js';
 import { COMMIT_TYPES, artifactName, parseTrailers, type CommitType, type Meta } from '../core/meta.js';
 import type { NeutralMessage } from '../core/neutral.js';
 import { knownFormat, storageFormat } from '../formats/registry.js';
-import { chunkIds, eachChunk, parseMeta, readArtifacts, readArtifactsAt, readEntries, readLayouts, readMetas } from '../store/context-commits.js';
+import { artifactMismatch, checkedArtifact, chunkIds, eachChunk, parseMeta, readArtifacts, readArtifactsAt, readEntries, readLayouts, readMetas, type ArtifactClaim } from '../store/context-commits.js';
 import { parseCommit } from '../store/objects.js';
 import type { ChainLink } from '../store/engine.js';
 import { readNotes } from '../store/notes.js';
@@ -24,6 +24,8 @@ export type Walked = WalkCommit & Pick<ChainLink, 'oid' | 'tree'> & {
   checked?: true;
   /** where its artifact is, when the walk read its tree: a blob, or a tree of chunks */
   located?: { oid: string; chunked: boolean };
+  /** its meta.json's artifact and artifact_size, when the walk read them: what its artifact is checked against */
+  claim?: ArtifactClaim;
 };
 
 export interface ContextRead {
@@ -54,15 +56,12 @@ export async function walkContext(ctx: RepoContext, tip: string, stop: Stop, spe
   return { tip, tipFormat: walked[0].format, stop, parts: contributing(walked) };
 }
 
-/** The artifacts of walked commits (their meta.json checked on the way); `verify` recomputes each BLAKE3. */
-export async function readParts(ctx: RepoContext, commits: readonly Walked[], opts: { verify?: boolean } = {}): Promise<ContextPart[]> {
+/**
+ * The artifacts of walked commits, each checked against its meta.json (size and BLAKE3) on the way.
+ * `verify` asks no more than that now: it is what keeps its callers off the caches.
+ */
+export async function readParts(ctx: RepoContext, commits: readonly Walked[], _opts: { verify?: boolean } = {}): Promise<ContextPart[]> {
   const artifacts = await readPartArtifacts(ctx, commits);
-  if (opts.verify) {
-    const entries = await readEntries(ctx.engine, commits);
-    for (let i = 0; i < commits.length; i++)
-      if ((await artifactHash(artifacts[i])) !== entries[i].meta.artifact)
-        throw new IntegrityError(`${shortId(commits[i].oid)}: artifact does not match its BLAKE3 in meta.json`);
-  }
   return commits.map((c, i) => ({ ...c, artifact: artifacts[i] }));
 }
 
@@ -148,14 +147,16 @@ export async function chainWithArtifacts(ctx: RepoContext, tip: string): Promise
 async function readPartArtifacts(ctx: RepoContext, parts: readonly Walked[]): Promise<Uint8Array[]> {
   const named = await artifactSpecs(ctx, parts);
   // both in flight at once; a meta.json problem is reported before a missing artifact, as one after the other did
-  const unchecked = parts.filter((p) => !p.checked);
+  const unchecked = parts.filter((p) => !p.claim);
   const [metas, artifacts] = await Promise.allSettled([ctx.engine.readObjects(unchecked.map((p) => `${p.tree}:meta.json`)), readArtifactsAt(ctx.engine, named)]);
   if (metas.status === 'rejected') throw metas.reason;
+  const claims = new Map<string, ArtifactClaim>();
   metas.value.forEach((m, i) => {
     if (!m || m.type !== 'blob') throw new IntegrityError(`${shortId(unchecked[i].oid)}: meta.json is missing`);
-    parseMeta(unchecked[i].oid, m.data);
+    claims.set(unchecked[i].oid, parseMeta(unchecked[i].oid, m.data));
   });
   if (artifacts.status === 'rejected') throw artifacts.reason;
+  for (let i = 0; i < parts.length; i++) await checkedArtifact(parts[i].oid, artifacts.value[i], parts[i].claim ?? claims.get(parts[i].oid)!);
   return artifacts.value;
 }
 
@@ -173,17 +174,20 @@ export interface PartSink {
  * handed over), a chunked artifact chunk by chunk; readParts batch by batch for an engine that does
  * not stream.
  */
-export async function eachPart(ctx: RepoContext, commits: readonly Walked[], sink: PartSink): Promise<void> {
+export async function eachPart(ctx: RepoContext, commits: readonly Walked[], to: PartSink): Promise<void> {
   const { engine } = ctx;
+  // claims of the commits whose meta.json is read below, not by the walk
+  const claims = new Map<string, ArtifactClaim>();
+  const sink = await checking(to, (c) => c.claim ?? claims.get(c.oid));
   if (!engine.readEach) {
     for (let at = 0; at < commits.length; at += 500)
       for (const p of await readParts(ctx, commits.slice(at, at + 500))) {
-        sink.piece(p.artifact);
-        sink.done(p);
+        to.piece(p.artifact);
+        to.done(p);
       }
     return;
   }
-  if (commits.every((c) => c.checked && c.located)) return eachLocated(ctx, commits, sink);
+  if (commits.every((c) => c.claim && c.located)) return eachLocated(ctx, commits, sink);
   const specs = await artifactSpecs(ctx, commits);
   // a chunked artifact (a tree) is read chunk by chunk apart; the parts after it wait for it, in
   // order, copied (the engine's bytes are valid during its call only)
@@ -197,7 +201,7 @@ export async function eachPart(ctx: RepoContext, commits: readonly Walked[], sin
   const interleaved: string[] = [];
   const part: number[] = [];
   specs.forEach((s, i) => {
-    if (!commits[i].checked) interleaved.push(`${commits[i].tree}:meta.json`), part.push(-1 - i);
+    if (!commits[i].claim) interleaved.push(`${commits[i].tree}:meta.json`), part.push(-1 - i);
     interleaved.push(s.spec), part.push(i);
   });
   try {
@@ -205,7 +209,7 @@ export async function eachPart(ctx: RepoContext, commits: readonly Walked[], sin
       const c = commits[part[j] < 0 ? -1 - part[j] : part[j]];
       if (part[j] < 0) {
         if (!obj || obj.type !== 'blob') throw new IntegrityError(`${shortId(c.oid)}: meta.json is missing`);
-        parseMeta(c.oid, obj.data);
+        claims.set(c.oid, parseMeta(c.oid, obj.data));
       } else if (obj?.type === 'blob' && !behind) {
         sink.piece(obj.data);
         sink.done(c);
@@ -224,6 +228,32 @@ export async function eachPart(ctx: RepoContext, commits: readonly Walked[], sin
     });
   }
   await behind;
+}
+
+/**
+ * `sink`, with each artifact checked against its commit's claim (size, then BLAKE3) before the
+ * commit is done: its pieces go on as they come, and a mismatch fails the read at its commit.
+ */
+async function checking(sink: PartSink, claimOf: (c: Walked) => ArtifactClaim | undefined): Promise<PartSink> {
+  const hasher = await artifactHasher();
+  let size = 0;
+  return {
+    piece(bytes) {
+      hasher.update(bytes);
+      size += bytes.length;
+      sink.piece(bytes);
+    },
+    done(c) {
+      const digest = hasher.digest();
+      const length = size;
+      size = 0;
+      const claim = claimOf(c);
+      if (!claim) throw new IntegrityError(`${shortId(c.oid)}: meta.json is missing`);
+      const wrong = artifactMismatch(c.oid, length, digest, claim);
+      if (wrong) throw wrong;
+      sink.done(c);
+    },
+  };
 }
 
 /**
@@ -367,7 +397,7 @@ async function describe(ctx: RepoContext, links: readonly (Pick<ChainLink, 'oid'
     const entries = new Map((await readEntries(ctx.engine, unknown)).map((e) => [e.oid, e]));
     links.forEach((l, i) => {
       const m = entries.get(l.oid)?.meta;
-      if (m) out[i] = { ...l, type: m.type, format: m.format, snapshotOf: m.snapshot_of?.stop };
+      if (m) out[i] = { ...l, type: m.type, format: m.format, snapshotOf: m.snapshot_of?.stop, claim: { artifact: m.artifact, artifact_size: m.artifact_size } };
     });
   }
   return out as Walked[];
@@ -383,7 +413,7 @@ async function describeByMeta(ctx: RepoContext, links: readonly Pick<ChainLink, 
   const out = await readMetas(ctx.engine, links, (i, meta, artifacts): Walked => {
     const name = nameOf(meta.type, meta.format);
     const art = name === null ? artifacts[0] : artifacts.find((a) => a.name === name);
-    const walked: Walked = { oid: links[i].oid, tree: links[i].tree, type: meta.type, format: meta.format, snapshotOf: meta.snapshot_of?.stop, checked: true };
+    const walked: Walked = { oid: links[i].oid, tree: links[i].tree, type: meta.type, format: meta.format, snapshotOf: meta.snapshot_of?.stop, checked: true, claim: { artifact: meta.artifact, artifact_size: meta.artifact_size } };
     if (art) walked.located = art;
     return walked;
   });

@@ -9,6 +9,7 @@ import { readNotes } from '../store/notes.js';
 import { idOf, type RepoContext } from './repo-context.js';
 import { IntegrityError } from '../errors/index.js';
 import { refs } from '../store/refs.js';
+import { StoreDamage } from '../store/damage.js';
 
 export type Annotations = Record<string, unknown>;
 
@@ -60,7 +61,7 @@ export function foldRecords(all: readonly Record<string, unknown>[]): Annotation
 
 export async function commitRecords(ctx: RepoContext, oids: readonly string[]): Promise<CommitRecord[]> {
   const stored = await readStoredCommits(ctx.engine, oids);
-  const notes = await readNotes(ctx.engine, ctx.refs, oids);
+  const notes = await annotationsOf(ctx, oids);
   const tips = new Map<string, string[]>();
   // a damaged ref names no commit here: it is reported by what reads it, not by every record
   // pushed, not copied: 100,000 refs at one commit (a hostile remote's) would copy quadratically
@@ -80,6 +81,24 @@ export async function commitRecords(ctx: RepoContext, oids: readonly string[]): 
       annotations,
     };
   });
+}
+
+/** The notes of `oids`; damaged notes are read as none, with a warning (verify and annotate still refuse them). */
+async function annotationsOf(ctx: RepoContext, oids: readonly string[]): Promise<Map<string, string>> {
+  try {
+    return await readNotes(ctx.engine, ctx.refs, oids);
+  } catch (e) {
+    if (!(e instanceof StoreDamage) || (e.subject !== refs.notes && e.subject !== 'packed-refs')) throw e;
+    // packed-refs that may have lost the notes ref: the same damage a listing goes around
+    ctx.warn(e.subject === refs.notes ? `reading without annotations: ${e.message}` : brokenRefWarning(e));
+    return new Map();
+  }
+}
+
+/** The warning for a ref a listing leaves out, as git's "ignoring broken ref". */
+export function brokenRefWarning(e: IntegrityError): string {
+  if (e instanceof StoreDamage && e.subject === 'packed-refs') return `ignoring damaged ${e.message}`;
+  return `ignoring broken ref ${e.message}`;
 }
 
 export async function show(ctx: RepoContext, spec: string): Promise<CommitRecord> {
@@ -102,8 +121,8 @@ export interface LogOptions {
   thread?: string;
   /** only commits created in this window: a duration back from now (`24h`), a time, or `all` */
   since?: string;
-  /** hears each branch left out (`skipping origin/x: not a context commit (no meta.json)`) */
-  onWarning?: (text: string) => void;
+  /** with `all`: a damaged ref is left out and warned about (ctx.warn), as git log --all does, instead of failing the listing */
+  skipBroken?: boolean;
 }
 
 /**
@@ -119,13 +138,26 @@ export async function log(ctx: RepoContext, spec: string | undefined, opts: LogO
     const oids = await ctx.firstParents(await ctx.resolve(spec), Number.isFinite(limit) && thread === undefined && !window ? limit : undefined);
     return shown(await commitRecords(ctx, oids)).slice(0, limit);
   }
-  const listed = [...ctx.refs.list(refs.heads), ...ctx.refs.list(refs.remotes)];
-  const tips = new Map(listed.map((r) => [r.oid, r.ref]));
-  const all: string[] = [];
-  for (const [tip, ref] of tips) all.push(await ctx.commitAt(ref, tip));
-  const values = [...tips.keys()];
-  const skip = await foreignValues(ctx, listed, values, all, opts.onWarning);
-  const starts = all.filter((_, i) => !skip.has(values[i]));
+  const scans = [ctx.refs.scan(refs.heads), ctx.refs.scan(refs.remotes)];
+  const broken = (e: IntegrityError) => {
+    if (!opts.skipBroken) throw e;
+    ctx.warn(brokenRefWarning(e));
+  };
+  scans.flatMap((s) => s.damaged).forEach(broken);
+  const tips = new Map(scans.flatMap((s) => s.refs).map((r) => [r.oid, r.ref]));
+  const values: string[] = [];
+  const found: string[] = [];
+  for (const [tip, ref] of tips) {
+    try {
+      found.push(await ctx.commitAt(ref, tip));
+      values.push(tip);
+    } catch (e) {
+      if (!(e instanceof StoreDamage)) throw e;
+      broken(e);
+    }
+  }
+  const skip = await foreignValues(ctx, scans.flatMap((s) => s.refs), values, found);
+  const starts = found.filter((_, i) => !skip.has(values[i]));
   // ordered from ids, parents and times alone, then only the commits shown are read whole
   const skeleton = thread === undefined && !window ? await history(ctx, starts) : null;
   if (skeleton) return commitRecords(ctx, topoOrder(skeleton).slice(0, limit).map((c) => c.id.slice(4)));
@@ -138,7 +170,7 @@ export async function log(ctx: RepoContext, spec: string | undefined, opts: LogO
  * Of ref `values` (whose commits are `commits`), those that name another tool's commit: a remote's
  * plain git branch is named once per ref that holds it and left out, not read as damage of the store.
  */
-export async function foreignValues(ctx: RepoContext, listed: readonly { ref: string; oid: string }[], values: readonly string[], commits: readonly string[], warn?: (text: string) => void): Promise<Set<string>> {
+export async function foreignValues(ctx: RepoContext, listed: readonly { ref: string; oid: string }[], values: readonly string[], commits: readonly string[]): Promise<Set<string>> {
   let foreign: Set<string>;
   try {
     foreign = await foreignCommits(ctx.engine, commits);
@@ -146,7 +178,7 @@ export async function foreignValues(ctx: RepoContext, listed: readonly { ref: st
     return new Set(); // an object that cannot be read: what reads it later names it
   }
   const skipped = new Set(values.filter((_, i) => foreign.has(commits[i])));
-  for (const r of listed) if (skipped.has(r.oid)) warn?.(`skipping ${branchName(r.ref)}: not a context commit (no meta.json)`);
+  for (const r of listed) if (skipped.has(r.oid)) ctx.warn(`skipping ${branchName(r.ref)}: not a context commit (no meta.json)`);
   return skipped;
 }
 
@@ -219,7 +251,7 @@ export interface BranchInfo {
   meta: Meta;
 }
 
-/** Every branch with its tip's metadata; the first damaged one is thrown (StoreDamage, exit 5). */
+/** Every branch with its tip's metadata; the first damaged one is thrown (an IntegrityError, exit 5). */
 export async function branches(ctx: RepoContext): Promise<BranchInfo[]> {
   const { branches: list, damaged } = await branchList(ctx);
   if (damaged.length) throw damaged[0];
@@ -230,11 +262,11 @@ export async function branches(ctx: RepoContext): Promise<BranchInfo[]> {
  * The branches that read, and one integrity error per damaged branch (a garbage ref file, a tip that
  * is no commit or cannot be read) or damaged packed-refs: `ctx branch` lists the first and reports the rest.
  */
-export async function branchList(ctx: RepoContext, onWarning?: (text: string) => void): Promise<{ branches: BranchInfo[]; damaged: IntegrityError[] }> {
+export async function branchList(ctx: RepoContext): Promise<{ branches: BranchInfo[]; damaged: IntegrityError[] }> {
   const scanned = ctx.refs.scan(refs.heads);
   const values = scanned.refs.map((h) => h.oid);
   // another tool's branch (an older pull made one of a remote's plain commit) is named and left out
-  const skip = await foreignValues(ctx, scanned.refs, values, values, onWarning);
+  const skip = await foreignValues(ctx, scanned.refs, values, values);
   const heads = scanned.refs.filter((h) => !skip.has(h.oid));
   const damaged: IntegrityError[] = [...scanned.damaged];
   const info = async (ref: string, oid: string): Promise<BranchInfo> => {
@@ -256,7 +288,8 @@ export async function branchList(ctx: RepoContext, onWarning?: (text: string) =>
       list.push(await info(h.ref, h.oid));
     } catch (e) {
       if (!(e instanceof IntegrityError)) throw e;
-      damaged.push(e);
+      // named by its ref, as git names a broken ref
+      damaged.push(e instanceof StoreDamage && e.subject === h.ref ? e : new StoreDamage(h.ref, `its tip ${e.message}`, { cause: e }));
     }
   }
   return { branches: list, damaged };

@@ -9,7 +9,7 @@ import { createEngine } from '../store/engine-select.js';
 import { findByPrefix, looseType } from '../store/object-ids.js';
 import { parseConfigSize, readConfig } from '../store/repo.js';
 import { userConfigValues } from '../store/config-files.js';
-import { refs, RefStore } from '../store/refs.js';
+import { refNameProblem, refs, RefStore } from '../store/refs.js';
 import { DEFAULT_MAX_BLOB, parseMeta } from '../store/context-commits.js';
 import { DEFAULT_AUTO_PACK } from '../store/gc.js';
 import { checkTokenCounter, tokenCounter, type TokenCounter, type TokenCounterName } from '../core/tokens.js';
@@ -43,6 +43,9 @@ export class RepoContext {
   readonly autoPack: number;
   /** the repo's own git config (`section.key`, lower case), read once: settings read on every write come from here */
   readonly config: ReadonlyMap<string, string>;
+  /** Where warnings go, one line each (the CLI: stderr); a library's default is Node's process warning. */
+  onWarning: (text: string) => void = (text) => process.emitWarning(text, 'CtxWarning');
+  private readonly warned = new Set<string>();
 
   constructor(readonly gitdir: string, opts: RepoOptions = {}) {
     const env = opts.env ?? process.env;
@@ -70,6 +73,13 @@ export class RepoContext {
     return tokenCounter(this.tokenCount);
   }
 
+  /** A warning about damage a read went around: each text once per store opened. */
+  warn(text: string): void {
+    if (this.warned.has(text)) return;
+    this.warned.add(text);
+    this.onWarning(text);
+  }
+
   signature(principal = this.defaults.principal): Signature {
     return person(principal, this.defaults.machine, this.now());
   }
@@ -83,6 +93,9 @@ export class RepoContext {
   async resolve(spec: string): Promise<string> {
     const { base, explicitId, ancestor } = parseSpec(spec.trim());
     let oid: string | null = null;
+    // checked before any ref is read: a name is never a path out of the store
+    const why = explicitId || isHexPrefix(base) ? null : refNameProblem(refs.branch(base));
+    if (why !== null) throw new UsageError(`not a commit or branch name: '${spec}' (${why})`);
     if (!explicitId) {
       for (const ref of [...(base === 'HEAD' ? ['HEAD'] : []), refs.branch(base), refs.tag(base), `${refs.remotes}${base}`, ...(base.startsWith('refs/') ? [base] : [])]) {
         oid = this.refs.read(ref);

@@ -109,7 +109,7 @@ export async function save(ctx: RepoContext, branch: string, opts: SaveOptions):
 }
 
 /** Every saved session (annotated tags with a `Ctx-Save:` trailer), newest first; other tags are not saves. */
-export async function sessions(ctx: RepoContext, onWarning?: (text: string) => void): Promise<SavedSession[]> {
+export async function sessions(ctx: RepoContext): Promise<SavedSession[]> {
   const tags = ctx.refs.list(refs.tags);
   const objects = await ctx.engine.readObjects(tags.map((t) => t.oid));
   const out: SavedSession[] = [];
@@ -117,7 +117,7 @@ export async function sessions(ctx: RepoContext, onWarning?: (text: string) => v
     const name = t.ref.slice(refs.tags.length);
     const s = objects[i]?.type === 'tag' ? savedSession(name, objects[i]!.data) : null;
     // a forged record (a fetched tag) is named and left out, never printed or used
-    if (s && 'problem' in s) onWarning?.(`skipping saved session ${name}: ${s.problem}`);
+    if (s && 'problem' in s) ctx.warn(`skipping saved session ${name}: ${s.problem}`);
     else if (s) out.push(s);
   });
   return out.sort((a, b) => (a.saved_at !== b.saved_at ? (a.saved_at < b.saved_at ? 1 : -1) : a.name < b.name ? -1 : 1));

@@ -30,17 +30,23 @@ const BATCH = 256;
  * Checks the chain from `spec` to its root, or every branch's chains; then the annotations on the
  * commits checked. Damaged branch refs, packed-refs and refs/notes/ctx are problems too.
  */
-export async function verify(ctx: RepoContext, spec?: string, opts: { onWarning?: (text: string) => void } = {}): Promise<VerifyReport> {
+export async function verify(ctx: RepoContext, spec?: string): Promise<VerifyReport> {
   const seen = new Set<string>();
   const problems: VerifyProblem[] = [];
-  const damage = (e: unknown) => e instanceof StoreDamage && problems.push(problemOf(e)) > 0;
+  // one damage met twice (packed-refs, by the branches and by the notes) is one problem
+  const damage = (e: unknown) => {
+    if (!(e instanceof StoreDamage)) return false;
+    const p = problemOf(e);
+    if (!problems.some((q) => q.id === p.id && q.problem === p.problem)) problems.push(p);
+    return true;
+  };
   let tips: string[] = [];
   if (spec === undefined) {
     const heads = ctx.refs.scan(refs.heads);
     heads.damaged.forEach(damage);
     // another tool's branch (a plain git commit) is not ctx's data: named, not walked, no failure
     const values = heads.refs.map((h) => h.oid);
-    const foreign = await foreignValues(ctx, heads.refs, values, values, opts.onWarning);
+    const foreign = await foreignValues(ctx, heads.refs, values, values);
     for (const h of heads.refs) {
       if (foreign.has(h.oid)) continue;
       try {
@@ -87,7 +93,8 @@ async function verifyBatch(ctx: RepoContext, oids: string[]): Promise<VerifyProb
   }
   const out: VerifyProblem[] = [];
   const present = stored.filter((s) => s.artifact !== null);
-  const artifacts = await readArtifacts(ctx.engine, present).catch(() => null);
+  // read unchecked: verify compares size and BLAKE3 itself, and reports both
+  const artifacts = await readArtifacts(ctx.engine, present.map(unclaimed)).catch(() => null);
   for (const s of stored) {
     const bad = (problem: string) => out.push({ id: fullId(s.oid), problem });
     const problems = metaProblems(s.meta);
@@ -114,9 +121,11 @@ async function verifyBatch(ctx: RepoContext, oids: string[]): Promise<VerifyProb
   return out;
 }
 
+const unclaimed = (s: StoredCommit) => ({ oid: s.oid, artifact: s.artifact });
+
 async function verifyArtifactAlone(ctx: RepoContext, s: StoredCommit): Promise<VerifyProblem[]> {
   try {
-    return checkArtifact(s, (await readArtifacts(ctx.engine, [s]))[0]);
+    return checkArtifact(s, (await readArtifacts(ctx.engine, [unclaimed(s)]))[0]);
   } catch (e) {
     return [{ id: fullId(s.oid), problem: (e as Error).message.replace(/^ctx-[0-9a-f]+: /, '') }];
   }

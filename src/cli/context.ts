@@ -26,6 +26,7 @@ export class Cli implements CommandIO {
   openRepo(create = false): RepoContext {
     const { repo, created } = openRepo({ store: this.flags.store, engine: this.flags.engine as never, env: this.env, cwd: this.cwd, create });
     if (created) this.note(`created context store at ${repo.gitdir}`);
+    repo.onWarning = (text) => this.note(`ctx: warning: ${text}`);
     return repo;
   }
 

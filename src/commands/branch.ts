@@ -1,5 +1,5 @@
 import { deleteBranch } from '../api/branch-ops.js';
-import { branchList, type BranchInfo } from '../api/read.js';
+import { branchList, brokenRefWarning, type BranchInfo } from '../api/read.js';
 import { displaySummary } from '../core/summary.js';
 import type { IntegrityError } from '../errors/index.js';
 import { UsageError } from '../errors/index.js';
@@ -26,8 +26,8 @@ export default defineCommand({
       return { deleted: await io.withRepo(false, async (repo) => deleteBranch(repo, name)) };
     }
     if (action !== undefined && action !== 'list') throw new UsageError(unknownName('action', action, ['list', 'delete'], `unknown branch action '${action}' (list, delete)`, { closed: true }));
-    // a damaged branch does not hide the others: they are listed, it is reported (exit 5)
-    const { branches: list, damaged } = await io.withRepo(false, (repo) => branchList(repo, (t) => io.note(`ctx: warning: ${t}`)));
+    // a damaged branch does not hide the others: they are listed, it is warned about (ctx verify fails on it)
+    const { branches: list, damaged } = await io.withRepo(false, (repo) => branchList(repo));
     return { list, damaged };
   },
   print(io, r) {
@@ -37,12 +37,11 @@ export default defineCommand({
       if (gone.oid === null) return io.out(`Deleted damaged branch ${visible(gone.branch)} (it ${visible(gone.damaged?.replace(/^holds/, 'held') ?? '')})\n`);
       return io.out(`Deleted branch ${visible(gone.branch)} (was ${shortId(gone.oid)})\n`);
     }
-    for (const d of r.damaged.slice(1)) io.note(`ctx: ${d.message}`);
+    for (const d of r.damaged) io.note(`ctx: warning: ${brokenRefWarning(d)}`);
     if (io.flags.json) return r.list.forEach((b) => io.json(branchJson(b)));
     const c = io.chalk;
     if (!io.tty || r.list.length === 0) return io.out(r.list.map((b) => tsvLine([c.green(visible(b.name)), c.yellow(shortId(b.id.slice(4)))])).join(''));
     const rows = r.list.map((b) => [c.green(visible(b.name)), c.yellow(shortId(b.id.slice(4))), visible(shortTime(b.meta.created_at)), oneLine(displaySummary(b.meta.summary, b.meta), 60)]);
     io.out(table([['BRANCH', 'TIP', 'TIME', 'SUMMARY'].map((h) => c.bold(h)), ...rows], plainWidth));
   },
-  failure: (r) => ('damaged' in r ? r.damaged[0] : undefined),
 });

@@ -34,7 +34,7 @@ export default defineCommand({
     if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 0)) throw new UsageError(`-n takes a whole number, not '${flags.n}'`);
     return io.withRepo(false, (repo) => {
       const head = id ?? (flags.all ? undefined : repo.refs.read('HEAD') ? 'HEAD' : undefined);
-      return log(repo, head, { limit, all: flags.all || head === undefined, thread: flags.thread, since: flags.since, onWarning: (t) => io.note(`ctx: warning: ${t}`) });
+      return log(repo, head, { limit, all: flags.all || head === undefined, thread: flags.thread, since: flags.since, skipBroken: true });
     });
   },
   async print(io, records, flags) {

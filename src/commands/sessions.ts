@@ -12,7 +12,7 @@ export default defineCommand({
   options: [],
   examples: ['ctx sessions', 'ctx sessions --json'],
   async run(io) {
-    return io.withRepo(false, (repo) => sessions(repo, (t) => io.note(`ctx: warning: ${t}`)));
+    return io.withRepo(false, (repo) => sessions(repo));
   },
   print(io, list) {
     if (io.flags.json) return list.forEach((s) => io.json(sessionJson(s)));

@@ -10,7 +10,7 @@ export default defineCommand({
   options: [{ flags: '--all', description: 'every branch' }],
   examples: ['ctx verify --all', 'ctx verify alice/auth-fix --json'],
   async run(io, [id]: [string | undefined], flags: { all?: boolean }) {
-    return io.withRepo(false, (repo) => verify(repo, flags.all ? undefined : id, { onWarning: (t) => io.note(`ctx: warning: ${t}`) }));
+    return io.withRepo(false, (repo) => verify(repo, flags.all ? undefined : id));
   },
   print(io, report) {
     if (io.flags.json) return io.json(verifyJson(report));

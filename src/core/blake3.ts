@@ -11,3 +11,17 @@ export async function artifactHash(bytes: Uint8Array): Promise<string> {
   h.update(bytes);
   return `blake3:${h.digest('hex')}`;
 }
+
+/** BLAKE3 of bytes handed over in pieces (an artifact read chunk by chunk), as artifactHash gives it. */
+export async function artifactHasher(): Promise<{ update(bytes: Uint8Array): void; digest(): string }> {
+  const h = await createBLAKE3();
+  h.init();
+  return {
+    update: (bytes) => void h.update(bytes),
+    digest: () => {
+      const d = `blake3:${h.digest('hex')}`;
+      h.init();
+      return d;
+    },
+  };
+}

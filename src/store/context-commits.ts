@@ -6,6 +6,7 @@ import { shortId } from '../core/ids.js';
 import type { ChainLink, CommitSpec, Engine, GitObject, TreeFile } from './engine.js';
 import { parseCommit, parseTree, type ParsedCommit, type TreeEntry } from './objects.js';
 import { StoreDamage, UnreadableObject } from './damage.js';
+import { artifactHash } from '../core/blake3.js';
 
 export const DEFAULT_MAX_BLOB = 32 * 1024 * 1024;
 const ARTIFACT = /^(delta|summary|snapshot)\.[^/]+$/;
@@ -178,11 +179,31 @@ export function parseMeta(oid: string, data: Uint8Array): Meta {
   return meta;
 }
 
-/** Artifact bytes of many commits, in order, chunks reassembled. */
-export function readArtifacts(engine: Engine, entries: readonly Pick<ContextEntry, 'oid' | 'artifact'>[]): Promise<Uint8Array[]> {
+/** What a commit's meta.json says of its artifact: what a read of the artifact is checked against. */
+export type ArtifactClaim = Pick<Meta, 'artifact' | 'artifact_size'>;
+
+/**
+ * The problem with an artifact's bytes against its meta.json, or null: git's reader does not check
+ * that an object's bytes hash to its id (a loose file copied over another reads as the other blob).
+ */
+export function artifactMismatch(oid: string, length: number, digest: string | null, claim: ArtifactClaim): IntegrityError | null {
+  if (length !== claim.artifact_size) return new IntegrityError(`${shortId(oid)}: artifact is ${length} bytes, meta.json says ${claim.artifact_size}`);
+  if (digest !== null && digest !== claim.artifact) return new IntegrityError(`${shortId(oid)}: artifact does not match its BLAKE3 in meta.json`);
+  return null;
+}
+
+/** `bytes` when they are the artifact meta.json describes (size, then BLAKE3); an IntegrityError naming the commit when not. */
+export async function checkedArtifact(oid: string, bytes: Uint8Array, claim: ArtifactClaim): Promise<Uint8Array> {
+  const wrong = artifactMismatch(oid, bytes.length, null, claim) ?? artifactMismatch(oid, bytes.length, await artifactHash(bytes), claim);
+  if (wrong) throw wrong;
+  return bytes;
+}
+
+/** Artifact bytes of many commits, in order, chunks reassembled; checked against meta.json when the entries carry it. */
+export function readArtifacts(engine: Engine, entries: readonly (Pick<ContextEntry, 'oid' | 'artifact'> & { meta?: ArtifactClaim })[]): Promise<Uint8Array[]> {
   const missing = entries.find((e) => !e.artifact);
   if (missing) throw new IntegrityError(`${shortId(missing.oid)}: artifact is missing`);
-  return readArtifactsAt(engine, entries.map((e) => ({ oid: e.oid, spec: e.artifact!.oid })));
+  return readArtifactsAt(engine, entries.map((e) => ({ oid: e.oid, spec: e.artifact!.oid, claim: e.meta })));
 }
 
 /** A chunked artifact's tree: its numbered blobs, in order. */
@@ -200,8 +221,8 @@ export async function eachChunk(engine: Engine, commit: string, tree: Uint8Array
   }
 }
 
-/** Artifact bytes by object spec (a blob or chunk-tree id, or `<tree>:<name>`), in order. */
-export async function readArtifactsAt(engine: Engine, items: readonly { oid: string; spec: string }[]): Promise<Uint8Array[]> {
+/** Artifact bytes by object spec (a blob or chunk-tree id, or `<tree>:<name>`), in order; each with a `claim` is checked against it. */
+export async function readArtifactsAt(engine: Engine, items: readonly { oid: string; spec: string; claim?: ArtifactClaim }[]): Promise<Uint8Array[]> {
   const objs = await readParts(engine, items.map((i) => i.spec), items.map((i) => i.oid), 'artifact');
   const out: Uint8Array[] = [];
   for (let i = 0; i < items.length; i++) {
@@ -215,6 +236,10 @@ export async function readArtifactsAt(engine: Engine, items: readonly { oid: str
     const blobs = await readParts(engine, chunks.map((c) => c.oid), chunks.map(() => items[i].oid), 'an artifact chunk');
     if (blobs.some((b) => !b)) throw new IntegrityError(`${shortId(items[i].oid)}: an artifact chunk is missing`);
     out.push(Buffer.concat(blobs.map((b) => b!.data)));
+  }
+  for (let i = 0; i < items.length; i++) {
+    const claim = items[i].claim;
+    if (claim) await checkedArtifact(items[i].oid, out[i], claim);
   }
   return out;
 }

@@ -1,6 +1,6 @@
 // Refs are the project's own code: git's lock-file protocol (create `<ref>.lock` exclusively,
 // compare, write, rename) so that ctx and native git can update the same repo at once.
-import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, ftruncateSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, rmdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { AlreadyExistsError, ConflictError, CtxError, UsageError } from '../errors/index.js';
 import { StoreDamage, quoted } from './damage.js';
@@ -31,6 +31,12 @@ export const refs = {
 
 const STALE_LOCK_MS = 10_000;
 const HEX40 = /^[0-9a-f]{40}$/;
+// a ref file holds an id or `ref: <name>`; anything longer is not one (and is never read whole)
+const REF_FILE_MAX = 4096;
+// no symlink is followed and a FIFO never blocks the open: what is read is a file of the store
+const OPEN_REF = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+// reads are synchronous: one buffer serves them all
+const refBuffer = Buffer.alloc(REF_FILE_MAX + 1);
 
 /** git check-ref-format rules for a branch (or tag) name, plus ctx's: no `refs/` prefix. */
 export function checkBranchName(name: string, what = 'branch name', opts: { directory?: boolean } = {}): string {
@@ -88,6 +94,8 @@ export class RefStore {
 
   /** The oid a ref points to (symbolic refs followed), or null; a ref file that holds neither is damage (StoreDamage). */
   read(ref: string): string | null {
+    // a name git would refuse names no ref: it never becomes a path
+    if (refNameProblem(ref) !== null) return null;
     for (let depth = 0; depth < 5; depth++) {
       const loose = this.readLoose(ref);
       if (loose === null) return this.readPackedRef(ref);
@@ -95,7 +103,9 @@ export class RefStore {
         if (!HEX40.test(loose)) throw garbage(ref, loose);
         return loose;
       }
-      ref = loose.slice(5);
+      const target = loose.slice(5);
+      if (refNameProblem(target) !== null) throw garbage(ref, loose);
+      ref = target;
     }
     throw new CtxError(`symbolic ref loop at ${ref}`);
   }
@@ -114,7 +124,13 @@ export class RefStore {
 
   /** Where HEAD points (`refs/heads/main`), or null when HEAD is detached or missing. */
   symbolicTarget(ref = 'HEAD'): string | null {
-    const v = this.readLoose(ref);
+    let v: string | null;
+    try {
+      v = this.readLoose(ref);
+    } catch (e) {
+      if (e instanceof StoreDamage) return null; // a read of it names the damage
+      throw e;
+    }
     return v?.startsWith('ref: ') ? v.slice(5) : null;
   }
 
@@ -136,6 +152,9 @@ export class RefStore {
       if (HEX40.test(oid)) out.set(ref, oid);
       else damaged.set(ref, packedGarbage(ref, oid));
     }
+    // the directories above the prefix are checked once; below it the walk lstats each entry
+    const link = this.symlinkAbove(`${prefix.replace(/\/$/, '')}/-`);
+    if (link !== null) damaged.set(link, new StoreDamage(link, 'is a symbolic link, not a directory of refs'));
     const walk = (rel: string) => {
       const abs = join(this.gitdir, rel);
       let names: string[];
@@ -147,9 +166,18 @@ export class RefStore {
       for (const n of names) {
         const child = `${rel}/${n}`;
         if (n.endsWith('.lock')) continue;
-        if (statSync(join(this.gitdir, child)).isDirectory()) walk(child);
+        // lstat: a symlinked directory is not walked into (it is read below, as damage)
+        if (lstatSync(join(this.gitdir, child)).isDirectory()) walk(child);
         else {
-          const v = this.readLoose(child);
+          let v: string | null;
+          try {
+            v = refNameProblem(child) === null ? this.readLoose(child, true) : null;
+          } catch (e) {
+            if (!(e instanceof StoreDamage)) throw e;
+            out.delete(child);
+            damaged.set(child, e);
+            continue;
+          }
           // a symbolic ref (a remote's HEAD) is a name for another, listed under its own
           if (v === null || v.startsWith('ref: ')) continue;
           if (HEX40.test(v)) {
@@ -162,7 +190,7 @@ export class RefStore {
         }
       }
     };
-    walk(prefix.replace(/\/$/, ''));
+    if (link === null) walk(prefix.replace(/\/$/, ''));
     const byName = <T>(m: Map<string, T>) => [...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return { refs: byName(out).map(([ref, oid]) => ({ ref, oid })), damaged: byName(damaged).map(([, d]) => d) };
   }
@@ -260,6 +288,8 @@ export class RefStore {
 
   /** Hold `<ref>.lock`; `body` returns the new content (renamed over the ref) or null (delete). */
   private underLock(ref: string, body: () => string | null): void {
+    const why = refNameProblem(ref);
+    if (why !== null) throw new UsageError(`bad ref name '${ref}': ${why}`);
     const path = join(this.gitdir, ref);
     const lock = `${path}.lock`;
     const fd = this.createLock(lock, ref);
@@ -320,26 +350,75 @@ export class RefStore {
     }
   }
 
-  private readLoose(ref: string): string | null {
+  /**
+   * A loose ref's text, or null when there is no such file. Read only as a small regular file
+   * reached through directories, not symlinks: anything else under the name is damage.
+   */
+  private readLoose(ref: string, parentsChecked = false): string | null {
+    let fd: number;
     try {
-      return readFileSync(join(this.gitdir, ref), 'utf8').trim();
-    } catch {
+      fd = openSync(join(this.gitdir, ref), OPEN_REF);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ELOOP') throw new StoreDamage(ref, 'is a symbolic link, not a ref file');
       return null;
     }
+    try {
+      const st = fstatSync(fd);
+      if (st.isDirectory()) return null;
+      if (!st.isFile()) throw new StoreDamage(ref, 'is not a regular file');
+      if (st.size > REF_FILE_MAX) throw new StoreDamage(ref, `is ${st.size} bytes, not a ref file`);
+      const link = parentsChecked ? null : this.symlinkAbove(ref);
+      if (link !== null) throw new StoreDamage(ref, `${link} is a symbolic link, not a directory of refs`);
+      const n = readSync(fd, refBuffer, 0, refBuffer.length, 0);
+      if (n > REF_FILE_MAX) throw new StoreDamage(ref, `is over ${REF_FILE_MAX} bytes, not a ref file`);
+      return refBuffer.toString('utf8', 0, n).trim();
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** The first directory between the store and a ref that is a symlink (to elsewhere), or null. */
+  private symlinkAbove(ref: string): string | null {
+    const parts = ref.split('/');
+    for (let i = 1; i < parts.length; i++) {
+      const dir = parts.slice(0, i).join('/');
+      try {
+        if (lstatSync(join(this.gitdir, dir)).isSymbolicLink()) return dir;
+      } catch {
+        return null; // not there: nothing below it to read
+      }
+    }
+    return null;
   }
 
   private readPacked(): PackedRefs {
     const file = join(this.gitdir, 'packed-refs');
     let mtimeMs = -1;
+    let text: string | null = null;
+    let bad: StoreDamage | null = null;
+    let fd: number | null = null;
     try {
-      mtimeMs = statSync(file).mtimeMs;
-    } catch {}
-    if (this.packed && this.packed.mtimeMs === mtimeMs) return this.packed;
+      fd = openSync(file, OPEN_REF);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ELOOP') bad = new StoreDamage('packed-refs', 'is a symbolic link, not a file of refs');
+    }
+    if (fd !== null) {
+      try {
+        const st = fstatSync(fd);
+        if (!st.isFile()) bad = new StoreDamage('packed-refs', 'is not a regular file');
+        else {
+          mtimeMs = st.mtimeMs;
+          if (this.packed && this.packed.mtimeMs === mtimeMs) return this.packed;
+          text = readFileSync(fd, 'utf8');
+        }
+      } finally {
+        closeSync(fd);
+      }
+    }
     // values are kept as written: one that is no object id is damage of that ref, reported when it is read
     const map = new Map<string, string>();
-    let bad: StoreDamage | null = null;
-    if (mtimeMs >= 0) {
-      readFileSync(file, 'utf8')
+    if (text !== null) {
+      text
         .split('\n')
         .forEach((line, i) => {
           if (line === '' || line.startsWith('#') || (line.startsWith('^') && HEX40.test(line.slice(1)))) return;
