@@ -110,7 +110,7 @@ describe('splitTranscript on fixtures/claude-code/compacted-session.jsonl', () =
     const segments = splitTranscript(input);
     expectTiling(input, segments);
     expect(segments.map((s) => [s.kind, s.lines, s.messageCount, s.prompt])).toEqual([
-      ['delta', 7, 4, 'The `todo list` command prints nothing when todos.txt starts with a blan'],
+      ['delta', 7, 4, 'The `todo list` command prints nothing when todos.txt starts with a blank line. Can you find out why?'],
       ['delta', 3, 3, 'Fix it.'],
       ['compaction', 2, 1, undefined],
       ['delta', 2, 1, undefined],
