@@ -92,7 +92,7 @@ describe('ctx import claude-code of a 20 MB transcript with chunked artifacts', 
 });
 
 // The tips the import that read the file whole gave these files (file name → tip).
-const COMPACTED_TIP = '0811ddd9740b72596c17d2244102b0bec056e26c';
+const COMPACTED_TIP = 'e518d33a71725d0450cb94fddbbd14112c8be7e9';
 const TIPS: Record<string, string> = {
   'Crazytieguy__alignment-hive__6f2580aa-3095-45b7-8d4e-dd8cac7eeffe.jsonl': 'e5022f128b8341b7d9465a47c31b2fb4dee0a508',
   'd-kimuson__claude-code-viewer__5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl': 'fe1f317fc4eede68d67196ac956baa46b293a4ed',
