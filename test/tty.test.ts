@@ -25,7 +25,7 @@ describe('on a terminal', () => {
     expect(out).toBe(
       '\x1b[1mID\x1b[22m                \x1b[1mTYPE\x1b[22m   \x1b[1mTIME\x1b[22m              \x1b[1mMSGS\x1b[22m  \x1b[1mTOKENS\x1b[22m  \x1b[1mSUMMARY\x1b[22m\n' +
         '\x1b[33mctx-e518d33a7172\x1b[39m  delta  2026-03-04 09:15  2     20      \x1b[32m(alice/auth-fix) \x1b[39mThanks. Which files did you change?\n' +
-        '\x1b[33mctx-867c2e2badc9\x1b[39m  delta  2026-03-04 09:14  1     18\n',
+        '\x1b[33mctx-867c2e2badc9\x1b[39m  delta  2026-03-04 09:14  1     18      continued: Done: `parseTodos` now skips blank lines instead of…\n',
     );
   });
 
@@ -34,7 +34,7 @@ describe('on a terminal', () => {
     const plain =
       'ID                TYPE   TIME              MSGS  TOKENS  SUMMARY\n' +
       'ctx-e518d33a7172  delta  2026-03-04 09:15  2     20      (alice/auth-fix) Thanks. Which files did you change?\n' +
-      'ctx-867c2e2badc9  delta  2026-03-04 09:14  1     18\n';
+      'ctx-867c2e2badc9  delta  2026-03-04 09:14  1     18      continued: Done: `parseTodos` now skips blank lines instead of…\n';
     expect(onTerminal(log, { CTX_STORE: s, PAGER: 'cat', NO_COLOR: '1' })).toBe(plain);
     expect(onTerminal(`${log} --color never`, { CTX_STORE: s, PAGER: 'cat' })).toBe(plain);
   });
