@@ -45,7 +45,7 @@ function shortLines(): Buffer {
 const SHORT_TIP = '1762dd4a79ba6cb14981630bbc78de4d009e77e8';
 
 // The tip of this file's chain as the import that read the file whole wrote it.
-const BIG_TIP = '926933df807ba3d8c6df483cdd3a9e16ffda482e';
+const BIG_TIP = '34ac1a8655b5761b92b8942ff2f543c190e3dcb2';
 
 function importAndCheck(file: string, env: Record<string, string>, config: string[][] = [], whole = true) {
   const store = newStore();
@@ -92,26 +92,26 @@ describe('ctx import claude-code of a 20 MB transcript with chunked artifacts', 
 });
 
 // The tips the import that read the file whole gave these files (file name → tip).
-const COMPACTED_TIP = '0811ddd9740b72596c17d2244102b0bec056e26c';
+const COMPACTED_TIP = 'e518d33a71725d0450cb94fddbbd14112c8be7e9';
 const TIPS: Record<string, string> = {
-  'Crazytieguy__alignment-hive__6f2580aa-3095-45b7-8d4e-dd8cac7eeffe.jsonl': 'e5022f128b8341b7d9465a47c31b2fb4dee0a508',
+  'Crazytieguy__alignment-hive__6f2580aa-3095-45b7-8d4e-dd8cac7eeffe.jsonl': '2a846e4e760f74788d0b9b29a4f2ed356371c4d9',
   'd-kimuson__claude-code-viewer__5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl': 'fe1f317fc4eede68d67196ac956baa46b293a4ed',
   'd-kimuson__claude-code-viewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl': '969f70da2c89c6c26eb5bc2b3b0f8b1ac1ae8de0',
-  'iansherr__claude-code-log__-Users-dain-workspace-claude-code-log-sample__0d3a8e6f-290f-4105-a327-a2496e5e2a83.jsonl': '3863ceb2c361974c7e80b4f6d7b4307b3cb93389',
-  'iansherr__claude-code-log__-Users-dain-workspace-claude-code-log-sample__37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl': '1bc101117e50d2238c30b5aad01d0632a65632f2',
+  'iansherr__claude-code-log__-Users-dain-workspace-claude-code-log-sample__0d3a8e6f-290f-4105-a327-a2496e5e2a83.jsonl': '604cad20edd6076017a551108795446a9dd910b4',
+  'iansherr__claude-code-log__-Users-dain-workspace-claude-code-log-sample__37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl': 'fc5d77b47831e6ca199faf75fd9ca8faf1e08105',
   'iansherr__claude-code-log__-Users-dain-workspace-claude-code-log-sample__4e27c414-a885-46a0-b5c8-d58e1417377d.jsonl': 'c4cb0de035e0e9ead40def70ffbd01b4c16762bb',
-  'iansherr__claude-code-log__-Users-dain-workspace-claude-code-log-sample__fe869ecb-c176-478f-9734-7e4b8ef12cff.jsonl': 'e82052b20927aa6e01d18b8c89dbb3239cdbb7db',
+  'iansherr__claude-code-log__-Users-dain-workspace-claude-code-log-sample__fe869ecb-c176-478f-9734-7e4b8ef12cff.jsonl': 'ebedced6b9b49cce5117b8a39ec76f742b27b439',
   'iansherr__claude-code-log__-Users-dain-workspace-coderabbit-review-helper__agent-668b5ac2.jsonl': '61bd4d1ca468756cb35a1cefda4c5107ea53d63c',
-  'iansherr__claude-code-log__-Users-dain-workspace-coderabbit-review-helper__cb2e607c-c758-415a-8b45-c49e4631906a.jsonl': '1d02a9adfd1fb1421d7392e5af60dc29d7c7999f',
-  'iansherr__claude-code-log__-experiments-ideas__03eb5929-52b3-4b13-ada3-b93ae35806b8.jsonl': 'be348cd6966197bbf0ab4f80fc0b939b29b02129',
-  'iansherr__claude-code-log__-experiments-worktrees__ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl': '12e2b16c654e733db914dffeb6d1806663e76d11',
-  'iansherr__claude-code-log__-experiments-worktrees__ef958aa1-0e93-49f0-bb71-150f63befcd1__subagents__agent-a4ca7529859c158c2.jsonl': 'b136a5df513dbeb6a12f8bb3fbb20e6e0bbffd5d',
+  'iansherr__claude-code-log__-Users-dain-workspace-coderabbit-review-helper__cb2e607c-c758-415a-8b45-c49e4631906a.jsonl': '481393111e4128180fd530c1cede109cf8f1bd58',
+  'iansherr__claude-code-log__-experiments-ideas__03eb5929-52b3-4b13-ada3-b93ae35806b8.jsonl': 'e6b0bb8296225ae05ced352b58fc5cdc57385393',
+  'iansherr__claude-code-log__-experiments-worktrees__ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl': '604c9ed8884c467d665497a057ce068488d7999b',
+  'iansherr__claude-code-log__-experiments-worktrees__ef958aa1-0e93-49f0-bb71-150f63befcd1__subagents__agent-a4ca7529859c158c2.jsonl': '257d53ce3551154e9aae4e72063940296482cc29',
   'jnarowski__agentcmd__full-session-five.jsonl': 'f03f5be9bf77c3f5062f7fa327c03a4dab8c1f5e',
   'kvsankar__agent-history__real_sessions-claude-session-01.jsonl': '6be51ae9b10f61ce116d4c2e609d0a9d8e79c1d0',
-  'randlee__claude-history__simple-967e501d-session.jsonl': 'f3da4617dd413370d771c6f453bf37df5e31ef3c',
-  'randlee__claude-history__simple-967e501d-subagents-agent-aae161c.jsonl': 'cc6504ab2b2a16d31a0a0ccc6ba2fcf590180e27',
-  'randlee__claude-history__simple-967e501d-subagents-agent-acompact-a94287.jsonl': '92daf31a4428880a2ea4a7401360cec6f94690b5',
-  'randlee__claude-history__simple-967e501d-subagents-agent-aprompt_suggestion-aafb27.jsonl': '9785f64455f4f356b1156c94b283ee382e609b59',
+  'randlee__claude-history__simple-967e501d-session.jsonl': '72c3c6ae13686e8bfb41902c748b58b03714e176',
+  'randlee__claude-history__simple-967e501d-subagents-agent-aae161c.jsonl': '57ac384ce35fe24fb3957d1646c5982ae66d76d4',
+  'randlee__claude-history__simple-967e501d-subagents-agent-acompact-a94287.jsonl': '4f8b79f8bcae9c50bbb9cde1fac5720d86a4ee7b',
+  'randlee__claude-history__simple-967e501d-subagents-agent-aprompt_suggestion-aafb27.jsonl': '2376aa10f34c53357f3e71576289972bb2278f61',
 };
 
 describe('ctx import claude-code keeps the commit ids of earlier imports', () => {

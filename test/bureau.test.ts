@@ -7,8 +7,8 @@ const FIRST = [{ role: 'user', content: 'hi' }];
 const SECOND = [{ role: 'assistant', content: [{ type: 'text', text: 'yo' }] }];
 const MERGED = [...FIRST, ...SECOND];
 // Under FIXED_ENV: encode(FIRST) as a root on b, then encode(SECOND) on top.
-const ROOT = 'ctx-72c049fe52f41a15219f1c117fc2399c4a7eedc1';
-const TIP = 'ctx-103f77e348cced7d267b4db947529ca3c6e39cc3';
+const ROOT = 'ctx-4dc3cfadf5e4dad7a602166b2a50b9a997958b47';
+const TIP = 'ctx-dd748afc63d313284c80a9e6bb842f191d3f8dc2';
 // Compared as hex: cbor-x's decode() hangs a dataView property on the buffer it reads.
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 

@@ -83,7 +83,7 @@ describe('splitRollout', () => {
     expect(segments.map((s) => [s.kind, s.lines, s.messageCount, s.prompt])).toEqual([
       ['delta', 9, 3, 'Add a --done flag to todo list.'],
       ['delta', 5, 1, 'Now write tests for it.'],
-      ['compaction', 2, 0, undefined],
+      ['compaction', 2, 0, 'compacted: The user asked for a --done flag on `todo list`; it was added in src/cli.py. Tests for it were being written; pytest passes (3 tests).'],
       ['delta', 1, 1, undefined],
       ['delta', 3, 2, 'Thanks. Which files changed?'],
     ]);
@@ -94,7 +94,7 @@ describe('splitRollout', () => {
     const { sessionId, segments } = splitRollout(new Uint8Array(readFileSync(LEGACY)));
     expect(sessionId).toBe('c27a914d-5f3b-4c1e-9a2d-7e8f6b5a4c3d');
     expect(segments.map((s) => [s.kind, s.lines, s.messageCount, s.prompt, s.timestamp])).toEqual([
-      ['delta', 12, 3, 'The todo list command prints nothing when todos.txt starts with a blank', '2025-08-20T13:20:47.060Z'],
+      ['delta', 12, 3, 'The todo list command prints nothing when todos.txt starts with a blank line.', '2025-08-20T13:20:47.060Z'],
       ['delta', 6, 2, 'Fix it.', undefined],
     ]);
   });

@@ -298,8 +298,9 @@ describeCorpus('ctx compact', () => {
       const s = imported(BIG, 'big');
       const log = ctx(s, ['--json', 'log', 'big']).stdout.trim().split('\n').map((l) => JSON.parse(l));
       // newest first: the first prompt after the corpus' own compaction, far from the last turn
-      // (a typed prompt, whose words are in its line: a command's summary is written `/model opus`)
-      const target = log.slice(1, log.findIndex((r) => r.type === 'compaction')).reverse().find((r) => r.summary && !/^[/!]/.test(r.summary));
+      // (a typed prompt, whose words are in its line: a command's summary is written `/model opus`,
+      // the turn going on after the compaction `continued: …`)
+      const target = log.slice(1, log.findIndex((r) => r.type === 'compaction')).reverse().find((r) => r.summary && !/^([/!]|continued: )/.test(r.summary));
       if (pin) expect(ctx(s, ['annotate', target.id, '--pin'], { env: FIXED_ENV }).code).toBe(0);
       const r = ctx(s, ['--json', 'compact', 'big', '--policy', 'summarize', '--keep-turns', '1'], { env: FIXED_ENV });
       expect(r.code, r.stderr).toBe(0);

@@ -11,7 +11,7 @@ import { openStore } from '../src/index.js';
 import { grepPattern, requiredLiteral, snippet } from '../src/core/grep-match.js';
 
 const CLAUDE = 'ctx-9fc7b5d26e76fb6e436cb31b951d0b4a4e650f65';
-const FORK = 'ctx-a3496b4f4894f01f58a0d4199e8691206a253aa8';
+const FORK = 'ctx-b2775b8ea7c7cb33098862534e617b0618e2224e';
 const CODEX = 'ctx-98f50cbea7aa342b0360f04f33591ddd04b8d57a';
 const GEMINI = 'ctx-df9f268860aa85a287f40e698f43155956283836';
 

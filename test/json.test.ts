@@ -25,7 +25,7 @@ describe('--json records', () => {
     expect(json(fresh, ['init', fresh])).toEqual([{ v: 1, path: fresh, created: true }]);
     const store = newStore();
     const [imported] = json(store, ['import', 'claude-code', FIXTURE, '-b', 'alice/auth-fix']);
-    expect(imported).toEqual({ v: 1, branch: 'alice/auth-fix', session: '3f6c2a9e-8b1d-4e57-a0c4-5d2e9b7f1a83', commits: 5, bytes: readFileSync(FIXTURE).length, id: 'ctx-0811ddd9740b72596c17d2244102b0bec056e26c' });
+    expect(imported).toEqual({ v: 1, branch: 'alice/auth-fix', session: '3f6c2a9e-8b1d-4e57-a0c4-5d2e9b7f1a83', commits: 5, bytes: readFileSync(FIXTURE).length, id: 'ctx-e518d33a71725d0450cb94fddbbd14112c8be7e9' });
 
     const log = json(store, ['log', 'alice/auth-fix']);
     expect(log).toHaveLength(5);
@@ -79,7 +79,8 @@ describe('--json records', () => {
     expect(keys(['init', fresh])).toEqual(['created path v']);
     expect(keys(['import', 'claude-code', FIXTURE, '-b', 'alice/auth-fix'])).toEqual(['branch bytes commits id session v']);
     const line = '{"type":"user","message":{"role":"user","content":"go on"}}\n';
-    const cp = ctx(store, ['checkpoint', '-b', 'review/x', '--format', 'claude-code-v1', '--json', '-'], { input: line, env });
+    // no summary: what summarize --missing below writes one for
+    const cp = ctx(store, ['checkpoint', '-b', 'review/x', '--format', 'claude-code-v1', '--summary', '', '--json', '-'], { input: line, env });
     expect(Object.keys(JSON.parse(cp.stdout)).sort()).toEqual(['branch', 'format', 'id', 'parent', 'type', 'v']);
     expect(new Set(keys(['log', 'alice/auth-fix']))).toEqual(new Set(['branches created_at format id message_count parent summary token_count type v']));
     expect(keys(['show', 'alice/auth-fix'])).toEqual(['annotations branches id meta parent summary v']);
@@ -95,7 +96,7 @@ describe('--json records', () => {
     expect(keys(['compact', 'alice/auth-fix', '--policy', 'dedupe'])).toEqual([
       'branch caught_up compacted format id messages_after messages_before parent stages tokens_after tokens_before v',
     ]);
-    expect(new Set(keys(['summarize', 'alice/auth-fix', '--missing', '--command', 'head -c 5']))).toEqual(new Set(['id status summary v']));
+    expect(new Set(keys(['summarize', 'review/x', '--missing', '--command', 'head -c 5']))).toEqual(new Set(['id status summary v']));
     const failed = ctx(store, ['summarize', 'alice/auth-fix~1', '--command', 'false', '--json'], { env });
     expect(failed.code).toBe(1);
     expect(new Set(failed.stdout.trimEnd().split('\n').map((l) => Object.keys(JSON.parse(l)).sort().join(' ')))).toEqual(new Set(['error id status v']));

@@ -42,7 +42,7 @@ describe('ctx clear', () => {
     const cleared = json(store, ['clear', 'agent']);
     expect(cleared).toEqual({
       v: 1,
-      id: 'ctx-ceaabe0c66d26e49f502320e130ec8f342fd20d7',
+      id: 'ctx-8b2e65cbbd80c8771d4b978fbb3431e3696c14b7',
       branch: 'agent',
       parent: tip,
       format: 'claude-code-v1',

@@ -97,7 +97,7 @@ describe('ctx log --format', () => {
   it("prints every branch's commits with git-like placeholders", () => {
     expect(log(['--all', '--format', '%h %s']).stdout).toBe(
       [
-        'ctx-a3496b4f4894 delta: 1 messages',
+        'ctx-b2775b8ea7c7 Also make the token refresh jitter its retries',
         'ctx-d1c631f8b6e4 Thanks, commit it',
         'ctx-7988b8e12700 ! git status',
         'ctx-9fc7b5d26e76 Fix the token refresh in src/auth.ts: it never retries.',
@@ -111,7 +111,7 @@ describe('ctx log --format', () => {
     expect(log(['alice/auth~2', '-n', '1', '--format', all]).stdout).toBe(
       'ctx-9fc7b5d26e76fb6e436cb31b951d0b4a4e650f65|ctx-9fc7b5d26e76|ctx-dbf2fe9e6707937bc0c32d511b7d0395235f9361|ctx-dbf2fe9e6707|alice|alice@box|2026-11-20T09:01:14.000Z|2026-11-20 09:01:14 +0000|2026-11-20T09:01:14Z|1795165274|||delta|claude-code-v1|7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f|15|303|claude-code|box||\n|%|%x|%(nope)\n',
     );
-    expect(log(['--all', '--graph', '--format', '%h', '-n', '2']).stdout).toBe('* ctx-a3496b4f4894\n| * ctx-d1c631f8b6e4\n');
+    expect(log(['--all', '--graph', '--format', '%h', '-n', '2']).stdout).toBe('* ctx-b2775b8ea7c7\n| * ctx-d1c631f8b6e4\n');
     expect(log(['alice/auth', '-n', '1', '--format', '%h%d']).stdout).toBe('ctx-d1c631f8b6e4 (alice/auth)\n');
   });
 });

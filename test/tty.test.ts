@@ -24,8 +24,8 @@ describe('on a terminal', () => {
     const out = onTerminal(log, { CTX_STORE: store(), PAGER: 'cat' });
     expect(out).toBe(
       '\x1b[1mID\x1b[22m                \x1b[1mTYPE\x1b[22m   \x1b[1mTIME\x1b[22m              \x1b[1mMSGS\x1b[22m  \x1b[1mTOKENS\x1b[22m  \x1b[1mSUMMARY\x1b[22m\n' +
-        '\x1b[33mctx-0811ddd9740b\x1b[39m  delta  2026-03-04 09:15  2     20      \x1b[32m(alice/auth-fix) \x1b[39mThanks. Which files did you change?\n' +
-        '\x1b[33mctx-67b530e6d73d\x1b[39m  delta  2026-03-04 09:14  1     18\n',
+        '\x1b[33mctx-e518d33a7172\x1b[39m  delta  2026-03-04 09:15  2     20      \x1b[32m(alice/auth-fix) \x1b[39mThanks. Which files did you change?\n' +
+        '\x1b[33mctx-867c2e2badc9\x1b[39m  delta  2026-03-04 09:14  1     18      continued: Done: `parseTodos` now skips blank lines instead of…\n',
     );
   });
 
@@ -33,8 +33,8 @@ describe('on a terminal', () => {
     const s = store();
     const plain =
       'ID                TYPE   TIME              MSGS  TOKENS  SUMMARY\n' +
-      'ctx-0811ddd9740b  delta  2026-03-04 09:15  2     20      (alice/auth-fix) Thanks. Which files did you change?\n' +
-      'ctx-67b530e6d73d  delta  2026-03-04 09:14  1     18\n';
+      'ctx-e518d33a7172  delta  2026-03-04 09:15  2     20      (alice/auth-fix) Thanks. Which files did you change?\n' +
+      'ctx-867c2e2badc9  delta  2026-03-04 09:14  1     18      continued: Done: `parseTodos` now skips blank lines instead of…\n';
     expect(onTerminal(log, { CTX_STORE: s, PAGER: 'cat', NO_COLOR: '1' })).toBe(plain);
     expect(onTerminal(`${log} --color never`, { CTX_STORE: s, PAGER: 'cat' })).toBe(plain);
   });
@@ -49,7 +49,7 @@ describe('on a terminal', () => {
 
   it('branch and remote list are tables with a header row', () => {
     const s = store();
-    expect(onTerminal(`node ${CTX} branch --color never`, { CTX_STORE: s })).toBe('BRANCH          TIP               TIME              SUMMARY\nalice/auth-fix  ctx-0811ddd9740b  2026-03-04 09:15  Thanks. Which files did you change?\n');
+    expect(onTerminal(`node ${CTX} branch --color never`, { CTX_STORE: s })).toBe('BRANCH          TIP               TIME              SUMMARY\nalice/auth-fix  ctx-e518d33a7172  2026-03-04 09:15  Thanks. Which files did you change?\n');
     ctx(s, ['remote', 'add', 'origin', 'https://bob:hunter2@git.example.com/team/ctx.git']);
     ctx(s, ['remote', 'add', 'backup', '/srv/ctx.git']);
     expect(onTerminal(`node ${CTX} remote`, { CTX_STORE: s })).toBe(
@@ -64,13 +64,13 @@ describe('--color always on a pipe', () => {
     ctx(s, ['import', 'claude-code', join(FIXTURES, 'claude-code', 'compacted-session.jsonl'), '-b', 'alice/auth-fix'], { env: FIXED_ENV });
     const run = (args: string[]) => ctx(s, args, { env: FIXED_ENV }).stdout;
     expect(run(['log', 'alice/auth-fix', '-n', '3', '--color', 'always'])).toBe(
-      '\x1b[33mctx-0811ddd9740b\x1b[39m\tdelta\t2026-03-04T09:15:05.039Z\t2\t20\tThanks. Which files did you change?\n' +
-        '\x1b[33mctx-67b530e6d73d\x1b[39m\tdelta\t2026-03-04T09:14:30.452Z\t1\t18\t\n' +
-        '\x1b[33mctx-336c2ccd9818\x1b[39m\t\x1b[35mcompaction\x1b[39m\t2026-03-04T09:14:22.640Z\t1\t122\t\n',
+      '\x1b[33mctx-e518d33a7172\x1b[39m\tdelta\t2026-03-04T09:15:05.039Z\t2\t20\tThanks. Which files did you change?\n' +
+        '\x1b[33mctx-867c2e2badc9\x1b[39m\tdelta\t2026-03-04T09:14:30.452Z\t1\t18\tcontinued: Done: `parseTodos` now skips blank lines instead of stopping at the first one.\n' +
+        '\x1b[33mctx-4a21e603e33e\x1b[39m\t\x1b[35mcompaction\x1b[39m\t2026-03-04T09:14:22.640Z\t1\t122\tcompacted: The user reported that `todo list` prints nothing when todos.txt starts with a blank line.\n',
     );
-    expect(run(['log', 'alice/auth-fix', '-n', '1'])).toBe('ctx-0811ddd9740b\tdelta\t2026-03-04T09:15:05.039Z\t2\t20\tThanks. Which files did you change?\n');
-    expect(run(['branch', '--color', 'always'])).toBe('\x1b[32malice/auth-fix\x1b[39m\t\x1b[33mctx-0811ddd9740b\x1b[39m\n');
-    expect(run(['branch'])).toBe('alice/auth-fix\tctx-0811ddd9740b\n');
+    expect(run(['log', 'alice/auth-fix', '-n', '1'])).toBe('ctx-e518d33a7172\tdelta\t2026-03-04T09:15:05.039Z\t2\t20\tThanks. Which files did you change?\n');
+    expect(run(['branch', '--color', 'always'])).toBe('\x1b[32malice/auth-fix\x1b[39m\t\x1b[33mctx-e518d33a7172\x1b[39m\n');
+    expect(run(['branch'])).toBe('alice/auth-fix\tctx-e518d33a7172\n');
     expect(run(['budget', 'alice/auth-fix', '--window', '1000', '--chars', '--color', 'always'])).toMatch(/^\d+\t1000\t\d+\t[\d.]+\t0\.8\t\x1b\[32mok\x1b\[39m\n$/);
     expect(run(['budget', 'alice/auth-fix', '--window', '1000', '--chars'])).toMatch(/^\d+\t1000\t\d+\t[\d.]+\t0\.8\tok\n$/);
   });

@@ -240,7 +240,9 @@ function itemsOf(s: Stream, fresh: Uint8Array, offset: number, run: Run): ChainI
       session: run.session,
       type: seg.kind,
       trigger: seg.kind === 'compaction' ? 'compaction' : run.trigger,
-      summary: seg.prompt ?? '',
+      // no prompt (a compaction, a turn going on past one): derived from what the agent did, as import does
+      summary: seg.prompt,
+      summaryFromReplies: true,
       createdAt: lastTime,
       // the file's name, not its path, as import records it
       source: { file: basename(s.file), offset: offset + seg.start, length: seg.end - seg.start, ...s.transcript.sourceFields?.(artifact) },

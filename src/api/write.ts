@@ -3,6 +3,7 @@
 import { AlreadyExistsError, ConflictError, NotFoundError, UsageError } from '../errors/index.js';
 import { artifactHash } from '../core/blake3.js';
 import { fullId } from '../core/ids.js';
+import { derivedSummary } from '../core/summary.js';
 import { COMMIT_TYPES, TRIGGERS, isoMs, type CommitType, type Meta, type Trigger } from '../core/meta.js';
 import { storageFormat } from '../formats/registry.js';
 import { addInPieces, tallyOf } from '../core/tokens.js';
@@ -29,7 +30,10 @@ export interface CommitFields {
   thread?: string;
   /** the agent whose entries these are (meta.json `author`) */
   author?: string;
+  /** none: derived from the artifact's messages (core/summary.ts derivedSummary) */
   summary?: string;
+  /** a summary derived: from what the agent did only (import and capture: the runtime's splitter found no prompt) */
+  summaryFromReplies?: boolean;
   /** ISO time; default: now */
   createdAt?: string;
   /** the artifact ends an imported file, whose last line may lack its newline */
@@ -91,10 +95,12 @@ export async function prepareCommit(
   const name = source?.file ?? source?.path;
   const origin = { path: typeof name === 'string' ? name : undefined, offset: typeof source?.offset === 'number' ? source.offset : undefined };
   const screened = screenArtifact(storageFormat(format), artifact, policy, origin);
+  // no summary given: one derived from the messages as stored (a state write says what it wrote)
+  const summary = f.summary ?? (f.state ? undefined : derivedOf(format, screened.artifact, f));
   // then the metadata: it lands in meta.json, the commit message and its author
   const d = ctx.defaults;
   const text = screenFields(
-    { summary: f.summary, ticket: f.ticket, thread: f.thread, author: f.author, session: f.session ?? d.session, template: f.template ?? d.template, principal: f.principal ?? d.principal, machine: f.machine ?? d.machine },
+    { summary, ticket: f.ticket, thread: f.thread, author: f.author, session: f.session ?? d.session, template: f.template ?? d.template, principal: f.principal ?? d.principal, machine: f.machine ?? d.machine },
     policy,
     (field) => `the ${field}`,
   );
@@ -102,6 +108,17 @@ export async function prepareCommit(
   const redactions = addCounts(addCounts(screened.redactions, text.redactions), f.redactions);
   if (redactions) meta.redactions = redactions;
   return { meta, artifact: screened.artifact, warnings: [...screened.warnings, ...text.warnings] };
+}
+
+/** A summary from the artifact's neutral messages, for every format that reads into them; '' for one that does not, or bytes that do not parse (buildMeta says why). */
+function derivedOf(format: string, artifact: Uint8Array, f: CommitFields): string {
+  const fmt = storageFormat(format);
+  if (!fmt.toNeutral) return '';
+  try {
+    return derivedSummary(fmt.toNeutral(fmt.parse(artifact, { lastOfFile: f.lastOfFile })), f.type ?? 'delta', { replies: f.summaryFromReplies });
+  } catch {
+    return '';
+  }
 }
 
 /** Metadata for one artifact as stored (see prepareCommit for the secret policy); checks the bytes parse as the format. */

@@ -9,20 +9,18 @@ import type { ImportOptions, ImportResult } from '../api/runtime.js';
 import { writeChain, type LazyChainItem } from '../api/write.js';
 import { lockSession } from '../store/capture-state.js';
 import { refs } from '../store/refs.js';
-import { requestText } from '../core/summary.js';
+import { firstLine, requestText } from '../core/summary.js';
 
 /** One transcript line as a splitter classifies it; `K` names the runtime's own kinds. */
 export interface SplitLine<K extends string> {
   start: number;
   end: number;
   kind: K;
-  /** for a prompt: its summary line */
+  /** for a prompt: its summary line (for a compaction: what it compacted) */
   prompt?: string;
   timestamp?: string;
   isMessage: boolean;
 }
-
-const PROMPT_MAX = 72;
 
 /** A transcript to import; an empty one is an error, not an empty chain. */
 export function readNonEmpty(file: string): Uint8Array {
@@ -31,18 +29,9 @@ export function readNonEmpty(file: string): Uint8Array {
   return bytes;
 }
 
-/** A prompt's first line as the request it is (core/summary.ts), trimmed, at most 72 characters (never half a surrogate pair). */
+/** A prompt's first line as the request it is (core/summary.ts), trimmed, bounded at SUMMARY_MAX characters (cut at a word). */
 export function summaryLine(text: string): string {
-  const trimmed = requestText(text).trim();
-  const newline = trimmed.indexOf('\n');
-  let line = (newline === -1 ? trimmed : trimmed.slice(0, newline)).trim();
-  if (line.length > PROMPT_MAX) {
-    line = line.slice(0, PROMPT_MAX);
-    const last = line.charCodeAt(PROMPT_MAX - 1);
-    if (last >= 0xd800 && last <= 0xdbff) line = line.slice(0, -1);
-  }
-  // a copy, not a slice: a slice would keep the whole message (maybe a 50 MB one) alive with it
-  return [...line.trimEnd()].join('');
+  return firstLine(requestText(text));
 }
 
 export interface SegmentChain {
@@ -67,7 +56,9 @@ export async function importSegments(ctx: RepoContext, c: SegmentChain, opts: Im
   const items: LazyChainItem[] = c.segments.map((s, i) => ({
     template: c.template,
     trigger: 'import',
-    summary: s.prompt ?? '',
+    // no prompt (a compaction, a turn going on past one): derived from what the agent did (api/write.ts)
+    summary: s.prompt,
+    summaryFromReplies: true,
     ...opts.fields,
     session: c.session,
     type: s.kind,

@@ -110,7 +110,7 @@ describe('splitTranscript on fixtures/claude-code/compacted-session.jsonl', () =
     const segments = splitTranscript(input);
     expectTiling(input, segments);
     expect(segments.map((s) => [s.kind, s.lines, s.messageCount, s.prompt])).toEqual([
-      ['delta', 7, 4, 'The `todo list` command prints nothing when todos.txt starts with a blan'],
+      ['delta', 7, 4, 'The `todo list` command prints nothing when todos.txt starts with a blank line. Can you find out why?'],
       ['delta', 3, 3, 'Fix it.'],
       ['compaction', 2, 1, undefined],
       ['delta', 2, 1, undefined],
@@ -207,9 +207,11 @@ describe('splitTranscript on inline transcripts', () => {
     expect(segments.map((s) => [s.kind, s.lines])).toEqual([['delta', 1], ['compaction', 1], ['delta', 1]]);
   });
 
-  it('cuts a long prompt to its first line and 72 chars', () => {
+  it('keeps a long prompt\'s first line whole, up to 500 chars', () => {
     const long = 'x'.repeat(80);
     const line = `{"type":"user","message":{"role":"user","content":[{"type":"image","source":{}},{"type":"text","text":"\\n\\n  ${long}\\nsecond line"}]}}\n`;
-    expect(splitTranscript(bytes(line))[0].prompt).toBe('x'.repeat(72));
+    expect(splitTranscript(bytes(line))[0].prompt).toBe(long);
+    const longer = `{"type":"user","message":{"role":"user","content":"${'x'.repeat(600)}"}}\n`;
+    expect(splitTranscript(bytes(longer))[0].prompt).toBe('x'.repeat(500));
   });
 });

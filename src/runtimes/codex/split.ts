@@ -8,6 +8,7 @@ import { INJECTED, rolloutMessage } from '../../formats/codex-rollout.js';
 import { isLegacyHeader } from '../../formats/codex-rollout-v0.js';
 import type { Segment } from '../../api/capture.js';
 import { summaryLine, type SplitLine } from '../transcript.js';
+import { compactionSummary } from '../../core/summary.js';
 
 export interface RolloutSegment extends Segment {
   lines: number;
@@ -47,8 +48,8 @@ export function splitRollout(bytes: Uint8Array): SplitRollout {
     if (cuts.length === 0) cuts.push({ at: 0, kind: 'delta' });
     const open = cuts[cuts.length - 1];
     if (line.kind === 'compacted') {
-      if (i > open.at) cuts.push({ at: i, kind: 'compaction' });
-      else Object.assign(open, { kind: 'compaction', prompt: undefined });
+      if (i > open.at) cuts.push({ at: i, kind: 'compaction', prompt: line.prompt });
+      else Object.assign(open, { kind: 'compaction', prompt: line.prompt });
       while (i + 1 < lines.length && lines[i + 1].kind === 'compactNotice') i++;
       // what follows the summary continues the cut-off turn, without a prompt
       if (i + 1 < lines.length) cuts.push({ at: i + 1, kind: 'delta' });
@@ -99,7 +100,12 @@ function classify(value: unknown, start: number, end: number): Line {
   const payload = (entry.payload ?? {}) as Record<string, unknown>;
   const message = rolloutMessage(value);
   line.isMessage = message !== undefined;
-  if (entry.type === 'compacted') line.kind = 'compacted';
+  if (entry.type === 'compacted') {
+    line.kind = 'compacted';
+    // its summary is no message of the neutral model: said here
+    const kept = Array.isArray(payload.replacement_history) ? payload.replacement_history.filter((item) => (item as { type?: unknown } | null)?.type === 'message').length : 0;
+    line.prompt = compactionSummary(typeof payload.message === 'string' ? payload.message : '', kept);
+  }
   else if (entry.type === 'event_msg' && payload.type === 'context_compacted') line.kind = 'compactNotice';
   else if (entry.type === 'turn_context' || entry.type === 'world_state' || (entry.type === 'event_msg' && TURN_OPENERS.has(payload.type as string))) line.kind = 'opener';
   else if (message && message.role === 'user') {
