@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { artifactHash } from '../src/core/blake3.js';
 import { bureauAgent } from '../src/formats/bureau-agent.js';
 import { claudeCode } from '../src/formats/claude-code.js';
 import { codexRollout } from '../src/formats/codex-rollout.js';
@@ -262,14 +263,17 @@ describe('rendering and raw tiers', () => {
     );
   });
 
-  it('falls back to raw for a stored format this build does not know, exit 0', () => {
+  it('falls back to raw for a stored format this build does not know, exit 0', async () => {
     const store = newStore();
     const line = `${JSON.stringify({ type: 'user', message: { role: 'user', content: 'hi' } })}\n`;
     expect(ctx(store, ['checkpoint', '-b', 'u', '--format', 'claude-code-v1', '-'], { env, input: line }).code).toBe(0);
     // a commit from a future build, written with native git: format acme-notes-v3, artifact delta.txt
     const tip = git(store, ['rev-parse', 'refs/heads/u']).trim();
     const blob = (text: string) => execGit(store, ['hash-object', '-w', '--stdin'], text);
-    const meta = git(store, ['cat-file', 'blob', `${tip}:meta.json`]).replace('"format":"claude-code-v1"', '"format":"acme-notes-v3"');
+    // its artifact's true size and BLAKE3: every read checks them
+    const stored = JSON.parse(git(store, ['cat-file', 'blob', `${tip}:meta.json`]));
+    const keys = { ...stored, format: 'acme-notes-v3', artifact: await artifactHash(Buffer.from('note: hi\n')), artifact_size: 9 };
+    const meta = `${JSON.stringify(Object.fromEntries(Object.keys(keys).sort().map((k) => [k, keys[k]])))}\n`;
     const tree = execGit(store, ['mktree'], `100644 blob ${blob('note: hi\n')}\tdelta.txt\n100644 blob ${blob(meta)}\tmeta.json\n`);
     const commit = execGit(store, ['commit-tree', tree, '-p', tip], 'delta\n\nCtx-Type: delta\nCtx-Format: acme-notes-v3\n');
     git(store, ['update-ref', 'refs/heads/u', commit]);
