@@ -211,8 +211,10 @@ describe.each(ENGINES)('a broken ref is left out of listings with a warning (eng
 
   it('refs/notes/ctx at a missing object: log and show read without annotations, warning once; verify and annotate fail', () => {
     const s = store();
+    // the log as the commits say it, without the annotation that is lost with the notes ref
+    const plainLog = run(s, ['log', 'main']).stdout;
     expect(run(s, ['annotate', 'main', '--summary', 'hello']).code).toBe(0);
-    const plainLog = run(s, ['log', 'main']).stdout.replace('hello', '');
+    expect(run(s, ['log', 'main']).stdout).not.toBe(plainLog);
     mkdirSync(join(s, 'refs', 'notes'), { recursive: true });
     writeFileSync(join(s, 'refs', 'notes', 'ctx'), '0123456789abcdef0123456789abcdef01234567\n');
     const damage = 'refs/notes/ctx: points at 0123456789ab, which is missing';
