@@ -58,6 +58,8 @@ describe('secrets on checkpoint', () => {
       `warning: secret stored as is (ctx.secrets=warn): github-token at byte ${TRANSCRIPT.indexOf(GH)}`,
       `warning: secret stored as is (ctx.secrets=warn): aws-access-key-id at byte ${TRANSCRIPT.indexOf(AWS)}`,
       `warning: secret stored as is (ctx.secrets=warn): private-key at byte ${TRANSCRIPT.indexOf('-----BEGIN')}`,
+      // the summary derived from the first prompt holds the token too, and is stored as is with it
+      'warning: secret stored as is (ctx.secrets=warn): github-token in the summary',
     ]);
     expect(ctx(store, ['show', '--delta', 'b'], { env }).stdout).toBe(TRANSCRIPT);
     expect(JSON.parse(ctx(store, ['show', 'b', '--json'], { env }).stdout).meta.redactions).toBeUndefined();
@@ -213,7 +215,8 @@ describe('secrets written with JSON escapes', () => {
     execFileSync('git', ['init', '-q', '--bare', bare]);
     expect(ctx(store, ['remote', 'add', 'o', bare], { env }).code).toBe(0);
     const c = checkpoint(store, ['--secrets', 'warn', '--json'], ESCAPED);
-    expect(c.stderr.split('\n').filter(Boolean).length).toBe(3);
+    // three in the artifact, and the same three in the summary derived from its prompt
+    expect(c.stderr.split('\n').filter(Boolean).map((l) => l.replace(/.*: /, ''))).toEqual(['aws-access-key-id at byte 53', 'github-token at byte 81', 'url-credentials at byte 141', 'aws-access-key-id in the summary', 'github-token in the summary', 'url-credentials in the summary']);
     const id = JSON.parse(c.stdout).id.slice(4, 16);
     const push = ctx(store, ['push', 'o'], { env });
     expect([push.code, push.stderr.split('\n')[0]]).toEqual([1, `ctx: push blocked: 1 commit new to the remote hold secrets: ctx-${id} (aws-access-key-id, github-token, url-credentials)`]);
