@@ -153,7 +153,7 @@ describe('ctx import gemini-cli of a JSONL session', () => {
     expect(ctx(store, ['import', 'gemini-cli', join(dir, 'session-a.json')], { env: ENV }).stdout).toMatch(/^gemini\/aaaa1111-2222-4333-8444-555566667777\tctx-[0-9a-f]{12}\t3 commits\n$/);
     writeFileSync(join(dir, 'session-b.json'), '{\n  "sessionId": "b",\n  "messages": [\n');
     const broken = ctx(store, ['import', 'gemini-cli', join(dir, 'session-b.json')], { env: ENV });
-    expect([broken.code, broken.stdout, broken.stderr]).toEqual([1, '', 'ctx: not a JSON document: Unexpected end of JSON input\n']);
+    expect([broken.code, broken.stdout, broken.stderr]).toEqual([2, '', `ctx: ${join(dir, 'session-b.json')} is not a Gemini CLI session (its first line is not JSON, nor is the whole file: Unexpected end of JSON input)\n`]);
   });
 
   it('translates a session to other formats with its tool calls', () => {

@@ -121,7 +121,7 @@ describe('a new runtime is one folder and one registry line', () => {
     } finally {
       await s.close();
     }
-    expect(git(store, ['log', '--format=%s', 'echo/standup'])).toBe('delta: 2 messages\n');
+    expect(git(store, ['log', '--format=%s', 'echo/standup'])).toBe('what changed since yesterday?\n');
     expect(fsck(store)).toEqual({ code: 0, output: '' });
   });
 });

@@ -48,11 +48,15 @@ export function checkRecognized(r: Runtime, all: readonly Runtime[], file: strin
   // one JSON document: a single line's value, or the whole file when its first line is not JSON
   if (!found.length && lines === 1 && first !== NOT_JSON) found = claimants(first, true);
   let document: unknown = NOT_JSON;
+  let notJson = '';
   if (!found.length && lines > 1 && first === NOT_JSON && statSync(file).size <= DOCUMENT_MAX) {
     try {
       document = JSON.parse(Buffer.from(readTranscript(file)).toString('utf8'));
       found = claimants(document, true);
-    } catch {}
+    } catch (e) {
+      // a document cut short (a chat file being written, a bad copy) says why, not "no known type"
+      notJson = (e as Error).message.split('\n')[0];
+    }
   }
   if (found.includes(r)) return;
   const what = `${named ? `${file} is ` : ''}not ${article(mine.kind)} ${mine.kind}`;
@@ -60,6 +64,7 @@ export function checkRecognized(r: Runtime, all: readonly Runtime[], file: strin
   if (other) throw new UsageError(`${what}: this looks like ${article(other.import!.recognizer!.kind)} ${other.import!.recognizer!.kind}: ctx import ${other.name} ${quote(file)}`);
   const why =
     document !== NOT_JSON ? 'a JSON document of no known shape'
+    : notJson ? `its first line is not JSON, nor is the whole file: ${notJson}`
     : lines === 1 ? (first === NOT_JSON ? 'line 1 is not JSON' : isRecord(first) ? 'line 1 has no known type' : 'line 1 is not a JSON object')
     : lines >= SCAN_LINES ? `none of its first ${lines} lines has a known type`
     : `none of its ${lines} lines has a known type`;
