@@ -1,6 +1,7 @@
 // Whether a file is the runtime's own before anything is written: its first lines (or the whole
 // file, when it is one JSON document) are put to every runtime's recognizer. The first line some
 // runtime claims decides; lines no runtime claims are passed over; a file with none is refused.
+import { shellQuote } from '../core/shell.js';
 import { statSync } from 'node:fs';
 import { isRecord } from '../core/neutral.js';
 import { UsageError } from '../errors/index.js';
@@ -61,7 +62,7 @@ export function checkRecognized(r: Runtime, all: readonly Runtime[], file: strin
   if (found.includes(r)) return;
   const what = `${named ? `${file} is ` : ''}not ${article(mine.kind)} ${mine.kind}`;
   const other = found[0];
-  if (other) throw new UsageError(`${what}: this looks like ${article(other.import!.recognizer!.kind)} ${other.import!.recognizer!.kind}: ctx import ${other.name} ${quote(file)}`);
+  if (other) throw new UsageError(`${what}: this looks like ${article(other.import!.recognizer!.kind)} ${other.import!.recognizer!.kind}: ctx import ${other.name} ${shellQuote(file)}`);
   const why =
     document !== NOT_JSON ? 'a JSON document of no known shape'
     : notJson ? `its first line is not JSON, nor is the whole file: ${notJson}`
@@ -73,5 +74,3 @@ export function checkRecognized(r: Runtime, all: readonly Runtime[], file: strin
 
 const article = (noun: string) => (/^[AEIOU]/.test(noun) ? 'an' : 'a');
 
-/** A word for a POSIX shell, as output/shell.ts's shellQuote writes it (the api cannot import output). */
-const quote = (s: string) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);

@@ -2,7 +2,7 @@ import { realpathSync } from 'node:fs';
 import { HOOKS_ACTIONS, hooks, type HooksAction } from '../api/sessions.js';
 import { UsageError } from '../errors/index.js';
 import { hooksJson } from '../output/records.js';
-import { shellQuote } from '../output/shell.js';
+import { shellQuote } from '../core/shell.js';
 import { tsvLine } from '../output/style.js';
 import { defineCommand } from './command.js';
 import { unknownName } from '../core/nearest.js';

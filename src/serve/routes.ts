@@ -12,7 +12,7 @@ import { exportSession, runtimeRegistry } from '../api/sessions.js';
 import { fullId } from '../core/ids.js';
 import { CtxError, UsageError } from '../errors/index.js';
 import { renderGraph } from '../output/graph.js';
-import { shellQuote } from '../output/shell.js';
+import { shellQuote } from '../core/shell.js';
 import { branchJson, commitJson, diffJson, fileTouchJson, graphLineJson, grepJson, logJson, materializedJson, messagesJson, partJson, resumeJson, runtimeJson, searchHitJson } from '../output/records.js';
 import { messageDiff, type MessageCache } from './messages.js';
 import { cutMessage, partPiece, PIECE_LIMIT } from './parts.js';

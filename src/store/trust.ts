@@ -4,6 +4,7 @@
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
+import { shellQuote } from '../core/shell.js';
 import { UntrustedStoreError } from '../errors/index.js';
 import { userConfigValues } from './config-files.js';
 import { gitOnPath } from './engine-select.js';
@@ -13,7 +14,7 @@ import { spawnGitSync } from './git-process.js';
 export function checkStoreTrust(gitdir: string, env: NodeJS.ProcessEnv): void {
   const why = ownerProblem(gitdir, env) ?? trackedProblem(gitdir, env);
   if (why === null || isSafeListed(gitdir, env)) return;
-  throw new UntrustedStoreError(`refusing the store ${gitdir}: ${why}; trust it with: git config --global --add ctx.safeStore ${quoted(gitdir)}`);
+  throw new UntrustedStoreError(`refusing the store ${gitdir}: ${why}; trust it with: git config --global --add ctx.safeStore ${shellQuote(gitdir)}`);
 }
 
 /** git's rule: the store belongs to the user running ctx (under sudo, to the user sudo ran for). */
@@ -39,21 +40,35 @@ function workTreeAbove(gitdir: string): string | null {
   }
 }
 
-/** Whether the work tree's index lists a path under `rel`: git ls-files, or without git a search of the index. */
+/**
+ * Whether the work tree's index lists a path under `rel`. An index that does not hold the path's bytes
+ * does not list it (versions 2 and 3 store paths whole; a split index keeps them elsewhere): then no
+ * git starts, which keeps this off the hook's path in the everyday case. Otherwise git ls-files decides
+ * (the bytes may be part of a longer path).
+ */
 function isTracked(top: string, rel: string, env: NodeJS.ProcessEnv): boolean {
-  if (gitOnPath()) {
-    const clean: NodeJS.ProcessEnv = { ...env, GIT_LITERAL_PATHSPECS: '1' };
-    for (const k of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR', 'GIT_OBJECT_DIRECTORY', 'GIT_NAMESPACE']) delete clean[k];
-    // SAFE_CONFIG keeps the work tree's fsmonitor and hooks from running; a git that cannot read it says nothing
-    const r = spawnGitSync(['-C', top, 'ls-files', '-z', '--', rel], { env: clean, encoding: 'utf8' });
-    return r.status === 0 && r.stdout !== '';
-  }
+  const index = readIndex(top);
+  if (index === null) return false;
+  const path = Buffer.from(`${rel.split('\\').join('/')}/`);
+  const whole = (index.readUInt32BE(4) === 2 || index.readUInt32BE(4) === 3) && !index.includes('link');
+  if (whole && !index.includes(path)) return false;
+  if (!gitOnPath()) return index.includes(path);
+  const clean: NodeJS.ProcessEnv = { ...env, GIT_LITERAL_PATHSPECS: '1' };
+  for (const k of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR', 'GIT_OBJECT_DIRECTORY', 'GIT_NAMESPACE']) delete clean[k];
+  // SAFE_CONFIG keeps the work tree's fsmonitor and hooks from running; a git that cannot read it says nothing
+  const r = spawnGitSync(['-C', top, 'ls-files', '-z', '--', rel], { env: clean, encoding: 'utf8' });
+  return r.status === 0 && r.stdout !== '';
+}
+
+/** The work tree's index (`.git/index`, or the one a `.git` file's `gitdir:` names), or null without one. */
+function readIndex(top: string): Buffer | null {
   try {
     const dotgit = join(top, '.git');
     const gitdirOfTree = statSync(dotgit).isFile() ? resolve(top, /^gitdir: (.*)$/m.exec(readFileSync(dotgit, 'utf8'))?.[1].trim() ?? '') : dotgit;
-    return readFileSync(join(gitdirOfTree, 'index')).includes(Buffer.from(`${rel.split('\\').join('/')}/`));
+    const index = readFileSync(join(gitdirOfTree, 'index'));
+    return index.length >= 12 && index.subarray(0, 4).toString('latin1') === 'DIRC' ? index : null;
   } catch {
-    return false;
+    return null;
   }
 }
 
@@ -74,5 +89,3 @@ function realOr(path: string): string {
   }
 }
 
-// as output/shell.ts's shellQuote (the store layer cannot import output)
-const quoted = (s: string) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
