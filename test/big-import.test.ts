@@ -4,8 +4,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importSession } from '../src/api/sessions.js';
-import { RepoContext } from '../src/api/repo-context.js';
+import { importSession } from '../src/api/capture/sessions.js';
+import { RepoContext } from '../src/api/repo/repo-context.js';
 import { FIXTURES, corpusFiles, ctx, describeCorpus, fsck, git, itCorpus, newStore, tempDir } from './helpers.js';
 
 const ENV = { CTX_PRINCIPAL: 'alice', CTX_MACHINE: 'box', CTX_NOW: '2026-01-02T03:04:05.678Z' };

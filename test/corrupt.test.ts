@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { ENGINES, ctx, git, newStore } from './helpers.js';
-import { RepoContext } from '../src/api/repo-context.js';
-import { branchList } from '../src/api/read.js';
+import { RepoContext } from '../src/api/repo/repo-context.js';
+import { branchList } from '../src/api/read/read.js';
 
 const ENV = { CTX_PRINCIPAL: 'alice', CTX_MACHINE: 'box', CTX_NOW: '2026-01-02T03:04:05.678Z' };
 const line = (text: string) => `{"type":"user","message":{"role":"user","content":"${text}"}}\n`;

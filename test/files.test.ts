@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CORPUS, FIXED_ENV, ctx, describeCorpus } from './helpers.js';
 import { FIND_ENV, findStore } from './find-store.js';
-import { samePath, touchesOf } from '../src/api/touched.js';
+import { samePath, touchesOf } from '../src/api/search/touched.js';
 import { openStore } from '../src/index.js';
 
 const CLAUDE = 'ctx-9fc7b5d26e76fb6e436cb31b951d0b4a4e650f65';

@@ -15,7 +15,7 @@ import { checkBranchName } from '../src/store/refs.js';
 import { checkRemoteName, urlKind, redact } from '../src/store/sync/remotes.js';
 import { parseConfigSize } from '../src/store/repo.js';
 import { checkTokenCounter } from '../src/core/tokens.js';
-import { foldAnnotations } from '../src/api/read.js';
+import { foldAnnotations } from '../src/api/read/read.js';
 import { CTX, FIXED_ENV, ctx, git, newStore, objectCount, refSnapshot, tempDir, type Run } from './helpers.js';
 import { JS_BUG, cases, caseSeed, mutateArtifact, mutateBytes, mutateString, mutateValue, prng, replay, seeds, stderrProblem, type Rng } from './fuzz-kit.js';
 

@@ -339,6 +339,24 @@ function showCycle({ path, group }: { path: string[]; group: string[] }, steps =
   return `${path.join(' → ')}${steps}${all}`;
 }
 
+/**
+ * The families of src/api/ (docs/architecture.md, "The api families"): each may import, at run time,
+ * only the families listed; `import type` and `import()` are free. Every folder of src/api/ is listed.
+ */
+const API_FAMILIES: Record<string, string[]> = {
+  repo: [],
+  read: ['repo'],
+  search: ['read', 'repo'],
+  capture: ['read', 'repo'],
+  write: ['capture', 'read', 'repo'],
+  state: ['write', 'read', 'repo'],
+  sync: ['state', 'write', 'read', 'repo'],
+  maintain: ['state', 'read', 'repo'],
+  links: ['search', 'capture', 'write', 'read', 'repo'],
+  library: ['links', 'maintain', 'sync', 'state', 'write', 'capture', 'search', 'read', 'repo'],
+};
+const familyOf = (file: string) => /^src\/api\/([^/]+)\//.exec(file)?.[1];
+
 const folderOf = (file: string) => (file === 'src/index.ts' ? 'src/index.ts' : dirname(file));
 
 const RULES: [string, () => string[]][] = [
@@ -370,6 +388,20 @@ const RULES: [string, () => string[]][] = [
       }),
   ],
   [
+    'each family of src/api/ imports only the families below it, and every folder of src/api/ is a listed family',
+    () => [
+      ...readdirSync(join(SRC, 'api'))
+        .filter((f) => statSync(join(SRC, 'api', f)).isDirectory() && !(f in API_FAMILIES))
+        .map((f) => `src/api/${f}/: not a family of API_FAMILIES`),
+      ...readdirSync(join(SRC, 'api'))
+        .filter((f) => !statSync(join(SRC, 'api', f)).isDirectory())
+        .map((f) => `src/api/${f}: a file outside every family`),
+      ...EDGES.filter((e) => !e.types && !e.dynamic && familyOf(e.from) && familyOf(e.to) && familyOf(e.from) !== familyOf(e.to) && !(API_FAMILIES[familyOf(e.from)!] ?? []).includes(familyOf(e.to)!)).map(
+        (e) => `${show(e)}: api/${familyOf(e.from)} may not import api/${familyOf(e.to)}`,
+      ),
+    ],
+  ],
+  [
     'only runtimes/<name>/, formats/ and the registries name a runtime or a format (commands\' examples aside)',
     () =>
       SOURCES.filter((s) => !mayNamePlugins(s.file)).flatMap((s) =>
@@ -398,7 +430,7 @@ it('reads the imports of every source file', () => {
   expect(SOURCES.length).toBeGreaterThan(50);
   // a multi-line import, an `import type`, and a dynamic import are all seen
   expect(EDGES.some((e) => e.from === 'src/commands/index.ts' && e.dynamic && e.to === 'src/commands/log.ts')).toBe(true);
-  expect(EDGES.some((e) => e.from === 'src/api/sessions.ts' && e.types && e.to === 'src/api/runtime.ts')).toBe(true);
+  expect(EDGES.some((e) => e.from === 'src/api/capture/sessions.ts' && e.types && e.to === 'src/api/capture/runtime.ts')).toBe(true);
 });
 
 it.each(RULES)('%s', (_, check) => {

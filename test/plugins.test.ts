@@ -10,8 +10,8 @@ import { FIXED_ENV, ROOT, fsck, git, tempDir } from './helpers.js';
 const ECHO = `// A throwaway runtime: a text file, one user message a line, imported as one commit.
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { Runtime } from '../../api/runtime.js';
-import { checkpoint } from '../../api/write.js';
+import type { Runtime } from '../../api/capture/runtime.js';
+import { checkpoint } from '../../api/write/write.js';
 
 const sessionBranch = (session: string) => \`echo/\${session}\`;
 
@@ -34,7 +34,7 @@ export const echo: Runtime = {
 };
 `;
 
-const HELLO = `import { log } from '../api/read.js';
+const HELLO = `import { log } from '../api/read/read.js';
 import { defineCommand } from './command.js';
 
 export default defineCommand({

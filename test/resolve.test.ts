@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // a plain .mjs module, shared with bench/resolve.mjs
 import { generateTimeline, linearResolve, prng, SPAN, T0 } from '../bench/timeline-gen.mjs';
-import { openStore } from '../src/api/context-store.js';
-import { parseAt } from '../src/api/resolve.js';
+import { openStore } from '../src/api/library/context-store.js';
+import { parseAt } from '../src/api/capture/resolve.js';
 import { NotFoundError, UsageError } from '../src/errors/index.js';
 import { ctx, FIXED_ENV, FIXTURES, git, tempDir } from './helpers.js';
 

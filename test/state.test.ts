@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { ENGINES, FIXED_ENV, FIXTURES, ctx, ctxAsync, fsck, git, newStore, tempDir } from './helpers.js';
 import { DEFAULT_POLICY, openStore, registerStateSchema, type ContextStore } from '../src/index.js';
 import { artifactHash } from '../src/core/blake3.js';
-import { writeChain } from '../src/api/write.js';
+import { writeChain } from '../src/api/write/write.js';
 
 const env = FIXED_ENV;
 const NAMESPACES = ['audit', 'diagnostics', 'enrichment', 'llm', 'metadata', 'reasoning', 'retrieval'];

@@ -1,6 +1,6 @@
 // The walk reads a commit's type and format with trailer(), which must say what parseTrailers says.
 import { describe, expect, it } from 'vitest';
-import { trailer } from '../src/api/context-reader.js';
+import { trailer } from '../src/api/read/context-reader.js';
 import { parseTrailers } from '../src/core/meta.js';
 import { prng } from './fuzz-kit.js';
 

@@ -1,7 +1,7 @@
 // The CLI's side of CommandIO: global flags, the store, stdout/stderr, the pager, progress.
 import type { ChalkInstance } from 'chalk';
-import { openRepo } from '../api/open.js';
-import type { RepoContext } from '../api/repo-context.js';
+import { openRepo } from '../api/repo/open.js';
+import type { RepoContext } from '../api/repo/repo-context.js';
 import type { CommandIO, GlobalFlags } from '../output/io.js';
 import { progress, progressWanted, type Progress, type ProgressUnit } from '../output/progress.js';
 import { colorLevel, makeChalk, visibleLines } from '../output/style.js';

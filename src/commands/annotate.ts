@@ -1,4 +1,4 @@
-import { annotate } from '../api/branch-ops.js';
+import { annotate } from '../api/write/branch-ops.js';
 import { shortId } from '../core/ids.js';
 import { UsageError } from '../errors/index.js';
 import { annotationJson } from '../output/records.js';

@@ -1,4 +1,4 @@
-import { auditState } from '../api/state.js';
+import { auditState } from '../api/state/state.js';
 import { shortId } from '../core/ids.js';
 import { auditJson } from '../output/records.js';
 import { tsvLine } from '../output/style.js';

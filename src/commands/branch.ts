@@ -1,5 +1,5 @@
-import { deleteBranch } from '../api/branch-ops.js';
-import { branchList, brokenRefWarning, type BranchInfo } from '../api/read.js';
+import { deleteBranch } from '../api/write/branch-ops.js';
+import { branchList, brokenRefWarning, type BranchInfo } from '../api/read/read.js';
 import { displaySummary } from '../core/summary.js';
 import type { IntegrityError } from '../errors/index.js';
 import { UsageError } from '../errors/index.js';

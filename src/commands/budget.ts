@@ -1,4 +1,4 @@
-import { budget } from '../api/budget.js';
+import { budget } from '../api/read/budget.js';
 import { OverBudgetError, UsageError } from '../errors/index.js';
 import { budgetJson, roundRatio } from '../output/records.js';
 import { defineCommand } from './command.js';

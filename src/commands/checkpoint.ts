@@ -1,5 +1,5 @@
-import { readTranscript } from '../api/files.js';
-import { checkpoint } from '../api/write.js';
+import { readTranscript } from '../api/read/files.js';
+import { checkpoint } from '../api/write/write.js';
 import { shortId } from '../core/ids.js';
 import { writtenJson } from '../output/records.js';
 import { storageNames } from '../formats/registry.js';

@@ -1,4 +1,4 @@
-import { clear } from '../api/compact.js';
+import { clear } from '../api/write/compact.js';
 import { shortId } from '../core/ids.js';
 import { clearJson } from '../output/records.js';
 import { defineCommand } from './command.js';

@@ -1,5 +1,5 @@
-import { readTranscript } from '../api/files.js';
-import { compact } from '../api/compact.js';
+import { readTranscript } from '../api/read/files.js';
+import { compact } from '../api/write/compact.js';
 import { parseStages, type Stage } from '../core/compaction.js';
 import { shortId } from '../core/ids.js';
 import { UsageError } from '../errors/index.js';

@@ -1,4 +1,4 @@
-import { currentOf } from '../api/resolve.js';
+import { currentOf } from '../api/capture/resolve.js';
 import { fullId } from '../core/ids.js';
 import { currentJson } from '../output/records.js';
 import { defineCommand } from './command.js';

@@ -1,4 +1,5 @@
-import { cursorOf, setCursor } from '../api/cursors.js';
+import { cursorOf } from '../api/read/cursors.js';
+import { setCursor } from '../api/write/branch-ops.js';
 import { shortId } from '../core/ids.js';
 import { UsageError } from '../errors/index.js';
 import { cursorJson } from '../output/records.js';

@@ -1,4 +1,4 @@
-import { diffState } from '../api/state.js';
+import { diffState } from '../api/state/state.js';
 import { stateDiffJson } from '../output/records.js';
 import { visible } from '../output/style.js';
 import { defineCommand } from './command.js';

@@ -1,4 +1,4 @@
-import { exportSession } from '../api/sessions.js';
+import { exportSession } from '../api/capture/sessions.js';
 import { exportJson } from '../output/records.js';
 import { defineCommand } from './command.js';
 import { STOP_OPTION } from './metadata-flags.js';

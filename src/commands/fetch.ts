@@ -1,4 +1,4 @@
-import { fetch } from '../api/sync.js';
+import { fetch } from '../api/sync/sync.js';
 import { printSyncReport, syncFailure, syncProgress } from '../output/ref-status.js';
 import { defineCommand } from './command.js';
 

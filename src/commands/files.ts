@@ -1,4 +1,4 @@
-import { filesTouched } from '../api/touched.js';
+import { filesTouched } from '../api/search/touched.js';
 import { shortId } from '../core/ids.js';
 import { CtxError } from '../errors/index.js';
 import { fileTouchJson } from '../output/records.js';

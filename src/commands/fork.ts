@@ -1,4 +1,4 @@
-import { fork } from '../api/branch-ops.js';
+import { fork } from '../api/write/branch-ops.js';
 import { shortId } from '../core/ids.js';
 import { forkJson } from '../output/records.js';
 import { tsvLine } from '../output/style.js';

@@ -1,8 +1,8 @@
-import { gc, type GcReport } from '../api/gc.js';
+import { gc, type GcReport } from '../api/maintain/gc.js';
 import { shortId } from '../core/ids.js';
 import { gcBranchJson, gcJson } from '../output/records.js';
 import { plainWidth, shortTime, table, tsvLine, visible } from '../output/style.js';
-import type { ObjectStats } from '../api/gc.js';
+import type { ObjectStats } from '../api/maintain/gc.js';
 import { defineCommand } from './command.js';
 
 const size = (n: number) => (n < 1024 * 1024 ? `${Math.round(n / 1024)} KiB` : `${(n / 1024 / 1024).toFixed(1)} MiB`);

@@ -1,4 +1,4 @@
-import { grep, GREP_ROLES, type GrepHit, type GrepOptions } from '../api/grep.js';
+import { grep, GREP_ROLES, type GrepHit, type GrepOptions } from '../api/search/grep.js';
 import { grepPattern, type GrepMatcher } from '../core/grep-match.js';
 import { shortId } from '../core/ids.js';
 import { CtxError, UsageError } from '../errors/index.js';

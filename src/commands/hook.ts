@@ -1,7 +1,7 @@
 // `ctx hook RUNTIME`: run by a runtime's hooks (Claude Code's). It must never block or break the agent: every
 // failure becomes one line in <repo>/ctx/hook.log, stdout stays empty, the exit code is always 0.
 // Loaded on a fast path without commander (src/cli/main.ts): only what a capture needs.
-import { appendHookLog, captureHook, type HookCall } from '../api/sessions.js';
+import { appendHookLog, captureHook, type HookCall } from '../api/capture/sessions.js';
 import { UntrustedStoreError } from '../errors/index.js';
 import { defineCommand } from './command.js';
 import { readStdin } from './stdin.js';

@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs';
-import { HOOKS_ACTIONS, hooks, type HooksAction } from '../api/sessions.js';
+import { HOOKS_ACTIONS, hooks, type HooksAction } from '../api/capture/sessions.js';
 import { UsageError } from '../errors/index.js';
 import { hooksJson } from '../output/records.js';
 import { shellQuote } from '../core/shell.js';

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { basename } from 'node:path';
-import { checkImport, importDirectory, importSession, type FileImport } from '../api/sessions.js';
-import type { ImportResult } from '../api/runtime.js';
+import { checkImport, importDirectory, importSession, type FileImport } from '../api/capture/sessions.js';
+import type { ImportResult } from '../api/capture/runtime.js';
 import { shortId } from '../core/ids.js';
 import { CtxError } from '../errors/index.js';
 import { importFileErrorJson, importFileJson, importJson } from '../output/records.js';

@@ -1,4 +1,4 @@
-import { initStore } from '../api/open.js';
+import { initStore } from '../api/repo/open.js';
 import { initJson } from '../output/records.js';
 import { defineCommand } from './command.js';
 

@@ -1,4 +1,4 @@
-import { log, type CommitRecord } from '../api/read.js';
+import { log, type CommitRecord } from '../api/read/read.js';
 import { UsageError } from '../errors/index.js';
 import { shortId } from '../core/ids.js';
 import type { CommandIO } from '../output/io.js';

@@ -1,5 +1,5 @@
 import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
-import { defaultSince, materialize } from '../api/materialize.js';
+import { defaultSince, materialize } from '../api/read/materialize.js';
 import type { View } from '../core/views.js';
 import { UsageError } from '../errors/index.js';
 import { materializedJson } from '../output/records.js';

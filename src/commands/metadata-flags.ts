@@ -1,5 +1,5 @@
 // The metadata flags shared by checkpoint, import and compact (DESIGN.md §6): declared once.
-import type { CommitFields } from '../api/write.js';
+import type { CommitFields } from '../api/write/write.js';
 import type { OptionDecl } from './command.js';
 
 export interface MetadataFlags {

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { migrateState } from '../api/state.js';
+import { migrateState } from '../api/state/state.js';
 import { shortId } from '../core/ids.js';
 import { registerStateSchema, type Migration } from '../core/state/schema.js';
 import { BadInputError, UsageError } from '../errors/index.js';

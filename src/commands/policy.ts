@@ -1,9 +1,9 @@
-import { setPolicy, showPolicy } from '../api/state.js';
+import { setPolicy, showPolicy } from '../api/state/state.js';
 import { shortId } from '../core/ids.js';
 import { UsageError } from '../errors/index.js';
 import { policyJson, stateWriteJson } from '../output/records.js';
 import { tsvLine } from '../output/style.js';
-import type { StateWrite } from '../api/state.js';
+import type { StateWrite } from '../api/state/state.js';
 import { defineCommand } from './command.js';
 import { adminOf } from './state.js';
 import { unknownName } from '../core/nearest.js';

@@ -1,4 +1,4 @@
-import { pull } from '../api/sync.js';
+import { pull } from '../api/sync/sync.js';
 import { printSyncReport, syncFailure, syncProgress } from '../output/ref-status.js';
 import { defineCommand } from './command.js';
 

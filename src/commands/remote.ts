@@ -1,4 +1,4 @@
-import { addRemote, redact, deleteRemote, remotes, type Remote } from '../api/remote-config.js';
+import { addRemote, redact, deleteRemote, remotes, type Remote } from '../api/sync/remote-config.js';
 import { UsageError } from '../errors/index.js';
 import { remoteJson, remoteRemovedJson } from '../output/records.js';
 import { plainWidth, table, tsvLine, visible } from '../output/style.js';

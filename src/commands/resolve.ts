@@ -1,4 +1,4 @@
-import { resolveAt } from '../api/resolve.js';
+import { resolveAt } from '../api/capture/resolve.js';
 import { fullId } from '../core/ids.js';
 import { resolvedJson } from '../output/records.js';
 import { defineCommand } from './command.js';

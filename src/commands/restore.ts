@@ -1,4 +1,4 @@
-import { restore } from '../api/saves.js';
+import { restore } from '../api/sync/saves.js';
 import { shortId } from '../core/ids.js';
 import { restoredJson } from '../output/records.js';
 import { defineCommand } from './command.js';

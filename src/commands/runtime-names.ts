@@ -1,7 +1,7 @@
 // The runtimes the commands name (help, completion), from the runtime registry: names without
 // loading any runtime; a capability's list loads them (completion only).
 import { allRuntimes, runtimeNames } from '../runtimes/registry.js';
-import type { Runtime } from '../api/runtime.js';
+import type { Runtime } from '../api/capture/runtime.js';
 
 export { runtimeNames };
 

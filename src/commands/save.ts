@@ -1,5 +1,5 @@
-import { save, SAVE_STOPS, type SaveStop } from '../api/saves.js';
-import type { SecretPolicy } from '../api/secrets.js';
+import { save, SAVE_STOPS, type SaveStop } from '../api/sync/saves.js';
+import type { SecretPolicy } from '../api/write/secrets.js';
 import { sessionJson } from '../output/records.js';
 import { defineCommand } from './command.js';
 import { SECRETS_OPTION } from './metadata-flags.js';

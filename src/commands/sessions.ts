@@ -1,4 +1,4 @@
-import { sessions } from '../api/saves.js';
+import { sessions } from '../api/sync/saves.js';
 import { shortId } from '../core/ids.js';
 import { sessionJson } from '../output/records.js';
 import { oneLine, plainWidth, shortTime, table, tsvLine, visible } from '../output/style.js';

@@ -1,4 +1,4 @@
-import { artifactOf, show, type CommitRecord } from '../api/read.js';
+import { artifactOf, show, type CommitRecord } from '../api/read/read.js';
 import { shortId } from '../core/ids.js';
 import { commitJson } from '../output/records.js';
 import { visible } from '../output/style.js';

@@ -1,4 +1,4 @@
-import { snapshot, type SnapshotStop } from '../api/write.js';
+import { snapshot, type SnapshotStop } from '../api/write/write.js';
 import { shortId } from '../core/ids.js';
 import { writtenJson } from '../output/records.js';
 import { defineCommand } from './command.js';

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { getState, initState, setState } from '../api/state.js';
+import { getState, initState, setState } from '../api/state/state.js';
 import { shortId } from '../core/ids.js';
 import { parseValue, type Json } from '../core/state/values.js';
 import { BadInputError, UsageError } from '../errors/index.js';
@@ -7,7 +7,7 @@ import { stateValueJson, stateWriteJson } from '../output/records.js';
 import type { CommandIO } from '../output/io.js';
 import { defineCommand } from './command.js';
 import { readStdin } from './stdin.js';
-import type { StateValue, StateWrite } from '../api/state.js';
+import type { StateValue, StateWrite } from '../api/state/state.js';
 import { unknownName } from '../core/nearest.js';
 
 interface Flags {

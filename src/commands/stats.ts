@@ -1,4 +1,4 @@
-import { stateStats } from '../api/state.js';
+import { stateStats } from '../api/state/state.js';
 import { statsJson } from '../output/records.js';
 import { tsvLine } from '../output/style.js';
 import { defineCommand } from './command.js';

@@ -1,4 +1,4 @@
-import { summarize } from '../api/summarize.js';
+import { summarize } from '../api/write/summarize.js';
 import { shortId } from '../core/ids.js';
 import { CtxError, UsageError } from '../errors/index.js';
 import { summaryJson } from '../output/records.js';

@@ -1,4 +1,4 @@
-import { threads } from '../api/read.js';
+import { threads } from '../api/read/read.js';
 import { shortId } from '../core/ids.js';
 import { threadJson } from '../output/records.js';
 import { oneLine, plainWidth, shortTime, table, tsvLine, visible } from '../output/style.js';

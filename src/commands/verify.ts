@@ -1,4 +1,4 @@
-import { describeProblem, verify } from '../api/verify.js';
+import { describeProblem, verify } from '../api/maintain/verify.js';
 import { IntegrityError } from '../errors/index.js';
 import { verifyJson } from '../output/records.js';
 import { defineCommand } from './command.js';

@@ -1,6 +1,6 @@
 // `ctx log --graph`: lanes like `git log --graph`. Context commits have one parent at most,
 // so branches only ever join where a fork was made: a child lane folds into its parent's.
-// The nodes come in topological order (children before their parent, as api/read.ts's log gives them).
+// The nodes come in topological order (children before their parent, as api/read/read.ts's log gives them).
 export interface GraphNode {
   id: string;
   parent: string | null;

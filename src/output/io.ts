@@ -1,7 +1,7 @@
 // What a command gets from whoever runs it (cli/context.ts implements it): global flags, the store,
 // and where output goes. Declared here, below commands/ and cli/, so neither imports the other.
 import type { ChalkInstance } from 'chalk';
-import type { RepoContext } from '../api/repo-context.js';
+import type { RepoContext } from '../api/repo/repo-context.js';
 import type { Progress, ProgressUnit } from './progress.js';
 
 export interface GlobalFlags {

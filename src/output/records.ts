@@ -1,21 +1,21 @@
 // Every --json record is built here: its own type, not an internal object; test/json.test.ts pins
 // each command's field list. Every record carries "v":1.
-import type { CommitRecord, BranchInfo, ThreadInfo } from '../api/read.js';
-import type { Cursor } from '../api/cursors.js';
-import type { WrittenCommit } from '../api/write.js';
-import type { BudgetReport } from '../api/budget.js';
-import type { Materialized } from '../api/materialize.js';
-import type { ClearResult, CompactResult } from '../api/compact.js';
-import type { Restored, SavedSession } from '../api/saves.js';
-import type { SummaryOutcome } from '../api/summarize.js';
-import type { VerifyReport } from '../api/verify.js';
-import type { ExpiredBranch, GcReport } from '../api/gc.js';
-import type { RefReport, SyncReport } from '../api/sync.js';
-import type { HooksReport, ImportResult } from '../api/runtime.js';
-import type { Resolution, SessionTip } from '../api/resolve.js';
-import type { AuditEntry, StateDiff, StateStats, StateValue, StateWrite } from '../api/state.js';
-import type { GrepHit } from '../api/grep.js';
-import type { FileTouch } from '../api/touched.js';
+import type { CommitRecord, BranchInfo, ThreadInfo } from '../api/read/read.js';
+import type { Cursor } from '../api/read/cursors.js';
+import type { WrittenCommit } from '../api/write/write.js';
+import type { BudgetReport } from '../api/read/budget.js';
+import type { Materialized } from '../api/read/materialize.js';
+import type { ClearResult, CompactResult } from '../api/write/compact.js';
+import type { Restored, SavedSession } from '../api/sync/saves.js';
+import type { SummaryOutcome } from '../api/write/summarize.js';
+import type { VerifyReport } from '../api/maintain/verify.js';
+import type { ExpiredBranch, GcReport } from '../api/maintain/gc.js';
+import type { RefReport, SyncReport } from '../api/sync/sync.js';
+import type { HooksReport, ImportResult } from '../api/capture/runtime.js';
+import type { Resolution, SessionTip } from '../api/capture/resolve.js';
+import type { AuditEntry, StateDiff, StateStats, StateValue, StateWrite } from '../api/state/state.js';
+import type { GrepHit } from '../api/search/grep.js';
+import type { FileTouch } from '../api/search/touched.js';
 import { fullId } from '../core/ids.js';
 import { displaySummary } from '../core/summary.js';
 import type { CtxError } from '../errors/index.js';

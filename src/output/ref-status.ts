@@ -1,6 +1,6 @@
 // The per-ref report of push, fetch and pull: a table on a terminal, TAB-separated lines otherwise,
 // JSON Lines with --json; hints for failed or divergent refs go to stderr.
-import type { RefReport, SyncReport } from '../api/sync.js';
+import type { RefReport, SyncReport } from '../api/sync/sync.js';
 import { shortId } from '../core/ids.js';
 import { RemoteError } from '../errors/index.js';
 import type { CommandIO } from './io.js';

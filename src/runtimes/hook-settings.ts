@@ -5,7 +5,7 @@
 import { existsSync, unlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { BadInputError } from '../errors/index.js';
-import type { HooksReport } from '../api/runtime.js';
+import type { HooksReport } from '../api/capture/runtime.js';
 import { isEmptyObjectText, layoutOf, parseJsonText, removeJson, sameJson, setJson, type JsonText } from './json-text.js';
 import { hasBackup, readBackup, readSettingsFile, removeSettingsFile, replaceSettingsFile, writeBackup, type SettingsFile } from './settings-file.js';
 

@@ -2,7 +2,7 @@
 // only when something asks for it (the hook loads one, `ctx --version` none).
 import { unknownName } from '../core/nearest.js';
 import { UsageError } from '../errors/index.js';
-import type { Runtime } from '../api/runtime.js';
+import type { Runtime } from '../api/capture/runtime.js';
 
 const RUNTIMES: Record<string, () => Promise<Runtime>> = {
   'claude-code': async () => (await import('./claude-code/index.js')).claudeCode,

@@ -2,11 +2,11 @@
 // turning byte-range segments of a transcript into a chain (every byte in exactly one artifact).
 import { basename } from 'node:path';
 import { BadInputError, ConflictError } from '../errors/index.js';
-import type { Segment, Stream, StreamReport } from '../api/capture.js';
-import { readRange, readTranscript } from '../api/files.js';
-import type { RepoContext } from '../api/repo-context.js';
-import type { ImportOptions, ImportResult } from '../api/runtime.js';
-import { writeChain, type LazyChainItem } from '../api/write.js';
+import type { Segment, Stream, StreamReport } from '../api/capture/capture.js';
+import { readRange, readTranscript } from '../api/read/files.js';
+import type { RepoContext } from '../api/repo/repo-context.js';
+import type { ImportOptions, ImportResult } from '../api/capture/runtime.js';
+import { writeChain, type LazyChainItem } from '../api/write/write.js';
 import { lockSession } from '../store/capture-state.js';
 import { refs } from '../store/refs.js';
 import { firstLine, requestText } from '../core/summary.js';
@@ -56,7 +56,7 @@ export async function importSegments(ctx: RepoContext, c: SegmentChain, opts: Im
   const items: LazyChainItem[] = c.segments.map((s, i) => ({
     template: c.template,
     trigger: 'import',
-    // no prompt (a compaction, a turn going on past one): derived from what the agent did (api/write.ts)
+    // no prompt (a compaction, a turn going on past one): derived from what the agent did (api/write/write.ts)
     summary: s.prompt,
     summaryFromReplies: true,
     ...opts.fields,
@@ -92,7 +92,7 @@ export async function recapture(ctx: RepoContext, session: string, stream: Strea
   if (!release) throw new ConflictError(`a ctx hook is capturing session ${session}; import again when it is done`);
   try {
     // loaded by a re-import only: the splitters that import this file need none of it
-    const { captureStream } = await import('../api/capture.js');
+    const { captureStream } = await import('../api/capture/capture.js');
     return await captureStream(ctx, stream, { session, trigger: 'import', final: true, strict: true });
   } finally {
     release();

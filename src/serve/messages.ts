@@ -1,8 +1,8 @@
 // The messages of a commit's context for the web view: read once through the context reader (the
 // neutral model materialize translates through), kept for the few commits looked at last, and
 // handed out a page at a time so a 2,000-turn session opens without sending it whole.
-import { neutralMessages, parseStop, readContext } from '../api/context-reader.js';
-import type { RepoContext } from '../api/repo-context.js';
+import { neutralMessages, parseStop, readContext } from '../api/read/context-reader.js';
+import type { RepoContext } from '../api/repo/repo-context.js';
 import type { NeutralMessage } from '../core/neutral.js';
 
 export interface ContextMessages {

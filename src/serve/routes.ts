@@ -1,14 +1,14 @@
 // The web view's JSON API: every answer is the record the matching command prints with --json
 // (output/records.ts), one per line as the CLI prints them; what no command prints (a page of
 // messages, a diff, a resume command, a graph line) has its own record there too.
-import { grep, GREP_ROLES, type GrepOptions } from '../api/grep.js';
+import { grep, GREP_ROLES, type GrepOptions } from '../api/search/grep.js';
 import { grepPattern } from '../core/grep-match.js';
-import { readTipMeta } from '../api/context-reader.js';
-import { defaultSince, materialize } from '../api/materialize.js';
-import { filesTouched } from '../api/touched.js';
-import { branchList, log, show } from '../api/read.js';
-import type { RepoContext } from '../api/repo-context.js';
-import { exportSession, runtimeRegistry } from '../api/sessions.js';
+import { readTipMeta } from '../api/read/context-reader.js';
+import { defaultSince, materialize } from '../api/read/materialize.js';
+import { filesTouched } from '../api/search/touched.js';
+import { branchList, log, show } from '../api/read/read.js';
+import type { RepoContext } from '../api/repo/repo-context.js';
+import { exportSession, runtimeRegistry } from '../api/capture/sessions.js';
 import { fullId } from '../core/ids.js';
 import { CtxError, UsageError } from '../errors/index.js';
 import { renderGraph } from '../output/graph.js';

@@ -4,9 +4,9 @@
 // context is translated into Claude Code lines first (claude-code-v1's fromNeutral).
 import { randomUUID } from 'node:crypto';
 import { BadInputError } from '../../errors/index.js';
-import { materialize } from '../../api/materialize.js';
-import type { RepoContext } from '../../api/repo-context.js';
-import type { ExportOptions, Exported } from '../../api/runtime.js';
+import { materialize } from '../../api/read/materialize.js';
+import type { RepoContext } from '../../api/repo/repo-context.js';
+import type { ExportOptions, Exported } from '../../api/capture/runtime.js';
 import { checkSessionUuid } from '../session-file.js';
 import { TAIL_BYTES, tailHash, writeState } from '../../store/capture-state.js';
 import { refs } from '../../store/refs.js';

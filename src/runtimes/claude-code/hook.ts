@@ -1,12 +1,12 @@
 // Live capture from Claude Code's hooks: what its hook input says, and which transcripts a call
 // captures (the session's, and its subagents' onto branches forked where they were spawned). The
-// capture itself is live capture's runtime-neutral code (api/capture.ts).
+// capture itself is live capture's runtime-neutral code (api/capture/capture.ts).
 import { resolve } from 'node:path';
 import { CtxError } from '../../errors/index.js';
 import type { Trigger } from '../../core/meta.js';
-import { captureStream, type Run, type StreamReport, type TranscriptStream } from '../../api/capture.js';
-import type { RepoContext } from '../../api/repo-context.js';
-import type { CaptureEvent } from '../../api/runtime.js';
+import { captureStream, type Run, type StreamReport, type TranscriptStream } from '../../api/capture/capture.js';
+import type { RepoContext } from '../../api/repo/repo-context.js';
+import type { CaptureEvent } from '../../api/capture/runtime.js';
 import { refs } from '../../store/refs.js';
 import { agentFiles } from './agents.js';
 import { agentBranch, sessionBranch } from './names.js';

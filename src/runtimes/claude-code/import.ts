@@ -4,11 +4,11 @@
 // own engine; a subagent transcript starts at the commit that spawned it, as the hook's capture does.
 import { basename, resolve } from 'node:path';
 import { AlreadyExistsError, BadInputError } from '../../errors/index.js';
-import type { TranscriptStream } from '../../api/capture.js';
-import { readRange } from '../../api/files.js';
+import type { TranscriptStream } from '../../api/capture/capture.js';
+import { readRange } from '../../api/read/files.js';
 import { mayBeCut, parseHeads } from '../../formats/jsonl.js';
-import type { RepoContext } from '../../api/repo-context.js';
-import type { ImportOptions, ImportResult } from '../../api/runtime.js';
+import type { RepoContext } from '../../api/repo/repo-context.js';
+import type { ImportOptions, ImportResult } from '../../api/capture/runtime.js';
 import { readState, statePath } from '../../store/capture-state.js';
 import { refs } from '../../store/refs.js';
 import { importSegments, recapture } from '../transcript.js';
@@ -50,7 +50,7 @@ async function holdsFile(ctx: RepoContext, tip: string, file: string, key: strin
   const state = key === undefined ? null : readState(statePath(ctx.gitdir, key));
   if (state?.tip === tip && state.transcript === resolve(file)) return true;
   // loaded by a re-import only, as recapture loads live capture
-  const { transcriptTip } = await import('../../api/capture.js');
+  const { transcriptTip } = await import('../../api/capture/capture.js');
   const found = await transcriptTip(ctx, tip);
   // a branch that only has state (`ctx state init`): the transcript starts on top of it
   if (found === null) return true;

@@ -1,7 +1,7 @@
 // Claude Code as a runtime plug-in: import of its session transcripts, live capture from its hooks,
 // its hook settings, export for `claude --resume`. Heavy parts load when used: the hook path stays small.
-import type { TranscriptStream } from '../../api/capture.js';
-import type { Runtime } from '../../api/runtime.js';
+import type { TranscriptStream } from '../../api/capture/capture.js';
+import type { Runtime } from '../../api/capture/runtime.js';
 import { captureEvent, captureSession, type HookInput } from './hook.js';
 import { CLAUDE_FORMAT, sessionBranch } from './names.js';
 import { exportPath, writeSession } from './paths.js';

@@ -2,7 +2,7 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../../errors/index.js';
-import type { ExportOptions, Exported } from '../../api/runtime.js';
+import type { ExportOptions, Exported } from '../../api/capture/runtime.js';
 
 /** `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
 export function claudeConfigDir(env: NodeJS.ProcessEnv = process.env): string {

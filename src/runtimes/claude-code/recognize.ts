@@ -1,5 +1,5 @@
 // The lines Claude Code writes to a session transcript, by type: how an import knows its files.
-import type { Recognizer } from '../../api/runtime.js';
+import type { Recognizer } from '../../api/capture/runtime.js';
 import { isRecord } from '../../core/neutral.js';
 
 const str = (v: unknown) => typeof v === 'string';

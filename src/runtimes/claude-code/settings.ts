@@ -1,7 +1,7 @@
 // `ctx hooks install|uninstall|status claude-code`: ctx's entries in Claude Code's settings.json
 // (the merging is runtimes/hook-settings.ts, shared with Gemini CLI).
 import { dirname, join, resolve } from 'node:path';
-import type { HooksReport } from '../../api/runtime.js';
+import type { HooksReport } from '../../api/capture/runtime.js';
 import * as hookSettings from '../hook-settings.js';
 import { claudeConfigDir } from './paths.js';
 

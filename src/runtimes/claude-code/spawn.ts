@@ -1,6 +1,6 @@
 // The main-chain commit that spawned a subagent: where the subagent's branch starts.
-import { chainWithArtifacts } from '../../api/context-reader.js';
-import type { RepoContext } from '../../api/repo-context.js';
+import { chainWithArtifacts } from '../../api/read/context-reader.js';
+import type { RepoContext } from '../../api/repo/repo-context.js';
 
 /**
  * The main-chain commit that spawned a subagent: the one holding the assistant line whose Task/Agent

@@ -3,9 +3,9 @@
 // Pure: bytes in, byte ranges out, so `claude-code-v1` can store every segment's bytes unchanged.
 
 import { BadInputError } from '../../errors/index.js';
-import { eachLine } from '../../api/files.js';
+import { eachLine } from '../../api/read/files.js';
 import { mayBeCut, parseHeads, parseJsonLines } from '../../formats/jsonl.js';
-import type { Segment } from '../../api/capture.js';
+import type { Segment } from '../../api/capture/capture.js';
 import { summaryLine, type SplitLine } from '../transcript.js';
 import { requestText } from '../../core/summary.js';
 

@@ -4,9 +4,9 @@
 // The thread keeps its model provider: Codex resumes a thread only under the provider it was started with.
 import { randomBytes } from 'node:crypto';
 import { BadInputError } from '../../errors/index.js';
-import { materialize } from '../../api/materialize.js';
-import type { RepoContext } from '../../api/repo-context.js';
-import type { ExportOptions, Exported } from '../../api/runtime.js';
+import { materialize } from '../../api/read/materialize.js';
+import type { RepoContext } from '../../api/repo/repo-context.js';
+import type { ExportOptions, Exported } from '../../api/capture/runtime.js';
 import { isRecord } from '../../core/neutral.js';
 import { parseJsonLines } from '../../formats/jsonl.js';
 import { CODEX_FORMAT } from './import.js';

@@ -1,12 +1,12 @@
 // Live capture from Codex CLI: its `notify` program gets `{"type":"agent-turn-complete",
 // "thread-id","turn-id","cwd",…}` as its last argument after every turn. The thread's rollout is
 // found under CODEX_HOME/sessions by its id (the notify JSON does not name it) and what is new in it
-// is captured by live capture's runtime-neutral engine (api/capture.ts).
+// is captured by live capture's runtime-neutral engine (api/capture/capture.ts).
 import { resolve } from 'node:path';
 import { CtxError, NotFoundError } from '../../errors/index.js';
-import { captureStream } from '../../api/capture.js';
-import type { RepoContext } from '../../api/repo-context.js';
-import type { CaptureEvent } from '../../api/runtime.js';
+import { captureStream } from '../../api/capture/capture.js';
+import type { RepoContext } from '../../api/repo/repo-context.js';
+import type { CaptureEvent } from '../../api/capture/runtime.js';
 import { sessionBranch, transcript } from './import.js';
 import { codexHome, findRollout } from './paths.js';
 

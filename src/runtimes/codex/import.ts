@@ -4,9 +4,9 @@
 // through live capture's engine (holding the session's capture lock, as the hook does), and nothing
 // when there are none.
 import { basename } from 'node:path';
-import type { TranscriptStream } from '../../api/capture.js';
-import type { RepoContext } from '../../api/repo-context.js';
-import type { ImportOptions, ImportResult } from '../../api/runtime.js';
+import type { TranscriptStream } from '../../api/capture/capture.js';
+import type { RepoContext } from '../../api/repo/repo-context.js';
+import type { ImportOptions, ImportResult } from '../../api/capture/runtime.js';
 import { refs } from '../../store/refs.js';
 import { importSegments, readNonEmpty, recapture } from '../transcript.js';
 import { splitRollout } from './split.js';

@@ -1,6 +1,6 @@
 // Codex CLI as a runtime plug-in: import of its rollouts (current and pre-envelope), live capture
 // from its `notify` program, that setting in config.toml, export for `codex resume`.
-import type { Runtime } from '../../api/runtime.js';
+import type { Runtime } from '../../api/capture/runtime.js';
 import { writeSession } from '../session-file.js';
 import { CODEX_FORMAT, CODEX_LEGACY_FORMAT, importCodex, sessionBranch, transcript } from './import.js';
 import { captureEvent, captureTurn } from './hook.js';

@@ -2,7 +2,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import type { ExportOptions, Exported } from '../../api/runtime.js';
+import type { ExportOptions, Exported } from '../../api/capture/runtime.js';
 
 /** `$CODEX_HOME`, else `~/.codex`. */
 export function codexHome(env: NodeJS.ProcessEnv = process.env): string {

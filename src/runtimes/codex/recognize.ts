@@ -1,6 +1,6 @@
 // The lines Codex CLI writes to a rollout: `{timestamp, type, payload}` envelopes, or (before them) a
 // header naming the session and `{"record_type":"state"}` lines. How an import knows its files.
-import type { Recognizer } from '../../api/runtime.js';
+import type { Recognizer } from '../../api/capture/runtime.js';
 import { isRecord } from '../../core/neutral.js';
 import { isLegacyHeader } from '../../formats/codex-rollout-v0.js';
 

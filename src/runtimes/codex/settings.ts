@@ -4,7 +4,7 @@
 // notify that is not ctx's (another program, a table, a dotted key) is never replaced.
 import { join } from 'node:path';
 import { AlreadyExistsError, BadInputError } from '../../errors/index.js';
-import type { HooksReport } from '../../api/runtime.js';
+import type { HooksReport } from '../../api/capture/runtime.js';
 import { readSettingsFile, removeSettingsFile, replaceSettingsFile, type SettingsFile } from '../settings-file.js';
 import { parseToml, sameToml, splitLines, topLevel, type Statement, type TomlTable } from './config-toml.js';
 import { codexHome } from './paths.js';

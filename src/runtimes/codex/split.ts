@@ -6,7 +6,7 @@
 import { parseJsonLines } from '../../formats/jsonl.js';
 import { INJECTED, rolloutMessage } from '../../formats/codex-rollout.js';
 import { isLegacyHeader } from '../../formats/codex-rollout-v0.js';
-import type { Segment } from '../../api/capture.js';
+import type { Segment } from '../../api/capture/capture.js';
 import { summaryLine, type SplitLine } from '../transcript.js';
 import { compactionSummary } from '../../core/summary.js';
 

@@ -5,9 +5,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { BadInputError } from '../../errors/index.js';
-import { materialize } from '../../api/materialize.js';
-import type { RepoContext } from '../../api/repo-context.js';
-import type { ExportOptions, Exported } from '../../api/runtime.js';
+import { materialize } from '../../api/read/materialize.js';
+import type { RepoContext } from '../../api/repo/repo-context.js';
+import type { ExportOptions, Exported } from '../../api/capture/runtime.js';
 import { checkSessionUuid } from '../session-file.js';
 import { parseObjectLines } from '../../formats/jsonl.js';
 import { replaySession } from '../../formats/gemini-jsonl.js';

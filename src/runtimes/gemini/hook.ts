@@ -1,11 +1,11 @@
 // Live capture from Gemini CLI's hooks: what its hook input says, and the capture of the session
-// file it names (live capture's runtime-neutral code, api/capture.ts).
+// file it names (live capture's runtime-neutral code, api/capture/capture.ts).
 import { resolve } from 'node:path';
 import { CtxError } from '../../errors/index.js';
 import type { Trigger } from '../../core/meta.js';
-import { captureStream } from '../../api/capture.js';
-import type { RepoContext } from '../../api/repo-context.js';
-import type { CaptureEvent } from '../../api/runtime.js';
+import { captureStream } from '../../api/capture/capture.js';
+import type { RepoContext } from '../../api/repo/repo-context.js';
+import type { CaptureEvent } from '../../api/capture/runtime.js';
 import { sessionBranch } from './names.js';
 import { sessionTranscript } from './transcript.js';
 

@@ -3,11 +3,11 @@
 // only its new lines, as live capture does. A chat document (`session-*.json`, older Gemini CLI,
 // rewritten whole on every save) is a snapshot commit per save.
 import { basename, extname } from 'node:path';
-import { catchUpChain } from '../../api/catch-up.js';
-import { show } from '../../api/read.js';
-import type { RepoContext } from '../../api/repo-context.js';
-import type { ImportOptions, ImportResult } from '../../api/runtime.js';
-import { checkpoint, prepareCommit, type CommitFields } from '../../api/write.js';
+import { catchUpChain } from '../../api/capture/catch-up.js';
+import { show } from '../../api/read/read.js';
+import type { RepoContext } from '../../api/repo/repo-context.js';
+import type { ImportOptions, ImportResult } from '../../api/capture/runtime.js';
+import { checkpoint, prepareCommit, type CommitFields } from '../../api/write/write.js';
 import { parseGeminiChat } from '../../formats/gemini-chat.js';
 import { contentText } from '../../formats/gemini-messages.js';
 import { refs } from '../../store/refs.js';

@@ -1,6 +1,6 @@
 // Gemini CLI as a runtime plug-in: import of its sessions (JSONL, and the older chat documents), live
 // capture from its hooks, its hook settings, export for `gemini --resume`. Heavy parts load when used.
-import type { Runtime } from '../../api/runtime.js';
+import type { Runtime } from '../../api/capture/runtime.js';
 import { writeSession } from '../session-file.js';
 import { captureEvent, captureSession } from './hook.js';
 import { GEMINI_CHAT_FORMAT, GEMINI_JSONL_FORMAT, sessionBranch } from './names.js';

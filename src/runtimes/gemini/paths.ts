@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { BadInputError } from '../../errors/index.js';
-import type { ExportOptions, Exported } from '../../api/runtime.js';
+import type { ExportOptions, Exported } from '../../api/capture/runtime.js';
 import { writeAtomic } from '../session-file.js';
 
 const MARKER = '.project_root';

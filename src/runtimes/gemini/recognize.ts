@@ -1,6 +1,6 @@
 // What Gemini CLI writes: a session (JSONL: a header naming the session, then message records and
 // `$set` updates), or an older chat (one JSON document with its messages). How an import knows its files.
-import type { Recognizer } from '../../api/runtime.js';
+import type { Recognizer } from '../../api/capture/runtime.js';
 import { isRecord } from '../../core/neutral.js';
 
 const RECORDS = new Set(['user', 'gemini', 'info', 'error', 'warning']);

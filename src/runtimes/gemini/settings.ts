@@ -1,7 +1,7 @@
 // `ctx hooks install|uninstall|status gemini-cli`: ctx's entries in Gemini CLI's settings.json
 // (project: `.gemini/settings.json` in the directory Gemini runs in; user: `~/.gemini/settings.json`).
 import { join, resolve } from 'node:path';
-import type { HooksReport } from '../../api/runtime.js';
+import type { HooksReport } from '../../api/capture/runtime.js';
 import * as hookSettings from '../hook-settings.js';
 import { TRIGGERS } from './hook.js';
 import { geminiHome } from './paths.js';

@@ -5,7 +5,7 @@
 import { parseJsonLines } from '../../formats/jsonl.js';
 import { contentText, partsOf } from '../../formats/gemini-messages.js';
 import { isRecord } from '../../core/neutral.js';
-import type { Segment } from '../../api/capture.js';
+import type { Segment } from '../../api/capture/capture.js';
 import { summaryLine, type SplitLine } from '../transcript.js';
 
 export interface SessionSegment extends Segment {

@@ -1,0 +1,133 @@
+// The runtime plug-in contract (DESIGN.md §4): what an agent runtime (Claude Code, Codex, Gemini
+// CLI, …) declares it can do. A runtime is one folder under src/runtimes/ and one line in
+// src/runtimes/registry.ts; commands and the library dispatch through the registry and ask a
+// runtime for a capability instead of testing its name.
+import type { TranscriptStream } from './capture.js';
+import type { RepoContext } from '../repo/repo-context.js';
+import type { CommitFields, WrittenCommit } from '../write/write.js';
+
+export interface Runtime {
+  /** what users type: `ctx import <name> …` */
+  name: string;
+  /** for people: "Claude Code" */
+  title: string;
+  /** the formats its sessions are stored in; the first is what it writes today */
+  formats: readonly string[];
+  /** the branch a session is imported or captured on */
+  sessionBranch(session: string): string;
+  import?: Importer;
+  /** a transcript the runtime appends to: how new bytes split into commits (live capture, catch-up before a compaction) */
+  transcript?: TranscriptStream;
+  capture?: LiveCapture;
+  hooks?: HookSettings;
+  export?: Exporter;
+}
+
+export interface ImportOptions {
+  branch?: string;
+  fields?: CommitFields;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface ImportResult {
+  branch: string;
+  session: string;
+  bytes: number;
+  commits: WrittenCommit[];
+  /** the branch already held these bytes: nothing written */
+  unchanged?: boolean;
+  /** the branch tip after the import */
+  tip?: string;
+}
+
+export interface Importer {
+  /** for help texts: what files it reads */
+  accepts: string;
+  /** the file names it takes when importing a directory (default: `*.jsonl`) */
+  files?: RegExp;
+  run(ctx: RepoContext, file: string, opts: ImportOptions): Promise<ImportResult>;
+  /** how it knows its own files; without one, `run` takes any file */
+  recognizer?: Recognizer;
+}
+
+/** The shapes a runtime writes: an import refuses a file none of whose first lines has one. */
+export interface Recognizer {
+  /** what its files are, for people: "Claude Code transcript" */
+  kind: string;
+  /** Whether a parsed line (`document`: a whole file that is one JSON value) has a shape this runtime writes. */
+  claims(value: unknown, document: boolean): boolean;
+}
+
+/** A hook call of the runtime, as read from its stdin. */
+export interface CaptureEvent {
+  /** the runtime's event name (Stop, PreCompact, …) */
+  event: string;
+  session: string;
+  /** where the agent runs: the store is found from there */
+  cwd?: string;
+  /** the whole input, for the runtime's own capture */
+  input: unknown;
+}
+
+export interface LiveCapture {
+  /** Hook input → the event; null: the event has nothing to capture. Throws CtxError on bad input. */
+  parse(input: unknown): CaptureEvent | null;
+  /** Capture what is new; `note` logs a line for people (the hook's log). */
+  run(ctx: RepoContext, event: CaptureEvent, note: (line: string) => void): Promise<void>;
+}
+
+export interface HooksReport {
+  path: string;
+  changed: boolean;
+  /** event → ctx's command there, or null */
+  events: Record<string, string | null>;
+  backup?: string;
+  /** which of the runtime's sessions these settings reach, for people */
+  covers?: string;
+}
+
+/** ctx's entries in the runtime's own settings. */
+export interface HookSettings {
+  /** project settings from `cwd`, or the user's */
+  path(user: boolean, cwd: string, env: NodeJS.ProcessEnv): string;
+  install(path: string, command: string): HooksReport;
+  uninstall(path: string): HooksReport;
+  status(path: string): HooksReport;
+  /** which sessions the settings at `path` reach (project settings may not reach every directory) */
+  covers?(user: boolean, path: string): string;
+}
+
+export interface ExportOptions {
+  /** the new session's id; the runtime's own kind of id, random by default */
+  sessionId?: string;
+  /** write into this directory instead of where the runtime looks */
+  dir?: string;
+  /** materialize stop: compaction (default), root or an ancestor id */
+  stop?: string;
+  env?: NodeJS.ProcessEnv;
+  /** where the session is resumed when the context names no directory (one translated from another runtime) */
+  cwd?: string;
+}
+
+export interface Exported {
+  sessionId: string;
+  /** the commit exported, `ctx-…` */
+  commit: string;
+  /** the working directory the session belongs to, where its resume command must run */
+  cwd: string | null;
+  bytes: Uint8Array;
+  lines: number;
+  /** what resumes it: `claude --resume <id>` */
+  command: string;
+}
+
+export interface Exporter {
+  /** The session's bytes and resume command; nothing written. */
+  render(ctx: RepoContext, spec: string, opts: ExportOptions): Promise<Exported>;
+  /** Where the runtime looks for the session. */
+  path(e: Exported, opts: ExportOptions): string;
+  /** Writes the session there, never over an existing one. */
+  write(path: string, bytes: Uint8Array): void;
+  /** After the write: the branch the resumed session's capture continues, made at the exported commit. */
+  track?(ctx: RepoContext, e: Exported, path: string): Promise<string | undefined>;
+}

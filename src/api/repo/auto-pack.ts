@@ -1,0 +1,17 @@
+// After a write: pack the loose objects once there are more than `ctx.autoPack` (git's `gc --auto`
+// estimate: one directory read per write; git runs only when over, and in the background). Without
+// git on PATH, ctx packs them itself (no deltas, no pruning).
+import { gitOnPath } from '../../store/engine-select.js';
+import { autoPack, tooManyLoose } from '../../store/gc.js';
+import { packLooseInProcess } from '../../store/pack-loose.js';
+import type { RepoContext } from './repo-context.js';
+
+export async function packIfLoose(ctx: RepoContext): Promise<void> {
+  if (!tooManyLoose(ctx.gitdir, ctx.autoPack)) return;
+  if (gitOnPath()) return autoPack(ctx.gitdir, ctx.autoPack);
+  try {
+    await packLooseInProcess(ctx.gitdir);
+  } catch {
+    // packing is an optimisation: the write it follows has succeeded
+  }
+}

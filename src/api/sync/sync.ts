@@ -1,0 +1,226 @@
+// api/sync: the store and its remotes (push, fetch, pull, remote config, saves as tags, secret scans before a push). Imports api/state, api/write, api/read and api/repo.
+// push, fetch and pull: fast-forward only, per-ref reports, notes merged by union, nothing lost.
+import { mergeNotes } from '../../store/notes-merge.js';
+import { checkBranchName, refs } from '../../store/refs.js';
+import { foreignCommits } from '../../store/context-commits.js';
+import { isAncestor } from '../../store/commit-graph.js';
+import { getRemote, redact, type Remote } from '../../store/sync/remotes.js';
+import { openTransport, type PushUpdate, type Transport } from '../../store/sync/transport.js';
+import { ConflictError } from '../../errors/index.js';
+import { shortId } from '../../core/ids.js';
+import { scanOutgoing } from './push-secrets.js';
+import { forgedStateWarnings, refuseForgedState } from '../state/check.js';
+import type { RepoContext } from '../repo/repo-context.js';
+
+export interface RefReport {
+  /** the ref on the remote (refs/heads/x, refs/tags/x, refs/notes/ctx) */
+  ref: string;
+  /** the local ref written or read (refs/remotes/origin/x, refs/heads/x, …) */
+  local: string;
+  old: string | null;
+  new: string | null;
+  /** up to date, new, fast-forward, forced update, merged, rejected: … */
+  status: string;
+  ok: boolean;
+  /** a local branch and its remote-tracking branch both have commits the other lacks */
+  diverged: boolean;
+  /** what to do about a failed ref */
+  hint?: string;
+}
+
+export interface SyncReport {
+  remote: string;
+  /** the URL with any credential redacted */
+  url: string;
+  transport: 'git' | 'isogit';
+  refs: RefReport[];
+  ok: boolean;
+  /** for people: remote-tracking branches fetched onto forged state writes (kept; pull refuses them) */
+  warnings?: string[];
+}
+
+export interface SyncOptions {
+  /** git's own progress passed through (stderr is a terminal) */
+  progress?: boolean;
+  onProgress?: (text: string) => void;
+  /** push even when the secret scan finds something */
+  allowSecrets?: boolean;
+  /** where git finds PATH and credentials; CTX_TOKEN / GIT_TOKEN for isomorphic-git */
+  env?: NodeJS.ProcessEnv;
+  /** pull: the branches to create or fast-forward (default: the local branches the remote also has) */
+  branches?: readonly string[];
+}
+
+const report = (remote: Remote, t: Transport, list: RefReport[]): SyncReport => ({
+  remote: remote.name,
+  url: redact(remote.url),
+  transport: t.name,
+  refs: list,
+  ok: list.every((r) => r.ok),
+});
+
+async function open(ctx: RepoContext, name: string | undefined, opts: SyncOptions) {
+  const remote = getRemote(ctx.gitdir, name);
+  const t = await openTransport(ctx.gitdir, remote, ctx.engine, ctx.refs, { env: opts.env ?? process.env, progress: opts.progress ?? false, onProgress: opts.onProgress });
+  return { remote, t };
+}
+
+/** Local refs a push sends: branches, saved-session tags, annotations. */
+function pushable(ctx: RepoContext) {
+  const notes = ctx.refs.read(refs.notes);
+  return [...ctx.refs.list(refs.heads), ...ctx.refs.list(refs.tags), ...(notes ? [{ ref: refs.notes, oid: notes }] : [])];
+}
+
+/** The remote-tracking ref a pushed ref updates, or null for tags (they keep their name). */
+function trackingOf(remote: string, ref: string): string | null {
+  if (ref.startsWith(refs.heads)) return refs.remoteBranch(remote, ref.slice(refs.heads.length));
+  if (ref === refs.notes) return refs.remoteNotes(remote);
+  return null;
+}
+
+const short = (ref: string) => ref.replace(/^refs\/(heads|tags)\//, '');
+
+export async function push(ctx: RepoContext, name: string | undefined, opts: SyncOptions = {}): Promise<SyncReport> {
+  const { remote, t } = await open(ctx, name, opts);
+  const theirs = await t.list();
+  const out: RefReport[] = [];
+  const updates: PushUpdate[] = [];
+  const base = (ref: string, old: string | null, oid: string) => ({ ref, local: ref, old, new: oid, diverged: false });
+  for (const { ref, oid } of pushable(ctx)) {
+    const old = theirs.get(ref) ?? null;
+    if (old === oid) out.push({ ...base(ref, old, oid), status: 'up to date', ok: true });
+    else if (old !== null && ref.startsWith(refs.tags)) {
+      out.push({ ...base(ref, old, oid), status: 'rejected: tag exists', ok: false, hint: `the remote's tag ${short(ref)} is another commit; a tag never moves: save under another name` });
+    } else if (old !== null && !(await isAncestor(ctx.engine, old, oid))) {
+      const hint =
+        ref === refs.notes
+          ? `ctx fetch ${remote.name} merges both sides' annotations; then push again`
+          : `ctx fetch ${remote.name}: both tips are kept (yours on ${short(ref)}, theirs on ${remote.name}/${short(ref)}); fork one to push it under another name`;
+      out.push({ ...base(ref, old, oid), status: 'rejected: diverged', ok: false, diverged: true, hint });
+    } else {
+      updates.push({ src: ref, dst: ref, oid, old });
+      out.push({ ...base(ref, old, oid), status: old === null ? 'new' : 'fast-forward', ok: true });
+    }
+  }
+  if (!opts.allowSecrets) await scanOutgoing(ctx, updates, theirs);
+  const results = new Map((await t.push(updates)).map((r) => [r.dst, r]));
+  for (const r of out) {
+    const res = results.get(r.ref);
+    if (!res) continue;
+    if (!res.ok) {
+      Object.assign(r, { status: `rejected: ${res.reason ?? 'refused'}`, ok: false, hint: `ctx fetch ${remote.name}, then push again` });
+      continue;
+    }
+    // what we know the remote holds now, as git does after a push
+    const tracking = trackingOf(remote.name, r.ref);
+    if (tracking && r.new) ctx.refs.update(tracking, r.new, ctx.refs.read(tracking));
+  }
+  return report(remote, t, out);
+}
+
+/** Remote-tracking branches, tags and fetched notes: what a fetch may write. */
+function fetchedRefs(ctx: RepoContext, remote: string): Map<string, string> {
+  const notes = ctx.refs.read(refs.remoteNotes(remote));
+  return new Map([
+    ...ctx.refs.list(refs.remotePrefix(remote)).map((r) => [r.ref, r.oid] as [string, string]),
+    ...ctx.refs.list(refs.tags).map((r) => [r.ref, r.oid] as [string, string]),
+    ...(notes ? [[refs.remoteNotes(remote), notes] as [string, string]] : []),
+  ]);
+}
+
+function remoteRefOf(remote: string, local: string): string {
+  if (local.startsWith(refs.remotePrefix(remote))) return refs.branch(local.slice(refs.remotePrefix(remote).length));
+  if (local === refs.remoteNotes(remote)) return refs.notes;
+  return local;
+}
+
+export async function fetch(ctx: RepoContext, name: string | undefined, opts: SyncOptions = {}): Promise<SyncReport> {
+  const { remote, t } = await open(ctx, name, opts);
+  const before = fetchedRefs(ctx, remote.name);
+  // listed first on every transport: every advertised name is checked before anything is written
+  // (isomorphic-git also fetches ref by ref from the list; the git binary fetches with refspecs)
+  const rejected = await t.fetch(await t.list());
+  const after = fetchedRefs(ctx, remote.name);
+  const out: RefReport[] = [];
+  for (const [local, oid] of after) {
+    const old = before.get(local) ?? null;
+    if (local.startsWith(refs.tags) && old === oid) continue; // local tags the fetch did not touch
+    let status = 'up to date';
+    if (old === null) status = 'new';
+    else if (old !== oid) status = (await isAncestor(ctx.engine, old, oid)) ? 'fast-forward' : 'forced update';
+    const branch = local.startsWith(refs.remotePrefix(remote.name)) ? remoteRefOf(remote.name, local) : null;
+    const mine = branch ? ctx.refs.read(branch) : null;
+    const diverged = mine !== null && !(await isAncestor(ctx.engine, mine, oid)) && !(await isAncestor(ctx.engine, oid, mine));
+    out.push({
+      ref: remoteRefOf(remote.name, local),
+      local,
+      old,
+      new: oid,
+      status,
+      ok: true,
+      diverged,
+      ...(diverged ? { hint: `${short(branch!)} diverged: yours ${shortId(mine!)}, ${remote.name}/${short(branch!)} ${shortId(oid)}; both kept` } : {}),
+    });
+  }
+  for (const r of rejected) {
+    const cur = ctx.refs.read(r.ref);
+    out.push({ ref: remoteRefOf(remote.name, r.ref), local: r.ref, old: cur, new: cur, status: `rejected: ${r.reason}`, ok: false, diverged: false, hint: 'a fetch never moves an existing local tag' });
+  }
+  const merged = await mergeNotes(ctx.engine, ctx.refs, refs.remoteNotes(remote.name), ctx.signature(), `Notes merged by 'ctx fetch' from ${remote.name}\n`);
+  if (merged.status !== 'up to date' || ctx.refs.read(refs.remoteNotes(remote.name)))
+    out.push({ ref: refs.notes, local: refs.notes, old: merged.old, new: merged.new, status: merged.status, ok: true, diverged: false });
+  const warnings = await forgedStateWarnings(ctx, remote.name, out);
+  return { ...report(remote, t, out), ...(warnings.length ? { warnings } : {}) };
+}
+
+/** fetch, then fast-forward the local branches that track (or create the ones named); divergent ones keep both tips. */
+export async function pull(ctx: RepoContext, name: string | undefined, opts: SyncOptions = {}): Promise<SyncReport> {
+  const named = opts.branches && [...new Set(opts.branches.map((b) => checkBranchName(b)))];
+  const fetched = await fetch(ctx, name, opts);
+  const remote = fetched.remote;
+  const moving = pulled(ctx, remote, named);
+  // only the branches pull may move are checked: a remote of 100,000 branches costs what it shares with us
+  await refuseForgedState(ctx, remote, moving.filter((p) => p.theirs !== null).map((p) => p.branch.slice(refs.heads.length)));
+  for (const { branch, theirs } of moving) {
+    const mine = ctx.refs.read(branch);
+    const r: RefReport = { ref: branch, local: branch, old: mine, new: theirs, status: '', ok: true, diverged: false };
+    if (theirs === null) {
+      fetched.refs.push({ ...r, new: mine, status: `rejected: no such branch on ${remote}`, ok: false, hint: `ctx log --all lists ${remote}'s branches as ${remote}/NAME` });
+      continue;
+    }
+    try {
+      if (mine === theirs || (mine !== null && (await isAncestor(ctx.engine, theirs, mine)))) Object.assign(r, { status: 'up to date', new: mine });
+      else if ((await foreignCommits(ctx.engine, [theirs])).size) {
+        Object.assign(r, { status: 'rejected: not a context commit', ok: false, new: mine, hint: `${remote}/${short(branch)} (${shortId(theirs)}) has no meta.json: another tool's commit, left on ${remote}/${short(branch)}` });
+      } else if (mine === null || (await isAncestor(ctx.engine, mine, theirs))) {
+        ctx.refs.update(branch, theirs, mine);
+        r.status = mine === null ? 'new' : 'fast-forward';
+      } else {
+        Object.assign(r, {
+          status: 'rejected: diverged',
+          ok: false,
+          diverged: true,
+          new: mine,
+          hint: `both tips kept: yours on ${short(branch)} (${shortId(mine)}), ${remote}/${short(branch)} (${shortId(theirs)}); fork one to keep working on both`,
+        });
+      }
+    } catch (e) {
+      if (!(e instanceof ConflictError)) throw e;
+      Object.assign(r, { status: 'rejected: branch moved', ok: false, new: ctx.refs.read(branch), hint: 'a checkpoint moved it meanwhile; pull again' });
+    }
+    fetched.refs.push(r);
+  }
+  fetched.ok = fetched.refs.every((x) => x.ok);
+  return fetched;
+}
+
+/**
+ * The branches a pull moves and the remote's tip of each (null: the remote has none): the ones named,
+ * else every local branch the remote also has, as git's tracking branches. Never one per remote
+ * branch: a remote's 100,000 branches stay remote-tracking refs.
+ */
+function pulled(ctx: RepoContext, remote: string, named: readonly string[] | undefined): { branch: string; theirs: string | null }[] {
+  const names = named ?? ctx.refs.scan(refs.heads).refs.map((r) => r.ref.slice(refs.heads.length));
+  const out = names.map((n) => ({ branch: refs.branch(n), theirs: ctx.refs.read(refs.remoteBranch(remote, n)) }));
+  return named ? out : out.filter((p) => p.theirs !== null);
+}
