@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CORPUS, FIXED_ENV, ctx, describeCorpus } from './helpers.js';
 import { FIND_ENV, findStore } from './find-store.js';
-import { samePath, touchesOf } from '../src/api/search/touched.js';
+import { samePath } from '../src/api/search/touched.js';
+import { runtime } from '../src/runtimes/registry.js';
 import { openStore } from '../src/index.js';
 
 const CLAUDE = 'ctx-9fc7b5d26e76fb6e436cb31b951d0b4a4e650f65';
@@ -78,32 +79,42 @@ describe('ctx files', () => {
 });
 
 describe('tool call shapes', () => {
-  it("reads each runtime's tool arguments; a command's words are the paths it may name", () => {
-    expect(touchesOf({ name: 'Read', input: { file_path: '/a/b.ts' } })).toEqual([{ path: '/a/b.ts', action: 'read' }]);
-    expect(touchesOf({ name: 'read_many_files', input: { paths: ['a.ts', 'b/c.ts'] } })).toEqual([
+  it("asks each runtime what its tool calls did: the file, how, and the lines written and taken out", async () => {
+    const claude = (await runtime('claude-code')).tools!;
+    const codex = (await runtime('codex')).tools!;
+    const gemini = (await runtime('gemini-cli')).tools!;
+    expect(claude.effects({ name: 'Read', input: { file_path: '/a/b.ts' } })).toEqual([{ path: '/a/b.ts', action: 'read' }]);
+    expect(claude.effects({ name: 'Write', input: { file_path: '/a/n.ts', content: 'one\r\ntwo\n' } })).toEqual([{ path: '/a/n.ts', action: 'write', added: ['one', 'two'] }]);
+    expect(claude.effects({ name: 'Edit', input: { file_path: 'a.ts', old_string: 'x = 1', new_string: 'x = 2\ny = 3' } })).toEqual([{ path: 'a.ts', action: 'edit', added: ['x = 2', 'y = 3'], removed: ['x = 1'] }]);
+    expect(claude.effects({ name: 'MultiEdit', input: { file_path: 'a.ts', edits: [{ old_string: 'a', new_string: 'b' }, { old_string: 'c', new_string: 'd' }] } })).toEqual([{ path: 'a.ts', action: 'edit', added: ['b', 'd'], removed: ['a', 'c'] }]);
+    expect(claude.effects({ name: 'TodoWrite', input: { todos: [] } })).toEqual([]);
+    // a tool of another runtime is not Claude Code's to read
+    expect(claude.effects({ name: 'write_file', input: { file_path: 'x.md', content: 'x' } })).toEqual([]);
+    expect(gemini.effects({ name: 'read_many_files', input: { paths: ['a.ts', 'b/c.ts'] } })).toEqual([
       { path: 'a.ts', action: 'read' },
       { path: 'b/c.ts', action: 'read' },
     ]);
-    expect(touchesOf({ name: 'write_file', input: { file_path: 'x.md', content: 'x' } })).toEqual([{ path: 'x.md', action: 'write' }]);
+    expect(gemini.effects({ name: 'write_file', input: { file_path: 'x.md', content: 'x' } })).toEqual([{ path: 'x.md', action: 'write', added: ['x'] }]);
+    expect(gemini.effects({ name: 'replace', input: { file_path: 'x.md', old_string: 'a', new_string: 'b' } })).toEqual([{ path: 'x.md', action: 'edit', added: ['b'], removed: ['a'] }]);
     // Codex: argv of a shell, a local shell action, and apply_patch through a shell heredoc
-    expect(touchesOf({ name: 'shell', input: { command: ['bash', '-lc', "sed -n '1,20p' src/a.ts > out.txt"] } })).toEqual([
+    expect(codex.effects({ name: 'shell', input: { command: ['bash', '-lc', "sed -n '1,20p' src/a.ts > out.txt"] } })).toEqual([
       { path: 'bash', action: 'run' },
       { path: 'sed', action: 'run' },
       { path: '1,20p', action: 'run' },
       { path: 'src/a.ts', action: 'run' },
       { path: 'out.txt', action: 'run' },
     ]);
-    expect(touchesOf({ name: 'local_shell', input: { type: 'exec', command: ['cat', 'README.md'] } })).toEqual([
+    expect(codex.effects({ name: 'local_shell', input: { type: 'exec', command: ['cat', 'README.md'] } })).toEqual([
       { path: 'cat', action: 'run' },
       { path: 'README.md', action: 'run' },
     ]);
-    expect(touchesOf({ name: 'shell', input: { command: ['bash', '-lc', "apply_patch <<'PATCH'\n*** Begin Patch\n*** Delete File: old.ts\n*** Update File: a.ts\n*** Move to: b.ts\n*** End Patch\nPATCH"] } })).toEqual([
+    expect(codex.effects({ name: 'shell', input: { command: ['bash', '-lc', "apply_patch <<'PATCH'\n*** Begin Patch\n*** Delete File: old.ts\n*** Update File: a.ts\n@@\n-let a = 1;\n+let a = 2;\n context\n*** Move to: b.ts\n*** End Patch\nPATCH"] } })).toEqual([
       { path: 'old.ts', action: 'edit' },
-      { path: 'a.ts', action: 'edit' },
+      { path: 'a.ts', action: 'edit', added: ['let a = 2;'], removed: ['let a = 1;'] },
       { path: 'b.ts', action: 'write' },
     ]);
-    expect(touchesOf({ name: 'apply_patch', input: { input: '*** Begin Patch\n*** Add File: n.ts\n+x\n*** End Patch' } })).toEqual([{ path: 'n.ts', action: 'write' }]);
-    expect(touchesOf({ name: 'TodoWrite', input: { todos: [] } })).toEqual([]);
+    expect(codex.effects({ name: 'apply_patch', input: { input: '*** Begin Patch\n*** Add File: n.ts\n+x\n*** End Patch' } })).toEqual([{ path: 'n.ts', action: 'write', added: ['x'] }]);
+    expect(codex.effects({ name: 'apply_patch', input: '*** Begin Patch\n*** Add File: m.ts\n+y\n*** End Patch' })).toEqual([{ path: 'm.ts', action: 'write', added: ['y'] }]);
   });
 
   it('matches paths by a suffix of components', () => {

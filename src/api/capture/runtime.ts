@@ -21,6 +21,26 @@ export interface Runtime {
   capture?: LiveCapture;
   hooks?: HookSettings;
   export?: Exporter;
+  /** what its tool calls did to files: `files`, `why`, `blame`, the content index and the web view ask it */
+  tools?: ToolKnowledge;
+}
+
+export type TouchAction = 'read' | 'edit' | 'write' | 'run';
+
+/** One file a tool call read, edited, wrote, or named in a command it ran. */
+export interface ToolEffect {
+  /** the path as the tool named it (absolute, or relative to the session's working directory) */
+  path: string;
+  action: TouchAction;
+  /** the lines the call put into the file, in order, when its arguments say (a write: the whole content; an edit: the new text; a patch: its `+` lines) */
+  added?: string[];
+  /** the lines it took out, when its arguments say (an edit's old text, a patch's `-` lines) */
+  removed?: string[];
+}
+
+export interface ToolKnowledge {
+  /** The files one tool call touched and how; [] for a tool that touches none or that the runtime does not know. */
+  effects(call: { name: string; input: unknown }): ToolEffect[];
 }
 
 export interface ImportOptions {

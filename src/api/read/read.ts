@@ -1,6 +1,7 @@
 // api/read: reading contexts (show, log, branches, annotations, the chain walk, materialize, windows, budgets, cursors). Imports api/repo only.
 // Reading context commits: show, log, branches, and the annotations on them.
 import { fullId } from '../../core/ids.js';
+import { isLinkRecord } from '../../core/links.js';
 import type { Meta } from '../../core/meta.js';
 import { isRecord } from '../../core/neutral.js';
 import { parseSince } from '../../core/window.js';
@@ -46,14 +47,14 @@ export function isCursorRecord(r: Record<string, unknown>): boolean {
   return isRecord(r.cursor);
 }
 
-/** Latest value per field over JSON-lines records but cursor records, ordered by their `at` (line order breaks ties). */
+/** Latest value per field over JSON-lines records but cursor and link records, ordered by their `at` (line order breaks ties). */
 export function foldAnnotations(note: string | undefined): Annotations {
   return foldRecords(noteRecords(note));
 }
 
 /** foldAnnotations of a note's records (noteRecords) already parsed. */
 export function foldRecords(all: readonly Record<string, unknown>[]): Annotations {
-  const records = all.filter((r) => !isCursorRecord(r));
+  const records = all.filter((r) => !isCursorRecord(r) && !isLinkRecord(r));
   records.sort((a, b) => String(a.at ?? '').localeCompare(String(b.at ?? '')));
   const out: Annotations = {};
   for (const r of records) for (const [k, v] of Object.entries(r)) if (k !== 'v') out[k] = v;

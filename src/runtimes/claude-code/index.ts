@@ -9,6 +9,7 @@ import { covers, install, settingsPath, status, uninstall } from './settings.js'
 import { recognizer } from './recognize.js';
 import { splitTranscript } from './split.js';
 import { usageOf } from './usage.js';
+import { tools } from './tools.js';
 
 const transcript: TranscriptStream = { format: CLAUDE_FORMAT, template: 'claude-code', split: splitTranscript, sourceFields: (bytes) => ({ ...usageOf(bytes) }) };
 
@@ -34,4 +35,5 @@ export const claudeCode: Runtime = {
     write: writeSession,
     track: async (ctx, e, path) => (await import('./export.js')).trackExport(ctx, e, path),
   },
+  tools,
 };

@@ -7,6 +7,7 @@ import { captureEvent, captureTurn } from './hook.js';
 import { exportPath } from './paths.js';
 import { recognizer } from './recognize.js';
 import { configPath, install, status, uninstall } from './settings.js';
+import { tools } from './tools.js';
 
 export const codex: Runtime = {
   name: 'codex',
@@ -22,4 +23,5 @@ export const codex: Runtime = {
     path: exportPath,
     write: writeSession,
   },
+  tools,
 };

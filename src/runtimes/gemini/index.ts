@@ -8,6 +8,7 @@ import { exportPath } from './paths.js';
 import { recognizer } from './recognize.js';
 import { install, settingsPath, status, uninstall } from './settings.js';
 import { sessionTranscript } from './transcript.js';
+import { tools } from './tools.js';
 
 export const geminiCli: Runtime = {
   name: 'gemini-cli',
@@ -28,4 +29,5 @@ export const geminiCli: Runtime = {
     path: exportPath,
     write: writeSession,
   },
+  tools,
 };

@@ -1,0 +1,30 @@
+// What Claude Code's tool calls do to files: Read, Edit, MultiEdit, Write, the notebook tools, and
+// the paths a Bash command names (or the patch it applies).
+import type { ToolEffect, ToolKnowledge } from '../../api/capture/runtime.js';
+import { argsOf, commandEffects, commandText, linesOf, pathEffects } from '../tool-effects.js';
+
+function effects(call: { name: string; input: unknown }): ToolEffect[] {
+  const a = argsOf(call.input);
+  switch (call.name) {
+    case 'Read':
+      return pathEffects(a, ['file_path'], 'read');
+    case 'NotebookRead':
+      return pathEffects(a, ['notebook_path'], 'read');
+    case 'Write':
+      return pathEffects(a, ['file_path'], 'write', linesOf(a.content));
+    case 'Edit':
+      return pathEffects(a, ['file_path'], 'edit', linesOf(a.new_string), linesOf(a.old_string));
+    case 'MultiEdit': {
+      const edits = Array.isArray(a.edits) ? a.edits.map(argsOf) : [];
+      return pathEffects(a, ['file_path'], 'edit', edits.flatMap((e) => linesOf(e.new_string)), edits.flatMap((e) => linesOf(e.old_string)));
+    }
+    case 'NotebookEdit':
+      return pathEffects(a, ['notebook_path'], 'edit', linesOf(a.new_source));
+    case 'Bash':
+      return commandEffects(commandText(a.command));
+    default:
+      return [];
+  }
+}
+
+export const tools: ToolKnowledge = { effects };

@@ -1,0 +1,26 @@
+// What Gemini CLI's tool calls do to files: read_file, read_many_files, write_file, replace, and the
+// paths a run_shell_command names.
+import type { ToolEffect, ToolKnowledge } from '../../api/capture/runtime.js';
+import { argsOf, commandEffects, commandText, linesOf, pathEffects } from '../tool-effects.js';
+
+const PATH = ['file_path', 'absolute_path', 'path'];
+
+function effects(call: { name: string; input: unknown }): ToolEffect[] {
+  const a = argsOf(call.input);
+  switch (call.name) {
+    case 'read_file':
+      return pathEffects(a, ['absolute_path', 'file_path', 'path'], 'read');
+    case 'read_many_files':
+      return pathEffects(a, ['paths'], 'read');
+    case 'write_file':
+      return pathEffects(a, PATH, 'write', linesOf(a.content));
+    case 'replace':
+      return pathEffects(a, PATH, 'edit', linesOf(a.new_string), linesOf(a.old_string));
+    case 'run_shell_command':
+      return commandEffects(commandText(a.command));
+    default:
+      return [];
+  }
+}
+
+export const tools: ToolKnowledge = { effects };
