@@ -1,16 +1,16 @@
-// The real `claude` CLI (node_modules/.bin/claude, pinned in package.json) run non-interactively in
+// The real `claude` CLI (.ci/agents, pinned there; test/agent-clis.ts) run non-interactively in
 // a temp HOME and config dir against the mock Messages API: what the Claude Code tests drive.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe } from 'vitest';
-import { ROOT } from './helpers.js';
+import { agentBin, agentMissing, describeAgent } from './agent-clis.js';
 import type { RecordedRequest, Reply } from './mock-anthropic-api.js';
 
-export const CLAUDE_BIN = join(ROOT, 'node_modules', '.bin', 'claude');
+export const CLAUDE_BIN = agentBin('claude');
 /** Why the real claude cannot run here, or null: the binary is missing, or it does not run on this platform. */
 function missing(): string | null {
-  if (!existsSync(CLAUDE_BIN)) return `${CLAUDE_BIN} not found: npm install fetches the pinned @anthropic-ai/claude-code`;
+  const absent = agentMissing('claude');
+  if (absent !== null) return absent;
   const r = spawnSync(CLAUDE_BIN, ['--version'], { encoding: 'utf8', timeout: 20_000 });
   return r.status === 0 ? null : `${CLAUDE_BIN} --version does not run here (${r.error?.message ?? `exit ${r.status}: ${r.stderr.trim()}`})`;
 }
@@ -18,8 +18,7 @@ const MISSING = missing();
 
 /** `describe` for suites that run the real claude; skipped with the reason when it cannot run. */
 export function describeClaude(name: string, fn: () => void): void {
-  if (MISSING === null) describe(name, fn);
-  else describe.skip(`${name} (skipped: ${MISSING})`, fn);
+  describeAgent(name, MISSING, fn);
 }
 
 export interface ClaudeEnv {

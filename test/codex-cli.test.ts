@@ -4,6 +4,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeAgent } from './agent-clis.js';
 import { CODEX_MISSING, codexSandbox, eventually, readJsonLines } from './codex-cli.js';
 import { FIXTURES, ROOT, ctx, newStore } from './helpers.js';
 import { assistantText, isCompactionRequest, startMockOpenAI, toolThenText, type MockOpenAI } from './mock-openai-api.js';
@@ -17,7 +18,7 @@ function rollouts(codexHome: string): string[] {
   return out.sort();
 }
 
-describe.skipIf(CODEX_MISSING)(`the codex CLI${CODEX_MISSING ? ` (skipped: ${CODEX_MISSING})` : ''}`, () => {
+describeAgent('the codex CLI', CODEX_MISSING, () => {
   let mock: MockOpenAI;
   beforeAll(async () => {
     mock = await startMockOpenAI(toolThenText((n) => `call_${n}`, { cmd: 'echo hi' }, (n) => `done ${n}`));

@@ -1,15 +1,16 @@
-// The real Codex CLI (node_modules/.bin/codex) in a sandbox of its own: a temp HOME, CODEX_HOME and
+// The real Codex CLI (.ci/agents; test/agent-clis.ts) in a sandbox of its own: a temp HOME, CODEX_HOME and
 // working directory, a config.toml whose model provider is a mock Responses API on 127.0.0.1, no
 // approvals, no update check. Every run is killed after a timeout.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, tempDir } from './helpers.js';
+import { tempDir } from './helpers.js';
+import { agentBin, agentMissing } from './agent-clis.js';
 import type { MockOpenAI } from './mock-openai-api.js';
 
-export const CODEX_BIN = join(ROOT, 'node_modules', '.bin', 'codex');
+export const CODEX_BIN = agentBin('codex');
 /** Why the real-CLI suites skip, or null when they run. */
-export const CODEX_MISSING = existsSync(CODEX_BIN) ? null : `the codex CLI is not installed (${CODEX_BIN})`;
+export const CODEX_MISSING = agentMissing('codex');
 const RUN_TIMEOUT_MS = 60_000;
 
 export interface CodexRun {

@@ -1,16 +1,16 @@
-// The real `gemini` CLI (Gemini CLI 0.61.0, pinned in package.json) run non-interactively (`gemini -p`)
+// The real `gemini` CLI (Gemini CLI 0.61.0, pinned in .ci/agents) run non-interactively (`gemini -p`)
 // against a mock Gemini API on 127.0.0.1, in a temp HOME: the sessions it writes import byte-exact
 // as delta commits, its hooks capture every turn, and `ctx export gemini-cli` writes sessions that
 // `gemini --resume` sends back to the model as they were.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { CTX, FIXTURES, ROOT, ctx, fsck, git, objectCount, refSnapshot, tempDir } from './helpers.js';
+import { afterEach, expect, it } from 'vitest';
+import { CTX, FIXTURES, ctx, fsck, git, objectCount, refSnapshot, tempDir } from './helpers.js';
+import { agentBin, agentMissing, describeAgent } from './agent-clis.js';
 import { MOCK_SNAPSHOT, startMockGemini, type MockGemini, type Turn } from './mock-gemini-api.js';
 
-const GEMINI = join(ROOT, 'node_modules', '.bin', 'gemini');
-const HAS_GEMINI = existsSync(GEMINI);
+const GEMINI = agentBin('gemini');
 const ENV = { CTX_PRINCIPAL: 'alice', CTX_MACHINE: 'box', CTX_NOW: '2026-01-02T03:04:05.678Z' };
 const RUN_TIMEOUT_MS = 60_000;
 
@@ -99,7 +99,7 @@ function onceEach(contents: unknown[]): unknown[] {
   }));
 }
 
-describe.skipIf(!HAS_GEMINI)(`gemini-cli with the real gemini CLI${HAS_GEMINI ? '' : ' (skipped: node_modules/.bin/gemini not found)'}`, () => {
+describeAgent('gemini-cli with the real gemini CLI', agentMissing('gemini'), () => {
   it('imports the session it wrote as delta commits, byte-exact; after another turn only the new lines', async () => {
     const sb = await sandbox();
     const store = join(sb.proj, '.ctx');

@@ -1,0 +1,25 @@
+// Where the real agent CLIs are: .ci/agents/node_modules/.bin, installed by `npm run agents` and by
+// .ci/run, never by the top-level `npm ci` (they are about 900 MB; a newcomer trying ctx needs none).
+// A suite that drives one is skipped, saying why, when it is missing; under CI (CI=true) a missing
+// CLI fails the suite instead, so CI can never pass by skipping them.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'vitest';
+import { ROOT } from './helpers.js';
+
+export const AGENTS_BIN = join(ROOT, '.ci', 'agents', 'node_modules', '.bin');
+
+/** The path of an agent CLI's command (`claude`, `codex`, `gemini`). */
+export const agentBin = (command: string): string => join(AGENTS_BIN, command);
+
+/** Why the CLI cannot be used here, or null when it is installed. */
+export function agentMissing(command: string): string | null {
+  return existsSync(agentBin(command)) ? null : `${agentBin(command)} not found: \`npm run agents\` installs the pinned agent CLIs`;
+}
+
+/** `describe` for a suite that needs a CLI: skipped with the reason when it is missing, failed under CI. */
+export function describeAgent(title: string, missing: string | null, fn: () => void): void {
+  if (missing === null) describe(title, fn);
+  else if (process.env.CI) describe(title, () => it('has its agent CLI installed', () => { throw new Error(missing); }));
+  else describe.skip(`${title} (skipped: ${missing})`, fn);
+}
