@@ -6,7 +6,7 @@
 // files. post-rewrite: links carried from each old commit to its new one.
 import { readFileSync, unlinkSync } from 'node:fs';
 import { assistedValue, contextClaims, CONTEXT_TRAILER, ASSISTED_TRAILER } from '../../core/links.js';
-import { lockSession } from '../../store/capture-state.js';
+import { lockSession, readState, statePath } from '../../store/capture-state.js';
 import { addTrailers, commitAndParents, commitInfo, repoName, stagedFiles } from '../../store/code-repo.js';
 import { writeDerived } from '../../store/derived.js';
 import { refs } from '../../store/refs.js';
@@ -80,9 +80,13 @@ export async function prepareCommitMsg(ctx: RepoContext, site: CommitSite, msgFi
   return { trailers, contexts };
 }
 
-/** The session's tip once what its transcript holds past the chain is captured; a session a runtime hook is capturing right now is taken as it is. */
+/**
+ * The session's tip once what its transcript holds past the chain is captured; a session a runtime
+ * hook is capturing right now is taken where its hook state says. The branch comes from the capture
+ * or the state: listing the session's forks would read every branch of the runtime.
+ */
 async function caughtUpTip(ctx: RepoContext, capture: LiveCapture | undefined, s: LiveSession, note: (line: string) => void): Promise<string | null> {
-  let branch = currentBranch(ctx, s.branch);
+  let branch: string | undefined;
   if (capture?.catchUp) {
     const release = lockSession(ctx.gitdir, s.session);
     if (release)
@@ -94,6 +98,7 @@ async function caughtUpTip(ctx: RepoContext, capture: LiveCapture | undefined, s
         release();
       }
   }
+  branch ??= readState(statePath(ctx.gitdir, s.session))?.branch ?? currentBranch(ctx, s.branch);
   return ctx.refs.read(refs.branch(branch));
 }
 
