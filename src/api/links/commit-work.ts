@@ -126,13 +126,13 @@ export async function postCommit(ctx: RepoContext, site: CommitSite, env: NodeJS
   if (pending === null || pending.store !== ctx.gitdir || pending.top !== site.top) return null;
   const age = ctx.now().getTime() - Date.parse(pending.at);
   if (!(Math.abs(age) <= PENDING_MAX_MS)) return null;
-  const head = commitAndParents(site.top, 'HEAD', env);
+  const head = commitInfo(site.top, 'HEAD', env);
   if (!head) return null;
   const parent = head.parents[0] ?? null;
   // a commit on top of the HEAD the message was prepared at, or an amend of it (same parent)
   const amend = parent !== pending.head && parent === pending.headParent && head.sha !== pending.head;
   if (parent !== pending.head && !amend) return null;
-  const { message, files } = commitInfo(site.top, head.sha, env);
+  const { message, files } = head;
   const committed = new Set(files);
   const repo = repoName(site.top, site.common, env);
   const done: string[] = [];
