@@ -5,7 +5,7 @@
 // pending contexts' link records, and those of contexts HEAD's message only claims once their tool
 // calls are seen to have touched its files. post-rewrite: links carried from each old commit to its
 // new one. This file decides cheaply whether there is work; commit-work.ts, loaded then, does it.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { contextClaims } from '../../core/links.js';
 import { configBool, worktreeTop } from '../../store/code-repo.js';
@@ -13,7 +13,8 @@ import { appendDerived, derivedDir } from '../../store/derived.js';
 import { spawnGitSync } from '../../store/git-process.js';
 import { locateStore } from '../../store/repo.js';
 import { checkStoreTrust } from '../../store/trust.js';
-import { liveSessions } from '../capture/live.js';
+import { liveSessions, type LinkedMark, type LiveSession } from '../capture/live.js';
+import { readState, statePath } from '../../store/capture-state.js';
 import type { RepoOptions } from '../repo/repo-context.js';
 
 /** The config key that turns the hooks off in a code repository: `git config ctx.links false`. */
@@ -61,7 +62,7 @@ export async function commitHook(name: string, args: string[], opts: { store?: s
   call.gitdir = loc.gitdir;
   const msgFile = name === 'prepare-commit-msg' && args[0] !== undefined ? resolve(cwd, args[0]) : undefined;
   // nothing to do, decided without loading the store's code: no live session here and no claim in the message
-  if (name === 'prepare-commit-msg' && (msgFile === undefined || site.rebasing || (liveSessions(loc.gitdir, site.top, clock(env)).length === 0 && contextClaims(readFileSync(msgFile, 'utf8')).length === 0))) return;
+  if (name === 'prepare-commit-msg' && (msgFile === undefined || site.rebasing || (!liveSessions(loc.gitdir, site.top, clock(env)).some((l) => !idle(loc.gitdir, l)) && contextClaims(readFileSync(msgFile, 'utf8')).length === 0))) return;
   const input = name === 'post-rewrite' ? await opts.stdin() : '';
   const { RepoContext } = await import('../repo/repo-context.js');
   const work = await import('./commit-work.js');
@@ -72,6 +73,21 @@ export async function commitHook(name: string, args: string[], opts: { store?: s
     else await work.postRewrite(ctx, site, input, env);
   } finally {
     await ctx.close();
+  }
+}
+
+/**
+ * A session with nothing to link: linked at its hook state's tip, its transcript no longer than the
+ * state's offset (no tool call since). A session without that certainty is not idle.
+ */
+function idle(store: string, { live, linked }: { live: LiveSession; linked: LinkedMark | null }): boolean {
+  if (!linked || live.transcript === undefined) return false;
+  const state = readState(statePath(store, live.session));
+  if (state?.tip !== linked.tip || state.transcript !== live.transcript) return false;
+  try {
+    return statSync(live.transcript).size === state.offset;
+  } catch {
+    return false;
   }
 }
 
