@@ -1,0 +1,100 @@
+// api/links git hooks: what ctx's git hooks do at `git commit` time. prepare-commit-msg: the sessions
+// live in this worktree (the live index: never a scan of the store) are caught up, those whose tool
+// calls wrote a staged file since their last linked commit are named in `Ctx-Context:` and
+// `Assisted-by:` trailers and in a pending file in the worktree's git directory. post-commit: the
+// pending contexts' link records, and those of contexts HEAD's message only claims once their tool
+// calls are seen to have touched its files. post-rewrite: links carried from each old commit to its
+// new one. This file decides cheaply whether there is work; commit-work.ts, loaded then, does it.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { contextClaims } from '../../core/links.js';
+import { configBool, worktreeTop } from '../../store/code-repo.js';
+import { appendDerived, derivedDir } from '../../store/derived.js';
+import { spawnGitSync } from '../../store/git-process.js';
+import { locateStore } from '../../store/repo.js';
+import { checkStoreTrust } from '../../store/trust.js';
+import { liveSessions, type LinkedMark, type LiveSession } from '../capture/live.js';
+import { readState, statePath } from '../../store/capture-state.js';
+import type { RepoOptions } from '../repo/repo-context.js';
+
+/** The config key that turns the hooks off in a code repository: `git config ctx.links false`. */
+export const LINKS_KEY = 'ctx.links';
+/** Where the code commit is being made: its worktree's top, and its own git directory's files. */
+export interface CommitSite {
+  top: string;
+  /** the repository's git directory, shared by its worktrees */
+  common: string;
+  /** `<worktree git dir>/ctx-pending.json` */
+  pending: string;
+  /** a rebase is under way in this worktree: its commits are post-rewrite's */
+  rebasing: boolean;
+}
+
+/** The worktree holding `cwd` (null outside one); one git process for its per-worktree paths. */
+export function commitSite(cwd: string, env: NodeJS.ProcessEnv): CommitSite | null {
+  const top = worktreeTop(cwd);
+  if (top === null) return null;
+  const r = spawnGitSync(['rev-parse', '--path-format=absolute', '--git-common-dir', '--git-path', 'ctx-pending.json', '--git-path', 'rebase-merge', '--git-path', 'rebase-apply'], { cwd: top, env, encoding: 'utf8' });
+  if (r.status !== 0) return null;
+  const [common, pending, merge, apply] = r.stdout.split('\n');
+  return { top, common, pending, rebasing: existsSync(merge) || existsSync(apply) };
+}
+
+/** Whether the hooks work in this code repository (`ctx.links` unset or true). */
+export const linksOn = (top: string, env: NodeJS.ProcessEnv) => configBool(top, LINKS_KEY, env) !== false;
+
+export const COMMIT_HOOKS = ['prepare-commit-msg', 'post-commit', 'post-rewrite'] as const;
+
+/**
+ * One call of ctx's git hook `name` with git's arguments: the worktree from `cwd`, the store found as
+ * the CLI finds it (walking up from the worktree's top, $CTX_STORE, --store) and trusted, then the
+ * hook's work. Nothing happens outside a worktree, without a store, or with `ctx.links` false.
+ * `call.gitdir` is set once the store is known, so a failure can be logged there.
+ */
+export async function commitHook(name: string, args: string[], opts: { store?: string; engine?: RepoOptions['engine']; env: NodeJS.ProcessEnv; cwd: string; stdin: () => Promise<string> }, call: { gitdir?: string }, note: (line: string) => void): Promise<void> {
+  if (!(COMMIT_HOOKS as readonly string[]).includes(name)) return;
+  const { env, cwd } = opts;
+  const site = commitSite(cwd, env);
+  if (site === null || !linksOn(site.top, env)) return;
+  const loc = locateStore(opts.store, env, cwd, site.top);
+  if (!loc.exists) return;
+  checkStoreTrust(loc.gitdir, env);
+  call.gitdir = loc.gitdir;
+  const msgFile = name === 'prepare-commit-msg' && args[0] !== undefined ? resolve(cwd, args[0]) : undefined;
+  // nothing to do, decided without loading the store's code: no live session here and no claim in the message
+  if (name === 'prepare-commit-msg' && (msgFile === undefined || site.rebasing || (!liveSessions(loc.gitdir, site.top, clock(env)).some((l) => !idle(loc.gitdir, l)) && contextClaims(readFileSync(msgFile, 'utf8')).length === 0))) return;
+  const input = name === 'post-rewrite' ? await opts.stdin() : '';
+  const { RepoContext } = await import('../repo/repo-context.js');
+  const work = await import('./commit-work.js');
+  const ctx = new RepoContext(loc.gitdir, { env, engine: opts.engine });
+  try {
+    if (msgFile !== undefined) await work.prepareCommitMsg(ctx, site, msgFile, env, note);
+    else if (name === 'post-commit') await work.postCommit(ctx, site, env);
+    else await work.postRewrite(ctx, site, input, env);
+  } finally {
+    await ctx.close();
+  }
+}
+
+/**
+ * A session with nothing to link: linked at its hook state's tip, its transcript no longer than the
+ * state's offset (no tool call since). A session without that certainty is not idle.
+ */
+function idle(store: string, { live, linked }: { live: LiveSession; linked: LinkedMark | null }): boolean {
+  if (!linked || live.transcript === undefined) return false;
+  const state = readState(statePath(store, live.session));
+  if (state?.tip !== linked.tip || state.transcript !== live.transcript) return false;
+  try {
+    return statSync(live.transcript).size === state.offset;
+  } catch {
+    return false;
+  }
+}
+
+/** CTX_NOW (tests), else the clock: as RepoContext reads it. */
+const clock = (env: NodeJS.ProcessEnv) => (env.CTX_NOW && !Number.isNaN(Date.parse(env.CTX_NOW)) ? new Date(env.CTX_NOW) : new Date());
+
+/** A line of `<store>/ctx/hook.log`; never through a link planted there. */
+export function appendHookLog(gitdir: string, line: string): void {
+  appendDerived(join(derivedDir(gitdir), 'hook.log'), line);
+}
