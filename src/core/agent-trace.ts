@@ -7,6 +7,8 @@ import { createHash } from 'node:crypto';
 
 export const AGENT_TRACE_MIME = 'application/vnd.agent-trace.record+json';
 export const AGENT_TRACE_VERSION = '0.1';
+/** ctx's namespace for the records' version-5 ids: a record's id is the UUID of this and the code commit's sha. */
+export const TRACE_NAMESPACE = '3b0c5a57-7d2e-4a35-9c61-0f6d2a1e8b44';
 
 export type ContributorType = 'human' | 'ai' | 'mixed' | 'unknown';
 

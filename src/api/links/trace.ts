@@ -2,7 +2,7 @@
 // file by file, each given to the context that wrote it as `ctx blame` gives them (attribute.ts),
 // among the contexts contextsOfCode finds for the commit; a conversation is named by its context id
 // (`ctx:ctx-<40 hex>`), its session as a related resource, its model from the commit's Assisted-by.
-import { AGENT_TRACE_VERSION, fileConversations, modelId, uuid5, type ConversationInfo, type TraceRecord } from '../../core/agent-trace.js';
+import { AGENT_TRACE_VERSION, TRACE_NAMESPACE, fileConversations, modelId, uuid5, type ConversationInfo, type TraceRecord } from '../../core/agent-trace.js';
 import { fullId } from '../../core/ids.js';
 import { assistedBy } from '../../core/links.js';
 import { readStoredCommits } from '../../store/context-commits.js';
@@ -10,9 +10,6 @@ import type { RepoContext } from '../repo/repo-context.js';
 import { attributeLines } from './attribute.js';
 import { contentIndex } from './content-index.js';
 import { contextsOfCode } from './resolve-code.js';
-
-/** Our namespace for the records' version-5 ids: a record's id is this and the code commit's sha. */
-const NAMESPACE = '3b0c5a57-7d2e-4a35-9c61-0f6d2a1e8b44';
 
 export async function agentTrace(ctx: RepoContext, o: { cwd: string; rev: string; tool: { name: string; version: string } }): Promise<TraceRecord> {
   const code = await contextsOfCode(ctx, o.cwd, o.rev);
@@ -31,7 +28,7 @@ export async function agentTrace(ctx: RepoContext, o: { cwd: string; rev: string
   for (const f of attributed) files.push({ path: f.path, conversations: fileConversations(f.lines.map((l) => ({ line: l.line, text: l.text, conversation: l.conversation })), info) });
   return {
     version: AGENT_TRACE_VERSION,
-    id: uuid5(NAMESPACE, sha),
+    id: uuid5(TRACE_NAMESPACE, sha),
     timestamp: new Date(code.commit.committer.date).toISOString().replace(/\.000Z$/, 'Z'),
     vcs: { type: 'git', revision: sha },
     tool: o.tool,
