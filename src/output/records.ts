@@ -17,6 +17,8 @@ import type { AuditEntry, StateDiff, StateStats, StateValue, StateWrite } from '
 import type { GrepHit } from '../api/search/grep.js';
 import type { FileTouch } from '../api/search/touched.js';
 import type { GitHooksReport } from '../api/links/git-hooks.js';
+import type { WhyContext, WhyReport } from '../api/links/why.js';
+import type { BlameLine } from '../api/links/blame.js';
 import { fullId } from '../core/ids.js';
 import { displaySummary } from '../core/summary.js';
 import type { CtxError } from '../errors/index.js';
@@ -27,7 +29,7 @@ export function initJson(path: string, created: boolean) {
 }
 
 export function commitJson(r: CommitRecord) {
-  return { v: 1, id: r.id, parent: r.parent, branches: r.branches, summary: r.summary, meta: r.meta, annotations: r.annotations };
+  return { v: 1, id: r.id, parent: r.parent, branches: r.branches, summary: r.summary, meta: r.meta, annotations: r.annotations, links: r.links };
 }
 
 export function logJson(r: CommitRecord) {
@@ -43,6 +45,7 @@ export function logJson(r: CommitRecord) {
     token_count: m.token_count,
     summary: r.summary,
     branches: r.branches,
+    links: r.links,
   };
 }
 
@@ -264,6 +267,31 @@ export function grepJson(h: GrepHit) {
   return { v: 1, commit: h.commit, branch: h.branch, entry: h.entry, role: h.role, at: h.at, snippet: h.snippet };
 }
 
+/** `ctx why`: one context that made a code commit, how it is known, and its conversation slice. */
+export function whyJson(r: WhyReport, c: WhyContext) {
+  const record = c.record ? { how: c.record.how, ...(c.record.from ? { from: c.record.from } : {}), at: c.record.at, by: c.record.by } : null;
+  return {
+    v: 1,
+    code: r.commit.sha,
+    context: c.id,
+    known: c.known,
+    in_store: c.inStore,
+    via: c.via,
+    record,
+    session: c.session,
+    branch: c.branch,
+    runtime: c.runtime?.name ?? null,
+    model: c.model,
+    principal: c.principal,
+    author: c.author,
+    files: c.files,
+    lines: c.lines,
+    since: c.since,
+    total: c.total,
+    entries: c.entries.map((e) => ({ commit: e.commit, entry: e.entry, kind: e.kind, text: e.text, ...(e.tool !== undefined ? { tool: e.tool, paths: e.paths ?? [] } : {}), ...(e.at !== undefined ? { at: e.at } : {}) })),
+  };
+}
+
 export function fileTouchJson(t: FileTouch) {
   return { v: 1, path: t.path, action: t.action, tool: t.tool, commit: t.commit, branch: t.branch, session: t.session, entry: t.entry, at: t.at };
 }
@@ -310,4 +338,27 @@ export function resumeJson(runtime: string, title: string, native: boolean, comm
 /** A runtime that exports (the web view offers its resume command): the formats its sessions are stored in. */
 export function runtimeJson(name: string, title: string, formats: readonly string[]) {
   return { v: 1, runtime: name, title, formats };
+}
+
+/** A line of `ctx blame`: the code line, its code commit, and the context entry that wrote it (all null for `human`). */
+export function blameLineJson(path: string, l: BlameLine) {
+  return {
+    v: 1,
+    path,
+    line: l.line,
+    code: l.commit,
+    original_line: l.original,
+    author: l.author,
+    author_mail: l.authorMail,
+    author_time: new Date(l.authorTime * 1000).toISOString(),
+    context: l.context === null ? null : fullId(l.context),
+    how: l.how,
+    entry: l.entry,
+    tool: l.tool,
+    tool_path: l.toolPath,
+    branch: l.branch,
+    session: l.session,
+    prompt: l.prompt,
+    text: l.text,
+  };
 }

@@ -1,0 +1,84 @@
+// `ctx blame`: git blame of a code file, then for each line the context whose tool call wrote it
+// (attribute.ts says how), and the prompt that led to that call: the user message before it.
+import { cherryPickedFrom, contextClaims } from '../../core/links.js';
+import { NotFoundError, UsageError } from '../../errors/index.js';
+import { CodeBlameError, codeBlame, codeFileOf, codeMessages, type CodeBlameLine } from '../../store/code-blame.js';
+import type { RepoContext } from '../repo/repo-context.js';
+import { attributeLines, type Attribution } from './attribute.js';
+import { promptOf } from './prompt.js';
+import { linkIndex } from './records.js';
+
+export interface BlameOptions {
+  /** the file, relative to `cwd` or absolute */
+  file: string;
+  cwd: string;
+  /** lines LINE..END, 1-based, inclusive */
+  range?: [number, number];
+  /** the code revision blamed (default HEAD) */
+  rev?: string;
+}
+
+export interface BlameLine extends CodeBlameLine, Omit<Attribution, 'conversation'> {
+  /** the user message that led to the tool call */
+  prompt: string | null;
+}
+
+export interface BlameResult {
+  /** the code repository's top, the file's path there, and the revision blamed */
+  top: string;
+  path: string;
+  rev: string;
+  lines: BlameLine[];
+}
+
+/** `FILE[:LINE[,END]]` → the file and its range; a bad range is a usage error. */
+export function parseBlameTarget(target: string): { file: string; range?: [number, number] } {
+  const m = /^(.*?):(\d+)(?:,(\d+))?$/.exec(target);
+  if (!m) return { file: target };
+  const start = Number(m[2]);
+  const end = m[3] === undefined ? start : Number(m[3]);
+  if (start < 1 || end < start) throw new UsageError(`blame: not a line range: '${m[2]}${m[3] === undefined ? '' : `,${m[3]}`}' (lines count from 1, END at least LINE)`);
+  return { file: m[1], range: [start, end] };
+}
+
+export async function blame(ctx: RepoContext, o: BlameOptions): Promise<BlameResult> {
+  const f = await codeFileOf(o.file, o.cwd).catch(blameError);
+  const lines = await codeBlame(f, { rev: o.rev, ranges: o.range ? [o.range] : undefined }).catch(blameError);
+  const linked = await linkedContexts(ctx, f.top, [...new Set(lines.map((l) => l.commit))]);
+  const out: BlameLine[] = (await attributeLines(ctx, lines, linked, f.path)).map(({ conversation: _, ...l }) => ({ ...l, prompt: null }));
+  const prompts = new Map<string, Promise<string | null>>();
+  for (const l of out) {
+    if (l.context === null) continue;
+    const key = `${l.context} ${l.entry}`;
+    if (!prompts.has(key)) prompts.set(key, promptOf(ctx, l.context, l.entry!));
+    l.prompt = await prompts.get(key)!;
+  }
+  return { top: f.top, path: f.path, rev: o.rev ?? 'HEAD', lines: out };
+}
+
+function blameError(e: unknown): never {
+  if (!(e instanceof CodeBlameError)) throw e;
+  if (e.kind === 'range') throw new UsageError(`blame: ${e.message}`);
+  throw new NotFoundError(`blame: ${e.message}`);
+}
+
+/**
+ * code sha → the contexts linked to it (40 hex), as contextsOfCode finds them but for every commit of
+ * the file in one git run: its link records, the Ctx-Context lines of its message, and the records of
+ * a commit it was cherry-picked from. A claim is borne out line by line: only what it wrote is its.
+ */
+async function linkedContexts(ctx: RepoContext, top: string, codes: readonly string[]): Promise<Map<string, string[]>> {
+  const index = await linkIndex(ctx);
+  const messages = await codeMessages(top, codes);
+  const out = new Map<string, string[]>();
+  for (const code of codes) {
+    const message = messages.get(code) ?? '';
+    const list: string[] = [];
+    const add = (c: string) => void (list.includes(c) || list.push(c));
+    for (const l of index.get(code) ?? []) add(l.context);
+    for (const c of contextClaims(message)) add(c);
+    for (const from of cherryPickedFrom(message)) for (const l of index.get(from) ?? []) add(l.context);
+    if (list.length) out.set(code, list);
+  }
+  return out;
+}
