@@ -22,8 +22,9 @@ import { benchSession } from './session.mjs';
 import { benchState } from './state.mjs';
 import { benchServe } from './serve.mjs';
 import { benchGrep } from './grep.mjs';
+import { benchLinksBlame } from './links-blame.mjs';
 
-const ALL = ['chain', 'resume', 'large', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens', 'translate', 'resolve', 'session', 'state', 'grep', 'serve'];
+const ALL = ['chain', 'resume', 'large', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens', 'translate', 'resolve', 'session', 'state', 'grep', 'serve', 'blame'];
 const wanted = process.argv.slice(2);
 for (const w of wanted) if (!ALL.includes(w)) throw new Error(`unknown benchmark '${w}' (${ALL.join(', ')})`);
 const picked = wanted.length ? ALL.filter((b) => wanted.includes(b)) : ALL;
@@ -95,6 +96,11 @@ try {
       const r = await benchServe();
       sections.push(r.markdown);
       if (r.summary) targets.push(`- \`ctx serve\`, a 2,000-turn 20 MB session: first messages drawn in ${r.summary.cold.toFixed(0)} ms (target < 1 s: ${r.summary.cold < 1000 ? '**met**' : '**missed**'}); /api/messages ${r.summary.endpoint.toFixed(0)} ms CPU vs \`ctx materialize\` ${r.summary.materialize.toFixed(0)} ms`);
+    } else if (b === 'blame') {
+      const r = await benchLinksBlame();
+      sections.push(r.markdown);
+      if (r.summary)
+        targets.push(`- \`ctx blame\` of a 2,000-line file, 300 commits, 200 linked: ${r.summary.ctx.toFixed(0)} ms CPU against 1.5 × git blame + node's start = ${r.summary.budget.toFixed(0)} ms (target: ${r.summary.ctx <= r.summary.budget ? '**met**' : '**missed**'})`);
     } else if (b === 'resolve') {
       const r = await benchResolve({ sizes: (process.env.BENCH_RESOLVE_SIZES ?? '100000,1000000').split(',').map(Number) });
       sections.push(r.markdown);
