@@ -6,7 +6,7 @@
 // indexed (a lone brace, `end`) takes the context of the nearest indexed line above it from the same
 // code commit (below, when none is above).
 import { readStoredCommits } from '../../store/context-commits.js';
-import { samePath } from '../search/touched.js';
+import { samePath } from '../../core/path-match.js';
 import type { RepoContext } from '../repo/repo-context.js';
 import { contentIndex, normalise, type ContentHit, type ContentIndex } from './content-index.js';
 

@@ -25,7 +25,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { derivedDir, writeDerived } from '../../store/derived.js';
 import { effectsReader } from '../search/effects.js';
-import { scanCommits } from '../search/grep.js';
 import { MAX_PROMPT, userText } from './prompt.js';
 import type { RepoContext } from '../repo/repo-context.js';
 
@@ -69,6 +68,15 @@ const MAX_HITS = 200;
 /** The key a line is indexed under: the line trimmed; null when it is too short or too common to say who wrote it. */
 export function normalise(line: string): string | null {
   const t = line.trim();
+  // most code is ASCII: letters and digits counted without a regular expression
+  let n = 0;
+  let ascii = true;
+  for (let i = 0; i < t.length && n < 16; i++) {
+    const c = t.charCodeAt(i);
+    if (c > 127) ascii = false;
+    else if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)) n++;
+  }
+  if (ascii && n >= 16) return t; // longer than every block word
   const significant = t.replace(/[^\p{L}\p{N}]/gu, '');
   if (significant.length < MIN_SIGNIFICANT) return null;
   if (BLOCK_WORDS.has(significant.toLowerCase())) return null;
@@ -133,6 +141,8 @@ export async function contentIndex(ctx: RepoContext): Promise<ContentIndex> {
 
 async function addCommits(ctx: RepoContext, f: IndexFile, tips: [string, string][], read: Set<string>): Promise<void> {
   const effects = await effectsReader();
+  // loaded only when there is something to read: blame on an index up to date does without grep's regular expressions
+  const { scanCommits } = await import('../search/grep.js');
   const pathAt = tableOf(f.paths, (p) => p);
   const toolAt = tableOf(f.tools, (t) => `${t[0]}\t${t[1]}`);
   const promptAt = tableOf(f.prompts, (p) => p);

@@ -3,7 +3,6 @@
 // committed on its own).
 import type { NeutralMessage } from '../../core/neutral.js';
 import { requestText } from '../../core/summary.js';
-import { commitMessages, commitsMessages } from '../search/grep.js';
 import type { RepoContext } from '../repo/repo-context.js';
 
 /** How many commits back a prompt is looked for. */
@@ -20,6 +19,8 @@ export function userText(m: NeutralMessage): string | null {
 
 /** `(context, entry) → prompt`, each commit's messages read once however many entries of it are asked about; `preload`: commits (40 hex) read together first. */
 export async function promptFinder(ctx: RepoContext, preload: readonly string[] = []): Promise<(context: string, entry: number) => Promise<string | null>> {
+  // grep's module (and its regular expressions) loaded only when a prompt is looked for this way
+  const { commitMessages, commitsMessages } = await import('../search/grep.js');
   const read = new Map<string, Promise<NeutralMessage[]>>();
   const first = [...new Set(preload)];
   const loaded = await commitsMessages(ctx, first).catch(() => first.map(() => null));
