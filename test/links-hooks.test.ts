@@ -197,6 +197,28 @@ describe('git commit with ctx hooks installed', () => {
     expect(hookLog(w)).toBe('');
   });
 
+  it("a person's commit of a file a session wrote names the session only when it holds the session's lines (its own commit went in without ctx's hooks)", () => {
+    const w = world();
+    expect(run(w, ['hooks', 'install', 'git']).code).toBe(0);
+    const body = 'export const greeting = "hello from the agent";\n';
+    session(w, S1, w.repo, prompt(S1, w.repo, 'write g') + toolUse(S1, w.repo, 'Write', { file_path: join(w.repo, 'g.ts'), content: body }));
+    writeFileSync(join(w.repo, 'g.ts'), body);
+    w.g(['add', 'g.ts']);
+    // as Gemini CLI's shell runs git (hooks off): the agent's commit is not linked
+    w.g(['-c', 'core.hooksPath=/dev/null', 'commit', '-q', '-m', 'agent g']);
+    appendFileSync(join(w.repo, 'g.ts'), 'export const byHand = "written by a person";\n');
+    w.g(['commit', '-q', '-am', 'by hand']);
+    expect(message(w)).toBe('by hand\n');
+    expect(links(w)).toEqual({});
+    // the session's own line staged again (reverted, then restored) is borne out
+    w.g(['-c', 'core.hooksPath=/dev/null', 'rm', '-q', 'g.ts']);
+    w.g(['-c', 'core.hooksPath=/dev/null', 'commit', '-q', '-m', 'gone']);
+    writeFileSync(join(w.repo, 'g.ts'), body);
+    w.g(['add', 'g.ts']);
+    w.g(['commit', '-q', '-m', 'back']);
+    expect(message(w)).toBe(`back\n\n${trailers(tipOf(w, S1))}`);
+  });
+
   it('with --no-verify too, and a Write through a path relative to the session directory', () => {
     const w = world();
     expect(run(w, ['hooks', 'install', 'git']).code).toBe(0);

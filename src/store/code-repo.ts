@@ -75,9 +75,55 @@ export function configBool(top: string, key: string, env: NodeJS.ProcessEnv): bo
   return v === 'true' ? true : v === 'false' ? false : undefined;
 }
 
-/** The files staged for the commit being made (GIT_INDEX_FILE, which git sets for `commit -a` and partial commits, is honoured). */
-export function stagedFiles(top: string, env: NodeJS.ProcessEnv): string[] {
-  return mustGit(top, ['diff', '--cached', '--name-only', '--no-renames', '-z'], env).split('\0').filter(Boolean);
+
+
+/** A staged file and the lines the commit adds to it and takes out of it. */
+export interface StagedChange {
+  path: string;
+  added: string[];
+  removed: string[];
+}
+
+/** What `git commit` would commit against HEAD (GIT_INDEX_FILE honoured), file by file, in one git: `diff --cached -U0`. */
+export function stagedChanges(top: string, env: NodeJS.ProcessEnv): StagedChange[] {
+  const diff = mustGit(top, ['-c', 'core.quotePath=false', 'diff', '--cached', '-U0', '--no-renames', '--no-ext-diff', '--no-textconv', '--no-color', '--src-prefix=a/', '--dst-prefix=b/'], env);
+  return parseChanges(diff);
+}
+
+/** `diff -U0` text → its files' added and removed lines (a file's path from its `+++ b/` line, or `--- a/` when deleted). */
+export function parseChanges(diff: string): StagedChange[] {
+  const out: StagedChange[] = [];
+  let cur: StagedChange | null = null;
+  let from = '';
+  let inHunk = false;
+  for (const line of diff.split('\n')) {
+    if (line.startsWith('diff --git ')) {
+      cur = null;
+      inHunk = false;
+    } else if (!inHunk && line.startsWith('--- ')) from = diffPath(line.slice(4), 'a/');
+    else if (!inHunk && line.startsWith('+++ ')) {
+      const to = diffPath(line.slice(4), 'b/');
+      cur = { path: to || from, added: [], removed: [] };
+      out.push(cur);
+    } else if (line.startsWith('@@')) inHunk = true;
+    else if (cur && inHunk && line.startsWith('+')) cur.added.push(line.slice(1));
+    else if (cur && inHunk && line.startsWith('-')) cur.removed.push(line.slice(1));
+  }
+  return out;
+}
+
+/** A path of a `---`/`+++` line: `/dev/null` is none; a C-quoted one is unquoted. */
+function diffPath(raw: string, prefix: string): string {
+  let p = raw.replace(/\t$/, '');
+  if (p === '/dev/null') return '';
+  if (p.startsWith('"') && p.endsWith('"')) {
+    try {
+      p = Buffer.from(JSON.parse(p.replace(/\\([0-7]{3})/g, (_, o: string) => `\\u00${parseInt(o, 8).toString(16).padStart(2, '0')}`)), 'latin1').toString('utf8');
+    } catch {
+      return '';
+    }
+  }
+  return p.startsWith(prefix) ? p.slice(prefix.length) : p;
 }
 
 /** The commit a rev names and its parents, 40 hex; null when it does not exist (an unborn HEAD). */

@@ -1,13 +1,13 @@
 // The work of ctx's git hooks at `git commit` time, loaded only when there is some (commit-hooks.ts). prepare-commit-msg: the sessions live in this worktree
 // (the live index: never a scan of the store) are caught up, those whose tool calls wrote a staged
-// file since their last linked commit are named in `Ctx-Context:` and `Assisted-by:` trailers and in a
+// file since their last linked commit (and whose lines the staged change bears out) are named in `Ctx-Context:` and `Assisted-by:` trailers and in a
 // pending file in the worktree's git directory. post-commit: the pending contexts' link records, and
 // those of contexts HEAD's message only claims once their tool calls are seen to have touched its
 // files. post-rewrite: links carried from each old commit to its new one.
 import { readFileSync, unlinkSync } from 'node:fs';
 import { assistedValue, contextClaims, CONTEXT_TRAILER, ASSISTED_TRAILER } from '../../core/links.js';
 import { lockSession, readState, statePath } from '../../store/capture-state.js';
-import { addTrailers, commitAndParents, commitInfo, repoName, stagedFiles } from '../../store/code-repo.js';
+import { addTrailers, commitAndParents, commitInfo, repoName, stagedChanges } from '../../store/code-repo.js';
 import { writeDerived } from '../../store/derived.js';
 import { refs } from '../../store/refs.js';
 import { liveSessions, markLinked, type LiveSession } from '../capture/live.js';
@@ -18,7 +18,7 @@ import type { RepoContext } from '../repo/repo-context.js';
 import type { CommitSite } from './commit-hooks.js';
 import type { LiveCapture } from '../capture/runtime.js';
 import { linkIndex, recordLink } from './records.js';
-import { insideWorktree, toolWrites, touchedFiles } from './touches.js';
+import { bearsOut, insideWorktree, toolWrites, touchedFiles } from './touches.js';
 
 /** A pending file older than this is not recorded: the commit it was written for did not happen. */
 const PENDING_MAX_MS = 3_600_000;
@@ -59,7 +59,7 @@ export async function prepareCommitMsg(ctx: RepoContext, site: CommitSite, msgFi
   const live = liveSessions(ctx.gitdir, site.top, ctx.now());
   const claimed = contextClaims(readFileSync(msgFile, 'utf8'));
   if (live.length === 0 && claimed.length === 0) return none;
-  const staged = new Set(live.length ? stagedFiles(site.top, env) : []);
+  const staged = new Map((live.length ? stagedChanges(site.top, env) : []).map((c) => [c.path, c]));
   const runtimes = staged.size ? await (await runtimeRegistry()).allRuntimes() : [];
   const contexts: PendingContext[] = [];
   const trailers: string[] = [];
@@ -67,7 +67,11 @@ export async function prepareCommitMsg(ctx: RepoContext, site: CommitSite, msgFi
     const tip = await caughtUpTip(ctx, runtimes.find((r) => r.name === s.runtime)?.capture, s, note);
     if (tip === null || tip === linked?.tip) continue;
     const writes = await toolWrites(ctx, tip, linked?.tip);
-    const files = insideWorktree(writes.paths, s.cwd, site.top).filter((f) => staged.has(f)).sort();
+    // a file the session wrote counts when the staged change bears its writes out: a person's later
+    // commit of a file an agent once wrote (the agent's lines already committed) names no session
+    const files = insideWorktree(writes.paths, s.cwd, site.top)
+      .filter((f) => staged.has(f) && bearsOut(staged.get(f)!, writes.paths.filter((p) => insideWorktree([p], s.cwd, site.top)[0] === f).map((p) => writes.lines.get(p)!)))
+      .sort();
     if (files.length === 0) continue;
     contexts.push({ context: tip, runtime: s.runtime, session: s.session, files });
     trailers.push(`${CONTEXT_TRAILER}: ctx-${tip}`, `${ASSISTED_TRAILER}: ${assistedValue(s.runtime, writes.model)}`);

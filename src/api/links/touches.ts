@@ -6,11 +6,14 @@ import { effectsReader } from '../search/effects.js';
 import { scanCommits } from '../search/grep.js';
 import { samePath } from '../search/touched.js';
 import { readTipMeta } from '../read/context-reader.js';
+import { normalise } from './content-index.js';
 import type { RepoContext } from '../repo/repo-context.js';
 
 export interface ToolWrites {
   /** the paths as the tool calls named them (absolute, or relative to the session's directory), once each */
   paths: string[];
+  /** per path: the lines its calls wrote and took out, as the content index keys them (normalise) */
+  lines: Map<string, { added: Set<string>; removed: Set<string> }>;
   /** the model of the newest commit that names one */
   model?: string;
 }
@@ -25,6 +28,7 @@ const modelOf = (source: Record<string, unknown> | undefined) => (typeof source?
 export async function toolWrites(ctx: RepoContext, context: string, since?: string | null): Promise<ToolWrites> {
   const effects = await effectsReader();
   const paths = new Set<string>();
+  const lines = new Map<string, { added: Set<string>; removed: Set<string> }>();
   let model: string | undefined;
   let last = context;
   for await (const c of scanCommits(ctx, [['', context]], () => true, true)) {
@@ -32,10 +36,46 @@ export async function toolWrites(ctx: RepoContext, context: string, since?: stri
     last = c.oid;
     model ??= modelOf(c.meta!.source);
     for (let i = c.from; i < c.messages.length; i++)
-      for (const b of c.messages[i].content) if (b.type === 'tool_call') for (const e of effects(c.meta!.format, b)) if (WRITES.has(e.action)) paths.add(e.path);
+      for (const b of c.messages[i].content)
+        if (b.type === 'tool_call')
+          for (const e of effects(c.meta!.format, b)) {
+            if (!WRITES.has(e.action)) continue;
+            paths.add(e.path);
+            const l = lines.get(e.path) ?? lines.set(e.path, { added: new Set(), removed: new Set() }).get(e.path)!;
+            for (const t of e.added ?? []) keyOf(t, l.added);
+            for (const t of e.removed ?? []) keyOf(t, l.removed);
+          }
   }
   if (model === undefined) model = await olderModel(ctx, last);
-  return { paths: [...paths], ...(model !== undefined ? { model } : {}) };
+  return { paths: [...paths], lines, ...(model !== undefined ? { model } : {}) };
+}
+
+function keyOf(line: string, into: Set<string>): void {
+  const k = normalise(line);
+  if (k !== null) into.add(k);
+}
+
+/**
+ * Whether a staged change bears out the session's writes to its file: a line the commit adds holds a
+ * line (or, for an edit that began mid-line, a piece of one) the session wrote, or a line it takes out
+ * holds one the session took out. When the session's writes to the file, or the change, have no line
+ * that says who wrote it (blank lines, lone braces, a word), the touch alone decides.
+ */
+export function bearsOut(change: { added: readonly string[]; removed: readonly string[] }, wrote: readonly { added: Set<string>; removed: Set<string> }[]): boolean {
+  const sides = [
+    [change.added, wrote.flatMap((w) => [...w.added])],
+    [change.removed, wrote.flatMap((w) => [...w.removed])],
+  ] as const;
+  if (sides.every(([, pieces]) => pieces.length === 0)) return true;
+  let significant = false;
+  for (const [lines, pieces] of sides)
+    for (const line of lines) {
+      const k = normalise(line);
+      if (k === null) continue;
+      significant = true;
+      if (pieces.some((p) => k.includes(p))) return true;
+    }
+  return !significant;
 }
 
 async function olderModel(ctx: RepoContext, from: string): Promise<string | undefined> {
