@@ -219,6 +219,27 @@ describe('git commit with ctx hooks installed', () => {
     expect(message(w)).toBe(`back\n\n${trailers(tipOf(w, S1))}`);
   });
 
+  it("an agent's commit through its shell tool in the turn that wrote the file names its session before any hook of the runtime ran (the session id in the shell's environment)", () => {
+    const w = world();
+    expect(run(w, ['hooks', 'install', 'git']).code).toBe(0);
+    const config = join(w.root, 'claude-config');
+    const dir = join(config, 'projects', w.repo.replace(/[^A-Za-z0-9]/g, '-'));
+    mkdirSync(dir, { recursive: true });
+    const body = 'export const first = "written in the first turn";\n';
+    writeFileSync(join(dir, `${S1}.jsonl`), prompt(S1, w.repo, 'write f') + toolUse(S1, w.repo, 'Write', { file_path: join(w.repo, 'f.ts'), content: body }));
+    writeFileSync(join(w.repo, 'f.ts'), body);
+    w.g(['add', 'f.ts']);
+    w.g(['commit', '-q', '-m', 'first turn'], { env: { CLAUDE_CODE_SESSION_ID: S1, CLAUDE_CONFIG_DIR: config } });
+    const tip = tipOf(w, S1);
+    expect(message(w)).toBe(`first turn\n\n${trailers(tip)}`);
+    expect(links(w)).toEqual({ [head(w)]: [[tip, 'recorded', undefined, ['f.ts']]] });
+    // a person's commit from a shell of their own names nobody
+    appendFileSync(join(w.repo, 'f.ts'), 'export const later = "typed by a person";\n');
+    w.g(['commit', '-q', '-am', 'by hand']);
+    expect(message(w)).toBe('by hand\n');
+    expect(hookLog(w)).toBe('');
+  });
+
   it('with --no-verify too, and a Write through a path relative to the session directory', () => {
     const w = world();
     expect(run(w, ['hooks', 'install', 'git']).code).toBe(0);

@@ -99,6 +99,12 @@ export interface LiveCapture {
   live?(event: CaptureEvent): LiveInfo;
   /** A code commit is being made: capture what the session's transcript holds past its chain now (trigger `tool_call`); the branch written. */
   catchUp?(ctx: RepoContext, live: LiveSession, note: (line: string) => void): Promise<string>;
+  /**
+   * The session whose shell tool runs this process, from the environment the runtime gives its
+   * commands (a `git commit` the agent runs mid-turn, before any hook of the runtime has seen the
+   * session): its id, working directory and what `catchUp` needs; null when the environment names none.
+   */
+  shellSession?(env: NodeJS.ProcessEnv): (LiveInfo & { session: string; cwd: string }) | null;
 }
 
 export interface HooksReport {

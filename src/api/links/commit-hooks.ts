@@ -13,7 +13,7 @@ import { appendDerived, derivedDir } from '../../store/derived.js';
 import { spawnGitSync } from '../../store/git-process.js';
 import { locateStore } from '../../store/repo.js';
 import { checkStoreTrust } from '../../store/trust.js';
-import { liveSessions, type LinkedMark, type LiveSession } from '../capture/live.js';
+import { liveSessions, recordLive, type LinkedMark, type LiveSession } from '../capture/live.js';
 import { readState, statePath } from '../../store/capture-state.js';
 import type { RepoOptions } from '../repo/repo-context.js';
 
@@ -61,6 +61,8 @@ export async function commitHook(name: string, args: string[], opts: { store?: s
   checkStoreTrust(loc.gitdir, env);
   call.gitdir = loc.gitdir;
   const msgFile = name === 'prepare-commit-msg' && args[0] !== undefined ? resolve(cwd, args[0]) : undefined;
+  // a commit the agent runs through its shell tool mid-turn: its session is live before any hook of the runtime saw it
+  if (name === 'prepare-commit-msg') await noteShellSession(loc.gitdir, env);
   // nothing to do, decided without loading the store's code: no live session here and no claim in the message
   if (name === 'prepare-commit-msg' && (msgFile === undefined || site.rebasing || (!liveSessions(loc.gitdir, site.top, clock(env)).some((l) => !idle(loc.gitdir, l)) && contextClaims(readFileSync(msgFile, 'utf8')).length === 0))) return;
   const input = name === 'post-rewrite' ? await opts.stdin() : '';
@@ -73,6 +75,15 @@ export async function commitHook(name: string, args: string[], opts: { store?: s
     else await work.postRewrite(ctx, site, input, env);
   } finally {
     await ctx.close();
+  }
+}
+
+/** The session whose shell tool runs this commit, as its runtime reads the environment, recorded live (in the worktree of its cwd). */
+async function noteShellSession(store: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const { allRuntimes } = await import('../../runtimes/registry.js');
+  for (const r of await allRuntimes()) {
+    const s = r.capture?.shellSession?.(env);
+    if (s) recordLive(store, r.name, s.session, s.cwd, { branch: s.branch, ...(s.transcript ? { transcript: s.transcript } : {}), ...(s.input !== undefined ? { input: s.input } : {}) }, clock(env));
   }
 }
 

@@ -10,6 +10,7 @@ import { recognizer } from './recognize.js';
 import { splitTranscript } from './split.js';
 import { usageOf } from './usage.js';
 import { tools } from './tools.js';
+import { shellSession } from './shell-session.js';
 
 const transcript: TranscriptStream = { format: CLAUDE_FORMAT, template: 'claude-code', split: splitTranscript, sourceFields: (bytes) => ({ ...usageOf(bytes) }) };
 
@@ -29,6 +30,7 @@ export const claudeCode: Runtime = {
     run: async (ctx, event, note) => void (await captureSession(ctx, transcript, event.input as HookInput, note)),
     live: liveInfo,
     catchUp: (ctx, live, note) => catchUpLive(ctx, transcript, live, note),
+    shellSession,
   },
   hooks: { path: settingsPath, install, uninstall, status, covers },
   export: {

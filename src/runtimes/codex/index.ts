@@ -8,6 +8,7 @@ import { exportPath } from './paths.js';
 import { recognizer } from './recognize.js';
 import { configPath, install, status, uninstall } from './settings.js';
 import { tools } from './tools.js';
+import { shellSession } from './shell-session.js';
 
 export const codex: Runtime = {
   name: 'codex',
@@ -16,7 +17,7 @@ export const codex: Runtime = {
   sessionBranch,
   import: { accepts: 'a Codex rollout .jsonl', files: /^rollout-.*\.jsonl$/, recognizer, run: importCodex },
   transcript,
-  capture: { parse: captureEvent, run: captureTurn, live: liveInfo, catchUp: catchUpLive },
+  capture: { parse: captureEvent, run: captureTurn, live: liveInfo, catchUp: catchUpLive, shellSession },
   hooks: { path: configPath, install, uninstall, status },
   export: {
     render: async (ctx, spec, opts) => (await import('./export.js')).exportCodex(ctx, spec, opts),
