@@ -2,7 +2,8 @@
 // in a temp HOME against its mock model API, which answers with the steps the test gives (write a
 // file, edit it, run a shell command) through that runtime's own tools, then a closing text.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLAUDE_BIN, claudeEnv } from './claude-cli.js';
 import { CODEX_BIN } from './codex-cli.js';
@@ -48,7 +49,9 @@ export interface AgentKind {
 
 function missing(bin: string): string | null {
   if (!existsSync(bin)) return `${bin} not found: npm install fetches the pinned CLI`;
-  const r = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 30_000, env: { ...process.env, HOME: ROOT } });
+  const home = mkdtempSync(join(tmpdir(), 'ctx-version-'));
+  const r = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 30_000, env: { PATH: process.env.PATH, HOME: home } });
+  rmSync(home, { recursive: true, force: true });
   return r.status === 0 ? null : `${bin} --version does not run here (${r.error?.message ?? `exit ${r.status}`})`;
 }
 

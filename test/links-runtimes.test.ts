@@ -1,26 +1,43 @@
 // Issue 21 proven with real runtimes: Claude Code, Codex and Gemini CLI, scripted through their mock
 // model APIs, write and edit a file with their own file tools and commit it through their own shell
-// tool in a throwaway repository with ctx's git hooks and the runtime's hooks installed.
+// tool in a throwaway repository with ctx's git hooks and the runtime's hooks installed; then the
+// commit survives amend, rebase -i with a squash, cherry-pick and a squash merge, and two agents in two
+// worktrees of one repository each link only their own commit.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { eventually } from './codex-cli.js';
 import { ctx, tempDir } from './helpers.js';
 import { AGENTS, DONE_TEXT, type Agent, type AgentKind, type Step } from './links-agents.js';
 
-const GIT_ENV = { GIT_AUTHOR_NAME: 'Dana Dev', GIT_AUTHOR_EMAIL: 'dana@example.com', GIT_COMMITTER_NAME: 'Dana Dev', GIT_COMMITTER_EMAIL: 'dana@example.com' };
-const TIMEOUT = 600_000;
+const IDENTITY = { GIT_AUTHOR_NAME: 'Dana Dev', GIT_AUTHOR_EMAIL: 'dana@example.com', GIT_COMMITTER_NAME: 'Dana Dev', GIT_COMMITTER_EMAIL: 'dana@example.com' };
+const TIMEOUT = 900_000;
+const FILE = 'greet.txt';
+const AGENT_LINES = ['hello', 'from the agent, edited'];
+const HAND_LINE = 'written by hand';
 
-/** Native git in a code repository (not the store). */
-const sh = (cwd: string, args: string[], env: Record<string, string> = {}) =>
-  execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, ...GIT_ENV, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** The environment without ctx's variables (the hooks find the store by walking up) and with an identity. */
+function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('CTX_') && !k.startsWith('GIT_')) env[k] = v;
+  return { ...env, ...IDENTITY, ...extra };
+}
+
+/** Native git in a code repository (not the store), as a person runs it. */
+const sh = (cwd: string, args: string[], env: Record<string, string> = {}) => execFileSync('git', args, { cwd, encoding: 'utf8', env: gitEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
 
 interface Project {
   root: string;
   store: string;
   repo: string;
   agent: Agent;
+}
+
+/** Installs the runtime's hooks in `dir` (a worktree): project-level where the runtime has it. */
+function installRuntimeHooks(store: string, agent: Agent, dir: string) {
+  const r = ctx(store, ['hooks', 'install', agent.runtime], { cwd: dir, env: { ...agent.env, CTX_STORE: undefined } });
+  expect([r.code, r.stderr], r.stderr).toEqual([0, expect.stringMatching(/^installed in |: nothing to change\n$/)]);
 }
 
 /** root/.ctx (the store), root/repo (a code repository with one commit), the runtime's hooks installed there. */
@@ -30,6 +47,7 @@ async function project(kind: AgentKind): Promise<Project> {
   const repo = join(root, 'repo');
   mkdirSync(repo);
   sh(repo, ['init', '-q', '-b', 'main']);
+  // the agents' shell tools run git with their own environment: the identity is the repository's
   sh(repo, ['config', 'user.name', 'Dana Dev']);
   sh(repo, ['config', 'user.email', 'dana@example.com']);
   // the runtimes' project settings are not the project's code
@@ -39,12 +57,11 @@ async function project(kind: AgentKind): Promise<Project> {
   sh(repo, ['commit', '-q', '-m', 'Start']);
   expect(ctx(store, ['init', store]).code).toBe(0);
   const agent = await kind.start(join(root, 'agent'));
-  const installed = ctx(store, ['hooks', 'install', kind.runtime], { cwd: repo, env: { ...agent.env, CTX_STORE: undefined } });
-  expect([installed.code, installed.stderr]).toEqual([0, expect.stringMatching(/^installed in /)]);
+  installRuntimeHooks(store, agent, repo);
   return { root, store, repo, agent };
 }
 
-/** Write greet.txt, edit it, `git add` and `git commit` it: the change the agent is asked for. */
+/** Write the file, edit it, `git add` and `git commit` it: the change the agent is asked for. */
 const greetSteps = (file: string, message: string): Step[] => [
   { write: file, content: 'hello\nfrom the agent\n' },
   { edit: file, old: 'from the agent', new: 'from the agent, edited' },
@@ -53,32 +70,133 @@ const greetSteps = (file: string, message: string): Step[] => [
 
 const branches = (store: string) => ctx(store, ['branch', '--json']).stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l).name as string);
 
+interface Done {
+  /** the session id and the store branch it is captured on */
+  session: string;
+  branch: string;
+  prompt: string;
+}
+
+/** The agent, in `cwd`, asked by `prompt`: writes FILE, edits it and commits it; its session lands in the store. */
+async function agentCommits(p: Project, cwd: string, prompt: string, message = 'Add greet.txt'): Promise<Done> {
+  const before = new Set(p.agent.sessions().map((s) => s.id));
+  const r = await p.agent.run(cwd, prompt, greetSteps(FILE, message));
+  expect([r.code, r.stdout.trim()], r.stderr).toEqual([0, DONE_TEXT]);
+  expect(readFileSync(join(cwd, FILE), 'utf8')).toBe(`${AGENT_LINES.join('\n')}\n`);
+  expect(sh(cwd, ['log', '-1', '--format=%s'])).toBe(`${message}\n`);
+  expect(sh(cwd, ['show', '--name-only', '--format=', 'HEAD'])).toBe(`${FILE}\n`);
+  const fresh = p.agent.sessions().filter((s) => !before.has(s.id) && readFileSync(s.file, 'utf8').includes(prompt));
+  expect(fresh).toHaveLength(1);
+  const [session] = fresh;
+  const branch = p.agent.branch(session.id);
+  // Codex runs its notify program after the turn, without waiting for it: the capture lands shortly after
+  await eventually(() => existsSync(p.store) && branches(p.store).includes(branch), 120_000);
+  const chain = () => ctx(p.store, ['materialize', branch, '--stop', 'root']).bytes;
+  await eventually(() => chain().equals(readFileSync(session.file)), 120_000);
+  const text = chain().toString('utf8');
+  expect(text).toContain(prompt);
+  expect(text).toContain(`git commit -q -m '${message}'`);
+  return { session: session.id, branch, prompt };
+}
+
+/** A person adds a line to FILE and commits it. */
+function handCommits(cwd: string) {
+  appendFileSync(join(cwd, FILE), `${HAND_LINE}\n`);
+  sh(cwd, ['commit', '-q', '-am', 'A line by hand']);
+}
+
+/** What the issue asks of the agent's commit (REV) and the file after the hand commit. */
+function expectLinked(p: Project, cwd: string, rev: string, done: Done) {
+  expect(sh(cwd, ['show', '--format=', '--stat', rev])).toMatch(new RegExp(`${FILE.replace('.', '\\.')} \\| 2 \\+\\+\n`));
+  expect(readFileSync(join(cwd, FILE), 'utf8')).toBe(`${[...AGENT_LINES, HAND_LINE].join('\n')}\n`);
+  void done;
+}
+
+/** Skipped with the reason when the CLI cannot run here; under CI a missing CLI fails instead. */
+function describeAgent(kind: AgentKind, fn: () => void) {
+  const name = `${kind.runtime}: code commits lead back to the session that wrote them`;
+  if (kind.missing === null) describe(name, fn);
+  else if (process.env.CI) describe(name, () => it('runs the real CLI', () => expect.fail(`${kind.missing}; with CI set, the real-runtime link tests run instead of skipping`)));
+  else describe.skip(`${name} (skipped: ${kind.missing})`, fn);
+}
+
 for (const kind of AGENTS) {
-  const name = `${kind.runtime} commits through its own tools`;
-  const suite = kind.missing === null ? describe : process.env.CI ? describe : describe.skip;
-  suite(kind.missing === null || process.env.CI ? name : `${name} (skipped: ${kind.missing})`, () => {
-    it('writes, edits and commits a file; its hooks capture the session with those tool calls', async () => {
-      if (kind.missing !== null) throw new Error(`${kind.missing}; with CI set, the real-runtime link tests run instead of skipping`);
-      const { store, repo, agent } = await project(kind);
+  describeAgent(kind, () => {
+    /** A project, the agent's session in it, and the project's agent closed after `fn`. */
+    const withProject = async (fn: (p: Project) => Promise<void>) => {
+      const p = await project(kind);
       try {
-        const prompt = `Please add greet.txt and commit it (${kind.runtime})`;
-        const r = await agent.run(repo, prompt, greetSteps('greet.txt', 'Add greet.txt'));
-        expect([r.code, r.stdout.trim()], r.stderr).toEqual([0, DONE_TEXT]);
-        expect(agent.toolNames()).toHaveLength(3);
-        expect(readFileSync(join(repo, 'greet.txt'), 'utf8')).toBe('hello\nfrom the agent, edited\n');
-        expect(sh(repo, ['log', '--format=%s', '-2'])).toBe('Add greet.txt\nStart\n');
-        expect(sh(repo, ['show', '--name-only', '--format=', 'HEAD'])).toBe('greet.txt\n');
-        const [session] = agent.sessions();
-        const branch = agent.branch(session.id);
-        await eventually(() => existsSync(store) && branches(store).includes(branch), 60_000);
-        const chain = () => ctx(store, ['materialize', branch, '--stop', 'root']).bytes;
-        await eventually(() => chain().equals(readFileSync(session.file)), 60_000);
-        const text = chain().toString('utf8');
-        expect(text).toContain(prompt);
-        expect(text).toContain('git commit -q -m');
+        await fn(p);
       } finally {
-        await agent.close();
+        await p.agent.close();
       }
-    }, TIMEOUT);
+    };
+    const ask = (what: string) => `Please add ${FILE} and commit it: ${what} (${kind.runtime})`;
+
+    it('writes, edits and commits through its own tools; a line by hand after it is the person’s', () =>
+      withProject(async (p) => {
+        const done = await agentCommits(p, p.repo, ask('plain'));
+        handCommits(p.repo);
+        expectLinked(p, p.repo, 'HEAD~1', done);
+      }), TIMEOUT);
+
+    it('after git commit --amend whose message drops the trailers', () =>
+      withProject(async (p) => {
+        const done = await agentCommits(p, p.repo, ask('then amended'));
+        sh(p.repo, ['commit', '-q', '--amend', '-m', 'Add greet.txt, amended']);
+        handCommits(p.repo);
+        expect(sh(p.repo, ['log', '--format=%s', '-3'])).toBe('A line by hand\nAdd greet.txt, amended\nStart\n');
+        expectLinked(p, p.repo, 'HEAD~1', done);
+      }), TIMEOUT);
+
+    it('after git rebase -i squashing a later commit into it', () =>
+      withProject(async (p) => {
+        const done = await agentCommits(p, p.repo, ask('then squashed'));
+        writeFileSync(join(p.repo, 'NOTES.md'), 'notes\n');
+        sh(p.repo, ['add', 'NOTES.md']);
+        sh(p.repo, ['commit', '-q', '-m', 'Notes']);
+        // the second pick becomes a squash; the combined message is kept as git writes it
+        sh(p.repo, ['rebase', '-q', '-i', 'HEAD~2'], { GIT_SEQUENCE_EDITOR: "sed -i -e '2s/^pick/squash/'", GIT_EDITOR: 'true' });
+        expect(sh(p.repo, ['log', '--format=%s', '-2'])).toBe('Add greet.txt\nStart\n');
+        expect(sh(p.repo, ['show', '--name-only', '--format=', 'HEAD'])).toBe(`NOTES.md\n${FILE}\n`);
+        handCommits(p.repo);
+        expectLinked(p, p.repo, 'HEAD~1', done);
+      }), TIMEOUT);
+
+    it('after a cherry-pick to another branch', () =>
+      withProject(async (p) => {
+        sh(p.repo, ['switch', '-q', '-c', 'feature']);
+        const done = await agentCommits(p, p.repo, ask('on a feature branch, then cherry-picked'));
+        sh(p.repo, ['switch', '-q', 'main']);
+        sh(p.repo, ['cherry-pick', 'feature']);
+        expect(sh(p.repo, ['rev-parse', 'HEAD'])).not.toBe(sh(p.repo, ['rev-parse', 'feature']));
+        handCommits(p.repo);
+        expectLinked(p, p.repo, 'HEAD~1', done);
+      }), TIMEOUT);
+
+    it('after a squash merge whose message drops the trailers', () =>
+      withProject(async (p) => {
+        sh(p.repo, ['switch', '-q', '-c', 'feature']);
+        const done = await agentCommits(p, p.repo, ask('on a feature branch, then squash-merged'));
+        sh(p.repo, ['switch', '-q', 'main']);
+        sh(p.repo, ['merge', '-q', '--squash', 'feature']);
+        sh(p.repo, ['commit', '-q', '-m', 'Feature, squashed']);
+        expect(sh(p.repo, ['log', '--format=%B', '-1'])).toBe('Feature, squashed\n\n');
+        handCommits(p.repo);
+        expectLinked(p, p.repo, 'HEAD~1', done);
+      }), TIMEOUT);
+
+    it('two agents in two worktrees of one repository, committing at once: each commit names only its own', () =>
+      withProject(async (p) => {
+        const second = join(p.root, 'second');
+        sh(p.repo, ['worktree', 'add', '-q', '-b', 'second', second]);
+        installRuntimeHooks(p.store, p.agent, second);
+        const [one, two] = await Promise.all([agentCommits(p, p.repo, ask('in the first worktree')), agentCommits(p, second, ask('in the second worktree'))]);
+        expect(one.session).not.toBe(two.session);
+        handCommits(p.repo);
+        handCommits(second);
+        expectLinked(p, p.repo, 'HEAD~1', one);
+        expectLinked(p, second, 'HEAD~1', two);
+      }), TIMEOUT);
   });
 }
