@@ -10,6 +10,10 @@ async function main(argv: string[]): Promise<number> {
   }
   // the hook runs on every turn of an agent: no commander, only the capture code
   const hook = hookArgs(argv);
+  if (hook?.runtime === 'git' && hook.rest) {
+    const { runGitHook } = await import('../commands/git-hook.js');
+    return runGitHook(hook.rest, hook.flags, process.env);
+  }
   if (hook) {
     const { runHook } = await import('../commands/hook.js');
     return runHook(hook.runtime, hook.flags, process.env, hook.input);
@@ -27,7 +31,7 @@ async function main(argv: string[]): Promise<number> {
 }
 
 /** `[--store P] [--engine E] hook RUNTIME [INPUT] [--store P] …` → the hook's arguments; null: not the hook, or --help. */
-function hookArgs(argv: string[]): { runtime?: string; input?: string; flags: { store?: string; engine?: string } } | null {
+function hookArgs(argv: string[]): { runtime?: string; input?: string; rest?: string[]; flags: { store?: string; engine?: string } } | null {
   const flags: { store?: string; engine?: string } = {};
   let seen = false;
   let runtime: string | undefined;
@@ -43,6 +47,8 @@ function hookArgs(argv: string[]): { runtime?: string; input?: string; flags: { 
     } else if (a === '--json') {
       // nothing to print either way
     } else if (!seen && a === 'hook') seen = true;
+    // `hook git <hook> ARGS…`: git's own arguments, passed on as they are
+    else if (seen && runtime === undefined && a === 'git' && i + 1 < argv.length && argv[i + 1] !== '--help' && argv[i + 1] !== '-h') return { runtime: a, rest: argv.slice(i + 1), flags };
     else if (seen && runtime === undefined && !a.startsWith('-')) runtime = a;
     // the hook input as an argument (Codex's notify program gets it so) instead of stdin
     else if (runtime !== undefined && input === undefined && a.startsWith('{')) input = a;

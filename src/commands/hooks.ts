@@ -1,10 +1,12 @@
 import { realpathSync } from 'node:fs';
 import { HOOKS_ACTIONS, hooks, type HooksAction } from '../api/capture/sessions.js';
 import { UsageError } from '../errors/index.js';
-import { hooksJson } from '../output/records.js';
-import { shellQuote } from '../core/shell.js';
+import { gitHooksJson, hooksJson } from '../output/records.js';
+import { ctxCommand, gitHooksStatus, installGitHooks, uninstallGitHooks, type GitHooksReport } from '../api/links/git-hooks.js';
+import type { HooksReport } from '../api/capture/runtime.js';
 import { tsvLine } from '../output/style.js';
 import { defineCommand } from './command.js';
+import type { CommandIO } from '../output/io.js';
 import { unknownName } from '../core/nearest.js';
 
 export default defineCommand({
@@ -12,16 +14,34 @@ export default defineCommand({
   summary: "add ctx's hooks to a runtime's settings, remove them, or show what is there",
   args: [
     { name: 'action', description: 'install, uninstall or status', required: true, values: HOOKS_ACTIONS },
-    { name: 'runtime', description: 'the runtime whose hooks run ctx', required: true, values: 'runtime:hooks' },
+    { name: 'runtime', description: "the runtime whose hooks run ctx, or git: the code repository's commit hooks", required: true, values: 'hooks-target' },
   ],
   options: [{ flags: '--user', description: "the user's settings (Claude Code: $CLAUDE_CONFIG_DIR or ~/.claude; Gemini CLI: ~/.gemini) instead of the project's; Codex has only the user's ($CODEX_HOME/config.toml)" }],
-  examples: ['ctx hooks install claude-code', 'ctx hooks status claude-code --json', 'ctx hooks uninstall claude-code --user', 'ctx hooks install codex    # notify in $CODEX_HOME/config.toml: ctx runs after every turn', 'ctx hooks install gemini-cli'],
+  examples: [
+    'ctx hooks install claude-code',
+    'ctx hooks status claude-code --json',
+    'ctx hooks uninstall claude-code --user',
+    'ctx hooks install codex    # notify in $CODEX_HOME/config.toml: ctx runs after every turn',
+    'ctx hooks install gemini-cli',
+    "ctx hooks install git    # in a code repository: commits name the contexts that wrote them (Ctx-Context: trailers)",
+    'ctx hooks status git --json',
+    'git config ctx.links false    # the git hooks do nothing in this repository',
+  ],
   async run(io, [action, runtime]: [string, string], flags: { user?: boolean }) {
     if (!HOOKS_ACTIONS.includes(action as HooksAction)) throw new UsageError(unknownName('action', action, HOOKS_ACTIONS, `unknown action '${action}' (${HOOKS_ACTIONS.join(', ')})`, { closed: true }));
-    const command = (name: string) => `${shellQuote(process.execPath)} ${shellQuote(realpathSync(process.argv[1]))} hook ${name}`;
+    const ctx = ctxCommand(process.execPath, realpathSync(process.argv[1]));
+    // git is no agent runtime: its hooks are the code repository's, not a runtime's settings
+    if (runtime === 'git') {
+      if (flags.user) throw new UsageError('--user is for a runtime\'s settings: git hooks are installed in the repository at hand');
+      const git = action === 'install' ? installGitHooks(io.cwd, io.env, ctx) : action === 'uninstall' ? uninstallGitHooks(io.cwd, io.env) : gitHooksStatus(io.cwd, io.env);
+      return { action, git };
+    }
+    const command = (name: string) => `${ctx} hook ${name}`;
     return { action, report: await hooks(runtime, action as HooksAction, { user: Boolean(flags.user), cwd: io.cwd, env: io.env, command }) };
   },
-  print(io, { action, report: r }) {
+  print(io, { action, report: r, git }: { action: string; report?: HooksReport; git?: GitHooksReport }) {
+    if (git) return printGit(io, action, git);
+    if (!r) return;
     if (io.flags.json) return io.json(hooksJson(action, r));
     if (action !== 'status') io.note(r.changed ? `${action === 'install' ? 'installed in' : 'removed from'} ${r.path}${r.backup ? ` (backup: ${r.backup})` : ''}` : `${r.path}: nothing to change`);
     if (r.covers !== undefined && action !== 'uninstall') io.note(`covers ${r.covers}`);
@@ -29,3 +49,9 @@ export default defineCommand({
   },
 });
 
+
+function printGit(io: CommandIO, action: string, r: GitHooksReport) {
+  if (io.flags.json) return io.json(gitHooksJson(action, r));
+  if (action !== 'status') io.note(r.changed ? `${action === 'install' ? 'installed in' : 'removed from'} ${r.path}` : `${r.path}: nothing to change`);
+  for (const [name, state] of Object.entries(r.hooks)) io.out(tsvLine([name, state]));
+}

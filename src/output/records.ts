@@ -16,6 +16,7 @@ import type { Resolution, SessionTip } from '../api/capture/resolve.js';
 import type { AuditEntry, StateDiff, StateStats, StateValue, StateWrite } from '../api/state/state.js';
 import type { GrepHit } from '../api/search/grep.js';
 import type { FileTouch } from '../api/search/touched.js';
+import type { GitHooksReport } from '../api/links/git-hooks.js';
 import { fullId } from '../core/ids.js';
 import { displaySummary } from '../core/summary.js';
 import type { CtxError } from '../errors/index.js';
@@ -156,6 +157,11 @@ export function importFileErrorJson(file: string, e: CtxError) {
 
 export function hooksJson(action: string, r: HooksReport) {
   return { v: 1, action, path: r.path, changed: r.changed, installed: Object.values(r.events).every((c) => c !== null), events: r.events, ...(r.covers !== undefined ? { covers: r.covers } : {}) };
+}
+
+/** `ctx hooks … git`: each hook's state (ctx, chained, absent, other). */
+export function gitHooksJson(action: string, r: GitHooksReport) {
+  return { v: 1, action, path: r.path, changed: r.changed, installed: Object.values(r.hooks).every((s) => s === 'ctx' || s === 'chained'), hooks: r.hooks };
 }
 
 export function exportJson(sessionId: string, path: string, command: string, branch?: string) {

@@ -5,6 +5,7 @@
 import type { TranscriptStream } from './capture.js';
 import type { RepoContext } from '../repo/repo-context.js';
 import type { CommitFields, WrittenCommit } from '../write/write.js';
+import type { LiveInfo, LiveSession } from './live.js';
 
 export interface Runtime {
   /** what users type: `ctx import <name> …` */
@@ -94,6 +95,10 @@ export interface LiveCapture {
   parse(input: unknown): CaptureEvent | null;
   /** Capture what is new; `note` logs a line for people (the hook's log). */
   run(ctx: RepoContext, event: CaptureEvent, note: (line: string) => void): Promise<void>;
+  /** What a later catch-up of the session needs, from the event alone (no file read: the hook's cost stays), for the live-session index. */
+  live?(event: CaptureEvent): LiveInfo;
+  /** A code commit is being made: capture what the session's transcript holds past its chain now (trigger `tool_call`); the branch written. */
+  catchUp?(ctx: RepoContext, live: LiveSession, note: (line: string) => void): Promise<string>;
 }
 
 export interface HooksReport {

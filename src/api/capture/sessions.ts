@@ -9,6 +9,7 @@ import { checkBranchName } from '../../store/refs.js';
 import { initRepo, locateStore } from '../../store/repo.js';
 import { checkStoreTrust } from '../../store/trust.js';
 import { checkRecognized } from './recognize.js';
+import { recordLive } from './live.js';
 import { RepoContext, type RepoOptions } from '../repo/repo-context.js';
 import type { ExportOptions, Exported, HooksReport, ImportOptions, ImportResult, Runtime } from './runtime.js';
 
@@ -179,6 +180,8 @@ export async function captureHook(runtimeName: string, input: unknown, opts: { s
     if (!release) throw new ConflictError('another ctx hook is capturing this session; the next call catches up');
     try {
       await capture.run(ctx, event, note);
+      // the live-session index: a code commit in this worktree catches the session up and links it
+      if (capture.live) recordLive(loc.gitdir, runtimeName, event.session, event.cwd || opts.cwd, capture.live(event), ctx.now());
     } finally {
       release();
     }

@@ -7,6 +7,7 @@ import type { Trigger } from '../../core/meta.js';
 import { captureStream, type Run, type StreamReport, type TranscriptStream } from '../../api/capture/capture.js';
 import type { RepoContext } from '../../api/repo/repo-context.js';
 import type { CaptureEvent } from '../../api/capture/runtime.js';
+import type { LiveInfo, LiveSession } from '../../api/capture/live.js';
 import { refs } from '../../store/refs.js';
 import { agentFiles } from './agents.js';
 import { agentBranch, sessionBranch } from './names.js';
@@ -52,9 +53,23 @@ export function captureEvent(v: unknown): CaptureEvent | null {
   return { event: input.hook_event_name, session: input.session_id, cwd: input.cwd, input };
 }
 
+/** For the live-session index: the session's branch and transcript, as the hook input names them. */
+export function liveInfo(event: CaptureEvent): LiveInfo {
+  const input = event.input as HookInput;
+  return { branch: sessionBranch(input.session_id), transcript: resolve(input.cwd ?? '.', input.transcript_path) };
+}
+
+/** A catch-up before a code commit: what the session's transcript (and its subagents') hold past the chain, as tool_call checkpoints. */
+export async function catchUpLive(ctx: RepoContext, transcript: TranscriptStream, live: LiveSession, note: (line: string) => void): Promise<string> {
+  if (live.transcript === undefined) return live.branch;
+  const input: HookInput = { session_id: live.session, transcript_path: live.transcript, hook_event_name: 'Stop', cwd: live.cwd };
+  const [main] = await captureSession(ctx, transcript, input, note, 'tool_call');
+  return main?.branch ?? live.branch;
+}
+
 /** Capture the session's transcript and its subagents' transcripts. */
-export async function captureSession(ctx: RepoContext, transcript: TranscriptStream, input: HookInput, note: (line: string) => void): Promise<StreamReport[]> {
-  const trigger = triggerFor(input);
+export async function captureSession(ctx: RepoContext, transcript: TranscriptStream, input: HookInput, note: (line: string) => void, as?: Trigger): Promise<StreamReport[]> {
+  const trigger = as ?? triggerFor(input);
   if (trigger === null) return [];
   const session = input.session_id;
   const file = resolve(input.cwd ?? '.', input.transcript_path);

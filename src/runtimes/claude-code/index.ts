@@ -2,7 +2,7 @@
 // its hook settings, export for `claude --resume`. Heavy parts load when used: the hook path stays small.
 import type { TranscriptStream } from '../../api/capture/capture.js';
 import type { Runtime } from '../../api/capture/runtime.js';
-import { captureEvent, captureSession, type HookInput } from './hook.js';
+import { captureEvent, captureSession, catchUpLive, liveInfo, type HookInput } from './hook.js';
 import { CLAUDE_FORMAT, sessionBranch } from './names.js';
 import { exportPath, writeSession } from './paths.js';
 import { covers, install, settingsPath, status, uninstall } from './settings.js';
@@ -27,6 +27,8 @@ export const claudeCode: Runtime = {
   capture: {
     parse: captureEvent,
     run: async (ctx, event, note) => void (await captureSession(ctx, transcript, event.input as HookInput, note)),
+    live: liveInfo,
+    catchUp: (ctx, live, note) => catchUpLive(ctx, transcript, live, note),
   },
   hooks: { path: settingsPath, install, uninstall, status, covers },
   export: {

@@ -7,6 +7,8 @@ import { CtxError, NotFoundError } from '../../errors/index.js';
 import { captureStream } from '../../api/capture/capture.js';
 import type { RepoContext } from '../../api/repo/repo-context.js';
 import type { CaptureEvent } from '../../api/capture/runtime.js';
+import type { LiveInfo, LiveSession } from '../../api/capture/live.js';
+import { readState, statePath } from '../../store/capture-state.js';
 import { sessionBranch, transcript } from './import.js';
 import { codexHome, findRollout } from './paths.js';
 
@@ -39,4 +41,23 @@ export async function captureTurn(ctx: RepoContext, event: CaptureEvent, note: (
   if (file === null) throw new NotFoundError(`no rollout of thread ${event.session} under ${home}/sessions`);
   const r = await captureStream(ctx, { transcript, key: event.session, base: sessionBranch(event.session), file, main: true }, { session: event.session, trigger: 'turn_boundary', final: false });
   if (r.forked) note(`rollout ${r.forked.reason}: started ${r.branch} at ${r.forked.at ?? 'a new root'}`);
+}
+
+/** For the live-session index: the thread's branch, the rollout when the input names it, and where Codex keeps threads (the notify JSON does not name the rollout). */
+export function liveInfo(event: CaptureEvent): LiveInfo {
+  const input = event.input as NotifyInput;
+  return {
+    branch: sessionBranch(event.session),
+    ...(input.transcript_path ? { transcript: resolve(event.cwd ?? '.', input.transcript_path) } : {}),
+    input: { codex_home: codexHome(process.env) },
+  };
+}
+
+/** A catch-up before a code commit: the rollout the last capture read (its hook state names it), else found again; tool_call checkpoints. */
+export async function catchUpLive(ctx: RepoContext, live: LiveSession): Promise<string> {
+  const home = (live.input as { codex_home?: unknown } | undefined)?.codex_home;
+  const file = live.transcript ?? readState(statePath(ctx.gitdir, live.session))?.transcript ?? (typeof home === 'string' ? findRollout(home, live.session) : null);
+  if (!file) return live.branch;
+  const r = await captureStream(ctx, { transcript, key: live.session, base: sessionBranch(live.session), file, main: true }, { session: live.session, trigger: 'tool_call', final: false });
+  return r.branch;
 }

@@ -3,7 +3,7 @@
 import type { Runtime } from '../../api/capture/runtime.js';
 import { writeSession } from '../session-file.js';
 import { CODEX_FORMAT, CODEX_LEGACY_FORMAT, importCodex, sessionBranch, transcript } from './import.js';
-import { captureEvent, captureTurn } from './hook.js';
+import { captureEvent, captureTurn, catchUpLive, liveInfo } from './hook.js';
 import { exportPath } from './paths.js';
 import { recognizer } from './recognize.js';
 import { configPath, install, status, uninstall } from './settings.js';
@@ -16,7 +16,7 @@ export const codex: Runtime = {
   sessionBranch,
   import: { accepts: 'a Codex rollout .jsonl', files: /^rollout-.*\.jsonl$/, recognizer, run: importCodex },
   transcript,
-  capture: { parse: captureEvent, run: captureTurn },
+  capture: { parse: captureEvent, run: captureTurn, live: liveInfo, catchUp: catchUpLive },
   hooks: { path: configPath, install, uninstall, status },
   export: {
     render: async (ctx, spec, opts) => (await import('./export.js')).exportCodex(ctx, spec, opts),

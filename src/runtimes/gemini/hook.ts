@@ -6,6 +6,7 @@ import type { Trigger } from '../../core/meta.js';
 import { captureStream } from '../../api/capture/capture.js';
 import type { RepoContext } from '../../api/repo/repo-context.js';
 import type { CaptureEvent } from '../../api/capture/runtime.js';
+import type { LiveInfo, LiveSession } from '../../api/capture/live.js';
 import { sessionBranch } from './names.js';
 import { sessionTranscript } from './transcript.js';
 
@@ -42,4 +43,17 @@ export async function captureSession(ctx: RepoContext, event: CaptureEvent, note
   const run = { session: input.session_id, trigger: TRIGGERS[input.hook_event_name], final: input.hook_event_name === 'SessionEnd' };
   const r = await captureStream(ctx, { transcript: sessionTranscript, key: input.session_id, base: sessionBranch(input.session_id), file, main: true }, run);
   if (r.forked) note(`session file ${r.forked.reason}: started ${r.branch} at ${r.forked.at ?? 'a new root'}`);
+}
+
+/** For the live-session index: the session's branch and the session file its hook input names. */
+export function liveInfo(event: CaptureEvent): LiveInfo {
+  const input = event.input as HookInput;
+  return { branch: sessionBranch(input.session_id), transcript: resolve(input.cwd ?? '.', input.transcript_path) };
+}
+
+/** A catch-up before a code commit: what the session file holds past the chain, as tool_call checkpoints. */
+export async function catchUpLive(ctx: RepoContext, live: LiveSession): Promise<string> {
+  if (live.transcript === undefined) return live.branch;
+  const r = await captureStream(ctx, { transcript: sessionTranscript, key: live.session, base: sessionBranch(live.session), file: live.transcript, main: true }, { session: live.session, trigger: 'tool_call', final: false });
+  return r.branch;
 }

@@ -1,0 +1,34 @@
+// `ctx hook git <hook> ARGS…`: run by ctx's git hooks (ctx hooks install git) in a code repository.
+// It must never block or break a commit: every failure becomes one line in <store>/ctx/hook.log,
+// stdout stays empty, the exit code is always 0. Loaded on main.ts's fast path, without commander.
+import { appendHookLog } from '../api/capture/sessions.js';
+import { commitHook } from '../api/links/commit-hooks.js';
+import { UntrustedStoreError } from '../errors/index.js';
+import type { HookFlags } from './hook.js';
+import { readStdin } from './stdin.js';
+
+const STDIN_TIMEOUT_MS = 30_000;
+
+/** `args`: the hook's name, then what git gave it. Always 0. */
+export async function runGitHook(args: string[], flags: HookFlags, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const [name = '-', ...rest] = args;
+  const call: { gitdir?: string } = {};
+  const log = (message: string) => {
+    const line = [new Date().toISOString(), 'git', name, message.replace(/\s*\n\s*/g, ' ')].join('\t') + '\n';
+    try {
+      if (call.gitdir !== undefined) appendHookLog(call.gitdir, line);
+    } catch {
+      // nowhere to log: the commit goes on
+    }
+  };
+  try {
+    const stdin = async () => (await readStdin(STDIN_TIMEOUT_MS)).toString('utf8');
+    await commitHook(name, rest, { store: flags.store, engine: flags.engine as never, env, cwd: process.cwd(), stdin }, call, log);
+  } catch (e) {
+    // a store ctx may not open is neither written to nor reported
+    if (e instanceof UntrustedStoreError) return 0;
+    log((e as Error)?.message ?? String(e));
+    if (env.CTX_DEBUG === '1') process.stderr.write(`${(e as Error)?.stack}\n`);
+  }
+  return 0;
+}
