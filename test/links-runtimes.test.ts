@@ -4,8 +4,8 @@
 // commit survives amend, rebase -i with a squash, cherry-pick and a squash merge, and two agents in two
 // worktrees of one repository each link only their own commit.
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { eventually } from './codex-cli.js';
 import { ctx, tempDir } from './helpers.js';
@@ -56,6 +56,8 @@ async function project(kind: AgentKind): Promise<Project> {
   sh(repo, ['add', 'README.md']);
   sh(repo, ['commit', '-q', '-m', 'Start']);
   expect(ctx(store, ['init', store]).code).toBe(0);
+  const hooks = ctx(store, ['hooks', 'install', 'git'], { cwd: repo, env: { CTX_STORE: undefined } });
+  expect([hooks.code, hooks.stderr], hooks.stderr).toEqual([0, expect.stringMatching(/^installed in /)]);
   const agent = await kind.start(join(root, 'agent'));
   installRuntimeHooks(store, agent, repo);
   return { root, store, repo, agent };
@@ -105,11 +107,44 @@ function handCommits(cwd: string) {
   sh(cwd, ['commit', '-q', '-am', 'A line by hand']);
 }
 
-/** What the issue asks of the agent's commit (REV) and the file after the hand commit. */
-function expectLinked(p: Project, cwd: string, rev: string, done: Done) {
-  expect(sh(cwd, ['show', '--format=', '--stat', rev])).toMatch(new RegExp(`${FILE.replace('.', '\\.')} \\| 2 \\+\\+\n`));
+/** How a link is known: by a record or a verified trailer, or by the lines only (the trailers and records are gone). */
+type Known = 'linked' | 'matched';
+
+/** `ctx why` / `ctx blame` where the person is: in the worktree, the store found by walking up. */
+const where = (p: Project, cwd: string, args: string[]) => ctx(p.store, args, { cwd, env: { CTX_STORE: undefined } });
+const jsonLines = (text: string) => text.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+
+/**
+ * What the issue asks after the agent's commit (REV) and a line by hand on top (HEAD): `ctx why REV`
+ * names that session's context (its branch and session id) and shows the prompt; `ctx why HEAD` names
+ * none; `ctx blame` gives the agent's lines to that session and the hand-written line to `human`.
+ */
+function expectLinked(p: Project, cwd: string, rev: string, done: Done, known: Known) {
   expect(readFileSync(join(cwd, FILE), 'utf8')).toBe(`${[...AGENT_LINES, HAND_LINE].join('\n')}\n`);
-  void done;
+  const why = where(p, cwd, ['why', rev, '--json']);
+  const debug = `${sh(cwd, ['log', '--format=%h %s%n%b', '-4'])}\n${why.stdout}${why.stderr}`;
+  expect(why.code, debug).toBe(0);
+  const contexts = jsonLines(why.stdout);
+  expect(contexts.map((c) => [c.session, c.branch, c.runtime]), debug).toEqual([[done.session, done.branch, p.agent.runtime]]);
+  const [c] = contexts;
+  expect(c.known, debug).toMatch(known === 'linked' ? /^(recorded|verified)$/ : /^matched$/);
+  expect(c.code).toBe(sh(cwd, ['rev-parse', rev]).trim());
+  expect(c.entries.filter((e: { kind: string }) => e.kind === 'prompt').map((e: { text: string }) => e.text)).toContain(done.prompt);
+  expect(c.entries.filter((e: { kind: string; paths?: string[] }) => e.kind === 'tool' && e.paths?.includes(FILE)).length, debug).toBeGreaterThanOrEqual(2);
+
+  const hand = where(p, cwd, ['why', 'HEAD', '--json']);
+  expect([hand.code, hand.stdout], hand.stderr).toEqual([0, '']);
+
+  const blame = where(p, cwd, ['blame', FILE, '--json']);
+  expect(blame.code, blame.stderr).toBe(0);
+  const lines = jsonLines(blame.stdout);
+  expect(lines.map((l) => [l.line, l.text, l.how, l.session, l.branch, l.prompt]), blame.stdout).toEqual([
+    [1, AGENT_LINES[0], known, done.session, done.branch, done.prompt],
+    [2, AGENT_LINES[1], known, done.session, done.branch, done.prompt],
+    [3, HAND_LINE, 'human', null, null, null],
+  ]);
+  expect(lines[0].context).toMatch(/^ctx-[0-9a-f]{40}$/);
+  expect(lines.slice(0, 2).map((l) => l.code)).toEqual([c.code, c.code]);
 }
 
 /** Skipped with the reason when the CLI cannot run here; under CI a missing CLI fails instead. */
@@ -129,15 +164,23 @@ for (const kind of AGENTS) {
         await fn(p);
       } finally {
         await p.agent.close();
+        // LINKS_KEEP=DIR keeps each project (store, repositories, agent homes) for a look after the run
+        if (process.env.LINKS_KEEP) cpSync(p.root, join(process.env.LINKS_KEEP, `${kind.runtime}-${basename(p.root)}`), { recursive: true });
       }
     };
+    // Gemini CLI runs its shell commands with core.hooksPath="" (GIT_CONFIG_*): git runs no hook for them, so only the lines can tell
+    const known: Known = kind.runtime === 'gemini-cli' ? 'matched' : 'linked';
     const ask = (what: string) => `Please add ${FILE} and commit it: ${what} (${kind.runtime})`;
 
     it('writes, edits and commits through its own tools; a line by hand after it is the person’s', () =>
       withProject(async (p) => {
         const done = await agentCommits(p, p.repo, ask('plain'));
+        const trailers = sh(p.repo, ['log', '-1', '--format=%(trailers:key=Ctx-Context,key=Assisted-by)']);
+        if (known === 'linked') expect(trailers).toMatch(new RegExp(`^Ctx-Context: ctx-[0-9a-f]{40}\nAssisted-by: ${kind.runtime}:\\S+\n\n$`));
+        else expect(trailers).toBe('\n');
         handCommits(p.repo);
-        expectLinked(p, p.repo, 'HEAD~1', done);
+        expect(sh(p.repo, ['log', '-1', '--format=%B'])).toBe('A line by hand\n\n');
+        expectLinked(p, p.repo, 'HEAD~1', done, known);
       }), TIMEOUT);
 
     it('after git commit --amend whose message drops the trailers', () =>
@@ -146,7 +189,7 @@ for (const kind of AGENTS) {
         sh(p.repo, ['commit', '-q', '--amend', '-m', 'Add greet.txt, amended']);
         handCommits(p.repo);
         expect(sh(p.repo, ['log', '--format=%s', '-3'])).toBe('A line by hand\nAdd greet.txt, amended\nStart\n');
-        expectLinked(p, p.repo, 'HEAD~1', done);
+        expectLinked(p, p.repo, 'HEAD~1', done, known);
       }), TIMEOUT);
 
     it('after git rebase -i squashing a later commit into it', () =>
@@ -160,7 +203,7 @@ for (const kind of AGENTS) {
         expect(sh(p.repo, ['log', '--format=%s', '-2'])).toBe('Add greet.txt\nStart\n');
         expect(sh(p.repo, ['show', '--name-only', '--format=', 'HEAD'])).toBe(`NOTES.md\n${FILE}\n`);
         handCommits(p.repo);
-        expectLinked(p, p.repo, 'HEAD~1', done);
+        expectLinked(p, p.repo, 'HEAD~1', done, known);
       }), TIMEOUT);
 
     it('after a cherry-pick to another branch', () =>
@@ -171,7 +214,7 @@ for (const kind of AGENTS) {
         sh(p.repo, ['cherry-pick', 'feature']);
         expect(sh(p.repo, ['rev-parse', 'HEAD'])).not.toBe(sh(p.repo, ['rev-parse', 'feature']));
         handCommits(p.repo);
-        expectLinked(p, p.repo, 'HEAD~1', done);
+        expectLinked(p, p.repo, 'HEAD~1', done, known);
       }), TIMEOUT);
 
     it('after a squash merge whose message drops the trailers', () =>
@@ -183,7 +226,7 @@ for (const kind of AGENTS) {
         sh(p.repo, ['commit', '-q', '-m', 'Feature, squashed']);
         expect(sh(p.repo, ['log', '--format=%B', '-1'])).toBe('Feature, squashed\n\n');
         handCommits(p.repo);
-        expectLinked(p, p.repo, 'HEAD~1', done);
+        expectLinked(p, p.repo, 'HEAD~1', done, 'matched');
       }), TIMEOUT);
 
     it('two agents in two worktrees of one repository, committing at once: each commit names only its own', () =>
@@ -195,8 +238,8 @@ for (const kind of AGENTS) {
         expect(one.session).not.toBe(two.session);
         handCommits(p.repo);
         handCommits(second);
-        expectLinked(p, p.repo, 'HEAD~1', one);
-        expectLinked(p, second, 'HEAD~1', two);
+        expectLinked(p, p.repo, 'HEAD~1', one, known);
+        expectLinked(p, second, 'HEAD~1', two, known);
       }), TIMEOUT);
   });
 }
