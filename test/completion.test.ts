@@ -51,7 +51,7 @@ describe('ctx completion', () => {
     expect(bash(file, ['ctx', 'log', '--a'])).toBe('--all');
     expect(bash(file, ['ctx', 'log', '-n', ''])).toBe('');
     expect(bash(file, ['ctx', 'hooks', ''])).toBe('install uninstall status');
-    expect(bash(file, ['ctx', 'hooks', 'install', ''])).toBe('claude-code codex gemini-cli');
+    expect(bash(file, ['ctx', 'hooks', 'install', ''])).toBe('claude-code codex gemini-cli git');
     expect(bash(file, ['ctx', 'completion', ''])).toBe('bash zsh fish');
     const store = storeWithBranch();
     expect(bash(file, ['ctx', '--store', store, 'log', ''])).toBe('alice/auth-fix');
