@@ -29,7 +29,8 @@ export interface Agent {
   runtime: 'claude-code' | 'codex' | 'gemini-cli';
   /** the env `ctx hooks install <runtime>` needs to find the runtime's config */
   env: Record<string, string>;
-  run(cwd: string, prompt: string, steps: Step[]): Promise<AgentRun>;
+  /** a turn of a new session, or of session `resume` */
+  run(cwd: string, prompt: string, steps: Step[], resume?: string): Promise<AgentRun>;
   /** the session files the runtime wrote, with their session ids */
   sessions(): { id: string; file: string }[];
   /** the store branch a session is captured on */
@@ -75,13 +76,20 @@ const walk = (d: string): string[] => (existsSync(d) ? readdirSync(d, { withFile
 /** The steps of the run in progress, keyed by its prompt: a mock serves one agent, but two runs may overlap. */
 class Scripts {
   private byPrompt = new Map<string, Step[]>();
+  constructor(private readonly result: RegExp) {}
   set(prompt: string, steps: Step[]) {
     this.byPrompt.set(prompt, steps);
   }
-  /** the step after `done` tool results in the conversation that `text` (the request, serialized) carries, or null when all are done */
-  next(text: string, done: number): Step | null {
-    for (const [prompt, steps] of this.byPrompt) if (text.includes(prompt)) return done < steps.length ? steps[done] : null;
-    return null;
+  /**
+   * The prompt of the turn that `text` (the request's conversation, serialized) is in: the latest one
+   * it holds; and the step after as many tool results as follow that prompt, or null when all are done.
+   */
+  next(text: string): { prompt: string; step: Step | null } | null {
+    const [prompt, at] = [...this.byPrompt.keys()].map((p) => [p, text.lastIndexOf(p)] as const).reduce((a, b) => (b[1] > a[1] ? b : a), ['', -1] as const);
+    if (at < 0) return null;
+    const steps = this.byPrompt.get(prompt)!;
+    const done = text.slice(at).match(new RegExp(this.result.source, 'g'))?.length ?? 0;
+    return { prompt, step: done < steps.length ? steps[done] : null };
   }
 }
 
@@ -90,15 +98,14 @@ const claude: AgentKind = {
   bin: CLAUDE_BIN,
   missing: missing(CLAUDE_BIN),
   async start(dir) {
-    const scripts = new Scripts();
+    const scripts = new Scripts(/"type":"tool_result"/);
     const tools: string[] = [];
     const cwdOf = new Map<string, string>();
     const answer = (req: RecordedRequest): Reply => {
-      const text = JSON.stringify(req.body.messages);
-      const results = req.body.messages.flatMap((m) => (Array.isArray(m.content) ? (m.content as { type?: string }[]) : [])).filter((b) => b.type === 'tool_result').length;
-      const step = scripts.next(text, results);
-      if (!step) return { text: DONE_TEXT };
-      const cwd = [...cwdOf].find(([p]) => text.includes(p))![1];
+      const turn = scripts.next(JSON.stringify(req.body.messages));
+      if (!turn?.step) return { text: DONE_TEXT };
+      const { prompt, step } = turn;
+      const cwd = cwdOf.get(prompt)!;
       const tool =
         'write' in step
           ? { name: 'Write', input: { file_path: join(cwd, step.write), content: step.content } }
@@ -113,10 +120,10 @@ const claude: AgentKind = {
     return {
       runtime: 'claude-code',
       env: { HOME: c.home, CLAUDE_CONFIG_DIR: c.config },
-      run(cwd, prompt, steps) {
+      run(cwd, prompt, steps, resume) {
         scripts.set(prompt, steps);
         cwdOf.set(prompt, cwd);
-        return spawnRun(CLAUDE_BIN, ['-p', prompt, '--allowedTools', 'Write,Edit,Bash', '--permission-mode', 'acceptEdits'], cwd, c.env);
+        return spawnRun(CLAUDE_BIN, ['-p', prompt, ...(resume ? ['--resume', resume] : []), '--allowedTools', 'Write,Edit,Bash', '--permission-mode', 'acceptEdits'], cwd, c.env);
       },
       sessions: () => walk(join(c.config, 'projects')).filter((f) => f.endsWith('.jsonl')).map((file) => ({ id: file.split('/').pop()!.slice(0, -6), file })),
       branch: (s) => `claude/${s}`,
@@ -131,7 +138,7 @@ const codex: AgentKind = {
   bin: CODEX_BIN,
   missing: missing(CODEX_BIN),
   async start(dir) {
-    const scripts = new Scripts();
+    const scripts = new Scripts(/"type":"(function_call_output|custom_tool_call_output)"/);
     const tools: string[] = [];
     let n = 0;
     const patch = (step: { write: string; content: string } | { edit: string; old: string; new: string }) =>
@@ -139,9 +146,7 @@ const codex: AgentKind = {
         ? `*** Begin Patch\n*** Add File: ${step.write}\n${step.content.replace(/\n$/, '').split('\n').map((l) => `+${l}`).join('\n')}\n*** End Patch\n`
         : `*** Begin Patch\n*** Update File: ${step.edit}\n@@\n${step.old.replace(/\n$/, '').split('\n').map((l) => `-${l}`).join('\n')}\n${step.new.replace(/\n$/, '').split('\n').map((l) => `+${l}`).join('\n')}\n*** End Patch\n`;
     const script = (body: Record<string, unknown>): OutputItem[] => {
-      const input = Array.isArray(body.input) ? (body.input as Record<string, unknown>[]) : [];
-      const results = input.filter((i) => i.type === 'function_call_output' || i.type === 'custom_tool_call_output').length;
-      const step = scripts.next(JSON.stringify(input.filter((i) => i.type === 'message' && i.role === 'user')), results);
+      const step = scripts.next(JSON.stringify(body.input ?? []))?.step;
       if (!step) return [assistantText(DONE_TEXT)];
       const id = `call_${++n}`;
       if ('shell' in step) {
@@ -183,9 +188,9 @@ stream_max_retries = 0
     return {
       runtime: 'codex',
       env: { HOME: home, CODEX_HOME: codexHome },
-      run(cwd, prompt, steps) {
+      run(cwd, prompt, steps, resume) {
         scripts.set(prompt, steps);
-        return spawnRun(CODEX_BIN, ['exec', prompt], cwd, env);
+        return spawnRun(CODEX_BIN, ['exec', ...(resume ? ['resume', resume] : []), prompt], cwd, env);
       },
       sessions: () => walk(join(codexHome, 'sessions')).filter((f) => f.endsWith('.jsonl')).map((file) => ({ id: /([0-9a-f-]{36})\.jsonl$/.exec(file)![1], file })),
       branch: (s) => `codex/${s}`,
@@ -202,16 +207,14 @@ const gemini: AgentKind = {
   bin: GEMINI_BIN,
   missing: missing(GEMINI_BIN),
   async start(dir) {
-    const scripts = new Scripts();
+    const scripts = new Scripts(/"functionResponse"/);
     const tools: string[] = [];
     const cwdOf = new Map<string, string>();
     const script = (_n: number, body: Record<string, unknown>): Turn => {
-      const contents = (body.contents ?? []) as { role: string; parts: Record<string, unknown>[] }[];
-      const text = JSON.stringify(contents.filter((c) => c.role === 'user').map((c) => c.parts.filter((p) => 'text' in p)));
-      const results = contents.flatMap((c) => c.parts).filter((p) => 'functionResponse' in p).length;
-      const step = scripts.next(text, results);
-      if (!step) return [{ text: DONE_TEXT }];
-      const cwd = [...cwdOf].find(([p]) => text.includes(p))![1];
+      const turn = scripts.next(JSON.stringify(body.contents ?? []));
+      if (!turn?.step) return [{ text: DONE_TEXT }];
+      const { prompt, step } = turn;
+      const cwd = cwdOf.get(prompt)!;
       const call =
         'write' in step
           ? { name: 'write_file', args: { file_path: join(cwd, step.write), content: step.content } }
@@ -235,10 +238,10 @@ const gemini: AgentKind = {
     return {
       runtime: 'gemini-cli',
       env: { HOME: home },
-      run(cwd, prompt, steps) {
+      run(cwd, prompt, steps, resume) {
         scripts.set(prompt, steps);
         cwdOf.set(prompt, cwd);
-        return spawnRun(GEMINI_BIN, ['-p', prompt, '--approval-mode', 'yolo'], cwd, env);
+        return spawnRun(GEMINI_BIN, [...(resume ? ['--resume', resume] : []), '-p', prompt, '--approval-mode', 'yolo'], cwd, env);
       },
       sessions: () => walk(join(home, '.gemini', 'tmp')).filter((f) => /\/chats\/session-.*\.jsonl$/.test(f)).map((file) => ({ id: sessionIdOf(file), file })),
       branch: (s) => `gemini/${s}`,
