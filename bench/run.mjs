@@ -22,8 +22,9 @@ import { benchSession } from './session.mjs';
 import { benchState } from './state.mjs';
 import { benchServe } from './serve.mjs';
 import { benchGrep } from './grep.mjs';
+import { benchLinksCommit } from './links-commit.mjs';
 
-const ALL = ['chain', 'resume', 'large', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens', 'translate', 'resolve', 'session', 'state', 'grep', 'serve'];
+const ALL = ['chain', 'resume', 'large', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens', 'translate', 'resolve', 'session', 'state', 'grep', 'serve', 'commit-hook'];
 const wanted = process.argv.slice(2);
 for (const w of wanted) if (!ALL.includes(w)) throw new Error(`unknown benchmark '${w}' (${ALL.join(', ')})`);
 const picked = wanted.length ? ALL.filter((b) => wanted.includes(b)) : ALL;
@@ -95,6 +96,11 @@ try {
       const r = await benchServe();
       sections.push(r.markdown);
       if (r.summary) targets.push(`- \`ctx serve\`, a 2,000-turn 20 MB session: first messages drawn in ${r.summary.cold.toFixed(0)} ms (target < 1 s: ${r.summary.cold < 1000 ? '**met**' : '**missed**'}); /api/messages ${r.summary.endpoint.toFixed(0)} ms CPU vs \`ctx materialize\` ${r.summary.materialize.toFixed(0)} ms`);
+    } else if (b === 'commit-hook') {
+      const r = await benchLinksCommit({ sizes: (process.env.BENCH_COMMIT_SIZES ?? '10,1000,10000').split(',').map(Number) });
+      sections.push(r.markdown);
+      for (const s of r.summary)
+        targets.push(`- \`git commit\` with ctx's git hooks − without, ${fmtInt(s.size)} sessions: ${s.added.toFixed(0)} ms CPU (target ≤ node's start + 30 = ${(s.floor + 30).toFixed(0)} ms: ${s.met ? '**met**' : '**missed**'})`);
     } else if (b === 'resolve') {
       const r = await benchResolve({ sizes: (process.env.BENCH_RESOLVE_SIZES ?? '100000,1000000').split(',').map(Number) });
       sections.push(r.markdown);

@@ -225,8 +225,11 @@ describe('git commit with ctx hooks installed', () => {
     expect(links(w)).toEqual({ [head(w, wt)]: [[tipOf(w, S2), 'recorded', undefined, ['a.txt']]], [head(w)]: [[tipOf(w, S1), 'recorded', undefined, ['a.txt']]] });
   });
 
-  it('amend and rebase -i with a squash keep the links: the new commits have them, rewritten from the old', () => {
+  it('amend and rebase -i with a squash keep the links: the new commits have them, rewritten from the old; a chained post-rewrite gets the same input', () => {
     const w = world();
+    const own = join(w.repo, '.git', 'hooks', 'post-rewrite');
+    writeFileSync(own, '#!/bin/sh\ncat >> "$(git rev-parse --git-dir)/rewritten.log"\n');
+    chmodSync(own, 0o755);
     expect(run(w, ['hooks', 'install', 'git']).code).toBe(0);
     const t = session(w, S1, w.repo, prompt(S1, w.repo, 'a') + toolUse(S1, w.repo, 'Edit', { file_path: join(w.repo, 'a.txt'), old_string: 'one', new_string: 'two' }));
     writeFileSync(join(w.repo, 'a.txt'), 'two\n');
@@ -236,6 +239,7 @@ describe('git commit with ctx hooks installed', () => {
     w.g(['commit', '-q', '--amend', '-m', `a, amended\n\n${trailers(tipA)}`], { env: { GIT_COMMITTER_DATE: '2026-01-02T03:05:00Z' } });
     const amended = head(w);
     expect(amended).not.toBe(first);
+    expect(readFileSync(join(w.repo, '.git', 'rewritten.log'), 'utf8')).toBe(`${first} ${amended}\n`);
     // the trailer is there once
     expect(message(w)).toBe(`a, amended\n\n${trailers(tipA)}`);
 
@@ -307,5 +311,27 @@ describe('git commit with ctx hooks installed', () => {
     const direct = run(w, ['hook', 'git', 'prepare-commit-msg', '.git/COMMIT_EDITMSG', 'message']);
     expect([direct.code, direct.stdout, direct.stderr]).toEqual([0, '', '']);
     expect(hookLog(w)).toMatch(/\tgit\tprepare-commit-msg\t/);
+  });
+
+  it('a Gemini CLI session (AfterAgent hook, a write_file through a relative path) names its context and its runtime (its model is not in meta.json: unknown)', () => {
+    const w = world();
+    expect(run(w, ['hooks', 'install', 'git']).code).toBe(0);
+    const id = 'aaaa1111-2222-4333-8444-555566667777';
+    const file = join(w.root, 'session-2026-01-10T09-00-aaaa1111.jsonl');
+    const rec = (o: Record<string, unknown>) => `${JSON.stringify(o)}\n`;
+    writeFileSync(
+      file,
+      rec({ sessionId: id, projectHash: 'p', startTime: '2026-01-10T09:00:00.000Z', lastUpdated: '2026-01-10T09:00:00.000Z', kind: 'main' }) +
+        rec({ id: 'u1', timestamp: '2026-01-10T09:00:01.000Z', type: 'user', content: [{ text: 'Write c.txt' }] }) +
+        rec({ id: 'g1', timestamp: '2026-01-10T09:00:02.000Z', type: 'gemini', content: '', model: 'gemini-2.5-pro', toolCalls: [{ id: 'w-1', name: 'write_file', args: { file_path: 'c.txt', content: 'c.txt two\n' }, status: 'success', timestamp: '2026-01-10T09:00:02.000Z' }] }),
+    );
+    const r = run(w, ['hook', 'gemini-cli'], w.repo, JSON.stringify({ session_id: id, transcript_path: file, cwd: w.repo, hook_event_name: 'AfterAgent' }));
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, '', '']);
+    writeFileSync(join(w.repo, 'c.txt'), 'c.txt two\n');
+    w.g(['commit', '-q', '-am', 'c']);
+    const tip = git(w.store, ['rev-parse', `refs/heads/gemini/${id}`]).trim();
+    expect(message(w)).toBe(`c\n\nCtx-Context: ctx-${tip}\nAssisted-by: gemini-cli:unknown\n`);
+    expect(links(w)).toEqual({ [head(w)]: [[tip, 'recorded', undefined, ['c.txt']]] });
+    expect(hookLog(w)).toBe('');
   });
 });

@@ -1,8 +1,7 @@
 // `ctx hook git <hook> ARGS…`: run by ctx's git hooks (ctx hooks install git) in a code repository.
 // It must never block or break a commit: every failure becomes one line in <store>/ctx/hook.log,
 // stdout stays empty, the exit code is always 0. Loaded on main.ts's fast path, without commander.
-import { appendHookLog } from '../api/capture/sessions.js';
-import { commitHook } from '../api/links/commit-hooks.js';
+import { appendHookLog, commitHook } from '../api/links/commit-hooks.js';
 import { UntrustedStoreError } from '../errors/index.js';
 import type { HookFlags } from './hook.js';
 import { readStdin } from './stdin.js';

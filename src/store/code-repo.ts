@@ -88,11 +88,15 @@ export function commitAndParents(top: string, rev: string, env: NodeJS.ProcessEn
   return { sha, parents };
 }
 
-/** A commit's message and the files it changed against its first parent (every file for a root commit). */
-export function commitInfo(top: string, sha: string, env: NodeJS.ProcessEnv): { message: string; files: string[] } {
-  const message = mustGit(top, ['show', '-s', '--format=%B', sha, '--'], env);
-  const files = mustGit(top, ['diff-tree', '--root', '--no-commit-id', '--name-only', '--no-renames', '-r', '-m', '--first-parent', '-z', sha, '--'], env).split('\0').filter(Boolean);
-  return { message, files: [...new Set(files)] };
+/** A commit, its parents, its message and the files it changed against its first parent (every file for a root commit), in one git; null when `rev` names none. */
+export function commitInfo(top: string, rev: string, env: NodeJS.ProcessEnv): { sha: string; parents: string[]; message: string; files: string[] } | null {
+  const r = gitIn(top, ['log', '-1', '-z', '--format=%H %P%x00%B', '--name-only', '--no-renames', '--diff-merges=first-parent', rev, '--'], env);
+  if (!r.ok || r.out === '') return null;
+  const head = r.out.indexOf('\0');
+  const end = r.out.indexOf('\0', head + 1);
+  const [sha, ...parents] = r.out.slice(0, head).trim().split(' ');
+  const files = r.out.slice(end + 1).replace(/^\n/, '').split('\0').filter(Boolean);
+  return { sha, parents, message: r.out.slice(head + 1, end), files: [...new Set(files)] };
 }
 
 /** Adds trailers to a message file as `git interpret-trailers` does (past comments and a scissors line), a trailer already there with the same value not again. */

@@ -1,33 +1,24 @@
-// What ctx's git hooks do at `git commit` time. prepare-commit-msg: the sessions live in this worktree
-// (the live index: never a scan of the store) are caught up, those whose tool calls wrote a staged
-// file since their last linked commit are named in `Ctx-Context:` and `Assisted-by:` trailers and in a
-// pending file in the worktree's git directory. post-commit: the pending contexts' link records, and
-// those of contexts HEAD's message only claims once their tool calls are seen to have touched its
-// files. post-rewrite: links carried from each old commit to its new one.
-import { existsSync, readFileSync, unlinkSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { assistedValue, contextClaims, CONTEXT_TRAILER, ASSISTED_TRAILER } from '../../core/links.js';
-import { lockSession } from '../../store/capture-state.js';
-import { addTrailers, commitAndParents, commitInfo, configBool, repoName, stagedFiles, worktreeTop } from '../../store/code-repo.js';
-import { writeDerived } from '../../store/derived.js';
+// api/links git hooks: what ctx's git hooks do at `git commit` time. prepare-commit-msg: the sessions
+// live in this worktree (the live index: never a scan of the store) are caught up, those whose tool
+// calls wrote a staged file since their last linked commit are named in `Ctx-Context:` and
+// `Assisted-by:` trailers and in a pending file in the worktree's git directory. post-commit: the
+// pending contexts' link records, and those of contexts HEAD's message only claims once their tool
+// calls are seen to have touched its files. post-rewrite: links carried from each old commit to its
+// new one. This file decides cheaply whether there is work; commit-work.ts, loaded then, does it.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { contextClaims } from '../../core/links.js';
+import { configBool, worktreeTop } from '../../store/code-repo.js';
+import { appendDerived, derivedDir } from '../../store/derived.js';
 import { spawnGitSync } from '../../store/git-process.js';
-import { refs } from '../../store/refs.js';
-import { liveSessions, markLinked, type LiveSession } from '../capture/live.js';
-import { currentBranch } from '../capture/capture.js';
-import { runtimeRegistry } from '../capture/sessions.js';
-import { readTipMeta } from '../read/context-reader.js';
-import { RepoContext, type RepoOptions } from '../repo/repo-context.js';
 import { locateStore } from '../../store/repo.js';
 import { checkStoreTrust } from '../../store/trust.js';
-import type { LiveCapture } from '../capture/runtime.js';
-import { linkIndex, recordLink } from './records.js';
-import { insideWorktree, toolWrites, touchedFiles } from './touches.js';
+import { liveSessions, type LinkedMark, type LiveSession } from '../capture/live.js';
+import { readState, statePath } from '../../store/capture-state.js';
+import type { RepoOptions } from '../repo/repo-context.js';
 
 /** The config key that turns the hooks off in a code repository: `git config ctx.links false`. */
 export const LINKS_KEY = 'ctx.links';
-/** A pending file older than this is not recorded: the commit it was written for did not happen. */
-const PENDING_MAX_MS = 3_600_000;
-
 /** Where the code commit is being made: its worktree's top, and its own git directory's files. */
 export interface CommitSite {
   top: string;
@@ -52,176 +43,6 @@ export function commitSite(cwd: string, env: NodeJS.ProcessEnv): CommitSite | nu
 /** Whether the hooks work in this code repository (`ctx.links` unset or true). */
 export const linksOn = (top: string, env: NodeJS.ProcessEnv) => configBool(top, LINKS_KEY, env) !== false;
 
-export interface PendingContext {
-  /** the context commit, 40 hex: the session's tip after its catch-up */
-  context: string;
-  runtime: string;
-  session: string;
-  /** the staged files its tool calls wrote, relative to the worktree's top */
-  files: string[];
-}
-
-/** The pending file: what post-commit records once the commit exists. */
-export interface Pending {
-  v: 1;
-  at: string;
-  /** the store the contexts are in */
-  store: string;
-  top: string;
-  /** HEAD when the message was prepared (null: unborn), and its first parent (an amend's commit has that parent) */
-  head: string | null;
-  headParent: string | null;
-  contexts: PendingContext[];
-  /** contexts the message named already (a cherry-pick's): recorded only once verified */
-  claimed: string[];
-}
-
-export interface Prepared {
-  trailers: string[];
-  contexts: PendingContext[];
-}
-
-/** prepare-commit-msg: catch up the worktree's live sessions, add the trailers of those that wrote staged files, leave the pending file. */
-export async function prepareCommitMsg(ctx: RepoContext, site: CommitSite, msgFile: string, env: NodeJS.ProcessEnv, note: (line: string) => void): Promise<Prepared> {
-  const none = { trailers: [], contexts: [] };
-  if (site.rebasing) return none;
-  const live = liveSessions(ctx.gitdir, site.top, ctx.now());
-  const claimed = contextClaims(readFileSync(msgFile, 'utf8'));
-  if (live.length === 0 && claimed.length === 0) return none;
-  const staged = new Set(live.length ? stagedFiles(site.top, env) : []);
-  const runtimes = staged.size ? await (await runtimeRegistry()).allRuntimes() : [];
-  const contexts: PendingContext[] = [];
-  const trailers: string[] = [];
-  for (const { live: s, linked } of staged.size ? live : []) {
-    const tip = await caughtUpTip(ctx, runtimes.find((r) => r.name === s.runtime)?.capture, s, note);
-    if (tip === null || tip === linked?.tip) continue;
-    const writes = await toolWrites(ctx, tip, linked?.tip);
-    const files = insideWorktree(writes.paths, s.cwd, site.top).filter((f) => staged.has(f)).sort();
-    if (files.length === 0) continue;
-    contexts.push({ context: tip, runtime: s.runtime, session: s.session, files });
-    trailers.push(`${CONTEXT_TRAILER}: ctx-${tip}`, `${ASSISTED_TRAILER}: ${assistedValue(s.runtime, writes.model)}`);
-  }
-  if (contexts.length === 0 && claimed.length === 0) return none;
-  addTrailers(site.top, msgFile, trailers, env);
-  const head = commitAndParents(site.top, 'HEAD', env);
-  const pending: Pending = { v: 1, at: ctx.now().toISOString(), store: ctx.gitdir, top: site.top, head: head?.sha ?? null, headParent: head?.parents[0] ?? null, contexts, claimed };
-  writeDerived(site.pending, `${JSON.stringify(pending)}\n`);
-  return { trailers, contexts };
-}
-
-/** The session's tip once what its transcript holds past the chain is captured; a session a runtime hook is capturing right now is taken as it is. */
-async function caughtUpTip(ctx: RepoContext, capture: LiveCapture | undefined, s: LiveSession, note: (line: string) => void): Promise<string | null> {
-  let branch = currentBranch(ctx, s.branch);
-  if (capture?.catchUp) {
-    const release = lockSession(ctx.gitdir, s.session);
-    if (release)
-      try {
-        branch = await capture.catchUp(ctx, s, note);
-      } catch (e) {
-        note(`catch-up of ${s.session}: ${(e as Error).message}`);
-      } finally {
-        release();
-      }
-  }
-  return ctx.refs.read(refs.branch(branch));
-}
-
-function readPending(path: string): Pending | null {
-  try {
-    const p = JSON.parse(readFileSync(path, 'utf8')) as Pending;
-    return p?.v === 1 && Array.isArray(p.contexts) ? p : null;
-  } catch {
-    return null;
-  }
-}
-
-export interface Recorded {
-  code: string;
-  /** contexts (40 hex) whose links were recorded */
-  contexts: string[];
-}
-
-/** post-commit: the pending contexts' links to HEAD, and those HEAD's message claims once verified; the pending file is gone after. */
-export async function postCommit(ctx: RepoContext, site: CommitSite, env: NodeJS.ProcessEnv): Promise<Recorded | null> {
-  const pending = readPending(site.pending);
-  try {
-    unlinkSync(site.pending);
-  } catch {}
-  if (pending === null || pending.store !== ctx.gitdir || pending.top !== site.top) return null;
-  const age = ctx.now().getTime() - Date.parse(pending.at);
-  if (!(Math.abs(age) <= PENDING_MAX_MS)) return null;
-  const head = commitAndParents(site.top, 'HEAD', env);
-  if (!head) return null;
-  const parent = head.parents[0] ?? null;
-  // a commit on top of the HEAD the message was prepared at, or an amend of it (same parent)
-  const amend = parent !== pending.head && parent === pending.headParent && head.sha !== pending.head;
-  if (parent !== pending.head && !amend) return null;
-  const { message, files } = commitInfo(site.top, head.sha, env);
-  const committed = new Set(files);
-  const repo = repoName(site.top, site.common, env);
-  const done: string[] = [];
-  for (const p of pending.contexts) {
-    if (typeof p.context !== 'string' || !/^[0-9a-f]{40}$/.test(p.context) || done.includes(p.context)) continue;
-    const mine = (Array.isArray(p.files) ? p.files : []).filter((f) => committed.has(f));
-    if (mine.length === 0) continue;
-    await recordLink(ctx, p.context, { code: head.sha, how: 'recorded', files: mine, repo });
-    markLinked(ctx.gitdir, site.top, p.runtime, p.session, { tip: p.context, code: head.sha, at: ctx.now().toISOString() });
-    done.push(p.context);
-  }
-  // a message that names contexts ctx did not prepare (a cherry-pick carries its message): only those whose tool calls touched these files
-  // an amend's claims are its old commit's: post-rewrite carries those
-  for (const claimed of amend ? [] : contextClaims(message)) {
-    if (done.includes(claimed) || !(await isContext(ctx, claimed))) continue;
-    const touched = await touchedFiles(ctx, claimed, files);
-    if (touched.length === 0) continue;
-    await recordLink(ctx, claimed, { code: head.sha, how: 'recorded', files: touched, repo });
-    done.push(claimed);
-  }
-  return { code: head.sha, contexts: done };
-}
-
-async function isContext(ctx: RepoContext, oid: string): Promise<boolean> {
-  try {
-    await readTipMeta(ctx, oid);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** post-rewrite: `old new [extra]` lines; every link of an old commit carried to its new one (a squash: several olds, their files joined). */
-export async function postRewrite(ctx: RepoContext, site: CommitSite, input: string, env: NodeJS.ProcessEnv): Promise<Recorded[]> {
-  const pairs = input
-    .split('\n')
-    .map((l) => l.trim().split(/\s+/))
-    .filter((p) => p.length >= 2 && /^[0-9a-f]{40,64}$/.test(p[0]) && /^[0-9a-f]{40,64}$/.test(p[1]));
-  if (pairs.length === 0) return [];
-  const index = await linkIndex(ctx);
-  // new commit → context → the first old commit and the files of all
-  const carried = new Map<string, Map<string, { from: string; files: Set<string> }>>();
-  for (const [old, next] of pairs) {
-    for (const { context, link } of index.get(old) ?? []) {
-      const byContext = carried.get(next) ?? carried.set(next, new Map()).get(next)!;
-      const c = byContext.get(context) ?? byContext.set(context, { from: old, files: new Set() }).get(context)!;
-      for (const f of link.files ?? []) c.files.add(f);
-    }
-  }
-  if (carried.size === 0) return [];
-  const repo = repoName(site.top, site.common, env);
-  const out: Recorded[] = [];
-  for (const [code, byContext] of carried) {
-    const already = new Set((index.get(code) ?? []).map((l) => l.context));
-    const contexts: string[] = [];
-    for (const [context, c] of byContext) {
-      if (already.has(context)) continue;
-      await recordLink(ctx, context, { code, how: 'rewritten', from: c.from, ...(c.files.size ? { files: [...c.files].sort() } : {}), repo });
-      contexts.push(context);
-    }
-    out.push({ code, contexts });
-  }
-  return out;
-}
-
 export const COMMIT_HOOKS = ['prepare-commit-msg', 'post-commit', 'post-rewrite'] as const;
 
 /**
@@ -239,13 +60,41 @@ export async function commitHook(name: string, args: string[], opts: { store?: s
   if (!loc.exists) return;
   checkStoreTrust(loc.gitdir, env);
   call.gitdir = loc.gitdir;
+  const msgFile = name === 'prepare-commit-msg' && args[0] !== undefined ? resolve(cwd, args[0]) : undefined;
+  // nothing to do, decided without loading the store's code: no live session here and no claim in the message
+  if (name === 'prepare-commit-msg' && (msgFile === undefined || site.rebasing || (!liveSessions(loc.gitdir, site.top, clock(env)).some((l) => !idle(loc.gitdir, l)) && contextClaims(readFileSync(msgFile, 'utf8')).length === 0))) return;
+  const input = name === 'post-rewrite' ? await opts.stdin() : '';
+  const { RepoContext } = await import('../repo/repo-context.js');
+  const work = await import('./commit-work.js');
   const ctx = new RepoContext(loc.gitdir, { env, engine: opts.engine });
   try {
-    if (name === 'prepare-commit-msg') {
-      if (args[0] !== undefined) await prepareCommitMsg(ctx, site, resolve(cwd, args[0]), env, note);
-    } else if (name === 'post-commit') await postCommit(ctx, site, env);
-    else await postRewrite(ctx, site, await opts.stdin(), env);
+    if (msgFile !== undefined) await work.prepareCommitMsg(ctx, site, msgFile, env, note);
+    else if (name === 'post-commit') await work.postCommit(ctx, site, env);
+    else await work.postRewrite(ctx, site, input, env);
   } finally {
     await ctx.close();
   }
+}
+
+/**
+ * A session with nothing to link: linked at its hook state's tip, its transcript no longer than the
+ * state's offset (no tool call since). A session without that certainty is not idle.
+ */
+function idle(store: string, { live, linked }: { live: LiveSession; linked: LinkedMark | null }): boolean {
+  if (!linked || live.transcript === undefined) return false;
+  const state = readState(statePath(store, live.session));
+  if (state?.tip !== linked.tip || state.transcript !== live.transcript) return false;
+  try {
+    return statSync(live.transcript).size === state.offset;
+  } catch {
+    return false;
+  }
+}
+
+/** CTX_NOW (tests), else the clock: as RepoContext reads it. */
+const clock = (env: NodeJS.ProcessEnv) => (env.CTX_NOW && !Number.isNaN(Date.parse(env.CTX_NOW)) ? new Date(env.CTX_NOW) : new Date());
+
+/** A line of `<store>/ctx/hook.log`; never through a link planted there. */
+export function appendHookLog(gitdir: string, line: string): void {
+  appendDerived(join(derivedDir(gitdir), 'hook.log'), line);
 }
