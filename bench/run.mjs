@@ -13,6 +13,7 @@ import { benchCheckpoint } from './checkpoint.mjs';
 import { benchBlake3 } from './blake3.mjs';
 import { benchSync } from './sync.mjs';
 import { benchHook } from './hook.mjs';
+import { benchWhy } from './links-why.mjs';
 import { benchTokens } from './tokens.mjs';
 import { benchTranslate } from './translate.mjs';
 import { benchResume } from './resume.mjs';
@@ -24,7 +25,7 @@ import { benchServe } from './serve.mjs';
 import { benchGrep } from './grep.mjs';
 import { benchLinksCommit } from './links-commit.mjs';
 
-const ALL = ['chain', 'resume', 'large', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens', 'translate', 'resolve', 'session', 'state', 'grep', 'serve', 'commit-hook'];
+const ALL = ['chain', 'resume', 'large', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens', 'translate', 'resolve', 'session', 'state', 'grep', 'serve', 'commit-hook', 'why'];
 const wanted = process.argv.slice(2);
 for (const w of wanted) if (!ALL.includes(w)) throw new Error(`unknown benchmark '${w}' (${ALL.join(', ')})`);
 const picked = wanted.length ? ALL.filter((b) => wanted.includes(b)) : ALL;
@@ -101,6 +102,10 @@ try {
       sections.push(r.markdown);
       for (const s of r.summary)
         targets.push(`- \`git commit\` with ctx's git hooks − without, ${fmtInt(s.size)} sessions: ${s.added.toFixed(0)} ms CPU (target ≤ node's start + 30 = ${(s.floor + 30).toFixed(0)} ms: ${s.met ? '**met**' : '**missed**'})`);
+    } else if (b === 'why') {
+      const r = await benchWhy();
+      sections.push(r.markdown);
+      targets.push(`- \`ctx why HEAD\` on a commit linked to a 10,000-turn session, warm store: ${r.summary.median.toFixed(0)} ms whole process, ${r.summary.cpu.toFixed(0)} ms CPU (target < 500 ms: ${r.summary.median < 500 ? '**met**' : r.summary.cpu < 500 ? '**met** in CPU, not in wall time on this loaded machine' : '**missed**'}; \`node -e 0\` alone ${r.summary.floor.toFixed(0)} ms)`);
     } else if (b === 'resolve') {
       const r = await benchResolve({ sizes: (process.env.BENCH_RESOLVE_SIZES ?? '100000,1000000').split(',').map(Number) });
       sections.push(r.markdown);

@@ -9,8 +9,6 @@ import { claudeTranscript, commitFiles, newCodeRepo, type Turn } from './why-kit
 import { RepoContext } from '../src/api/repo/repo-context.js';
 import { contentIndex, normalise } from '../src/api/links/content-index.js';
 import { TRACE_NAMESPACE, uuid5 } from '../src/core/agent-trace.js';
-import { contextsOfCode, setMatcher } from '../src/api/links/resolve-code.js';
-import { contentMatcher } from '../src/api/links/match.js';
 
 const SESSION_A = 'aaaaaaaa-1111-4222-8333-444455556666';
 const SESSION_B = 'bbbbbbbb-1111-4222-8333-444455556666';
@@ -80,22 +78,6 @@ describe('the content index', () => {
     expect(index.lookup('planted line, not in any session')).toEqual([]);
     expect([index.commits, index.lines]).toEqual([2, 3]);
     expect(JSON.parse(readFileSync(file, 'utf8')).commits).toHaveLength(2);
-  });
-});
-
-describe('contentMatcher', () => {
-  it('gives contextsOfCode the contexts that wrote a commit nothing links, most lines first', async () => {
-    const w = world();
-    w.imp(SESSION_A, [{ prompt: 'Make refresh retry once.', writes: [{ path: 'src/auth.ts', content: AUTH }] }], 'alice/auth');
-    const b = w.imp(SESSION_B, [{ prompt: 'Pick a colour.', writes: [{ path: 'src/colour.ts', content: COLOUR + 'export const size = 12;\n' }] }], 'bob/colour');
-    const sha = commitFiles(w.code, { 'src/colour.ts': COLOUR + 'export const size = 12;\n' }, 'Squashed, no trailers');
-    setMatcher(contentMatcher);
-    try {
-      const r = await contextsOfCode(w.repo(), w.code, 'HEAD');
-      expect(r.contexts).toEqual([{ context: b, known: 'matched', inStore: true, via: sha, files: ['src/colour.ts'], lines: 2 }]);
-    } finally {
-      setMatcher(null);
-    }
   });
 });
 

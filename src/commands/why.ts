@@ -115,8 +115,9 @@ function renderContext(io: CommandIO, r: WhyReport, x: WhyContext): string[] {
   if (x.record) field('recorded', `${x.record.at} by ${x.record.by}`);
   if (x.files.length) field('files', x.files.join(', '));
   if (!x.inStore || x.session === null) return out;
-  out.push(`  ${'since'.padEnd(10)}${x.since ? `${x.since} (its previous linked code commit)` : 'the start of the session'}`);
-  if (x.total > x.entries.length) out.push(c.dim(`  … ${x.total - x.entries.length} earlier entries (--limit 0 shows all)`));
+  out.push(`  ${'since'.padEnd(10)}${x.since ? `${x.since} (its previous linked code commit)` : x.total === null ? 'further back than the entries read' : 'the start of the session'}`);
+  if (x.total === null) out.push(c.dim(`  … earlier entries (--limit 0 shows all)`));
+  else if (x.total > x.entries.length) out.push(c.dim(`  … ${x.total - x.entries.length} earlier entries (--limit 0 shows all)`));
   for (const e of x.entries) out.push(...entryLines(io, e));
   return out;
 }
@@ -129,7 +130,7 @@ function entryLines(io: CommandIO, e: SliceEntry): string[] {
   const colour = e.kind === 'prompt' ? c.bold : e.kind === 'reasoning' ? c.dim : e.kind === 'tool' ? c.magenta : (s: string) => s;
   const body = visibleLines(e.text).replace(/\t/g, '  ').split('\n');
   const shown = e.kind === 'tool' ? [] : body.slice(0, TEXT_LINES);
-  const out = [`  ${c.dim(`[${e.entry}]`)} ${colour(visible(head))}${e.kind === 'tool' && e.text ? c.dim(` ${visible(e.text)}`) : ''}`];
+  const out = [`  ${c.dim(`${shortId(e.commit.slice(4))}:${e.entry}`)} ${colour(visible(head))}${e.kind === 'tool' && e.text ? c.dim(` ${visible(e.text)}`) : ''}`];
   for (const l of shown) out.push(`      ${colour(l)}`);
   if (body.length > shown.length && e.kind !== 'tool') out.push(c.dim(`      … ${body.length - shown.length} more lines (--json shows them)`));
   return out;
