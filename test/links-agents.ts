@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { agentBin } from './agent-clis.js';
 import { CLAUDE_BIN, claudeEnv } from './claude-cli.js';
 import { CODEX_BIN } from './codex-cli.js';
-import { ROOT } from './helpers.js';
 import { startMockApi, type RecordedRequest, type Reply } from './mock-anthropic-api.js';
 import { startMockGemini, type Turn } from './mock-gemini-api.js';
 import { assistantText, functionCall, startMockOpenAI, type OutputItem } from './mock-openai-api.js';
