@@ -2,10 +2,10 @@
 // cloned repository filled: nothing is opened through a link the repository planted, a temporary file
 // is new (O_EXCL|O_NOFOLLOW, a random name beside its target), the file keeps its mode, and a linked
 // settings file is edited where it points.
-import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fchmodSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { mkdirSync, readFileSync, readlinkSync, realpathSync, statSync, unlinkSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { BadInputError } from '../errors/index.js';
+import { lstatOrNull, replaceWhole, writeNew } from '../store/safe-write.js';
 
 /** A settings file as read: `target` is what gets written (the link's target when `path` is a link). */
 export interface SettingsFile {
@@ -15,17 +15,6 @@ export interface SettingsFile {
   text: string | null;
   /** permission bits to keep; null for a file that is not there yet */
   mode: number | null;
-}
-
-const NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
-
-function lstatOrNull(path: string) {
-  try {
-    return lstatSync(path);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
-  }
 }
 
 /** Reads `path`, through a link to its target; a link to nothing or anything but a regular file is refused. */
@@ -47,31 +36,8 @@ export function readSettingsFile(path: string): SettingsFile {
 
 /** Replaces the file's content by renaming a complete new copy over its target: a reader never sees half of it. */
 export function replaceSettingsFile(file: SettingsFile, text: string): void {
-  const dir = dirname(file.target);
-  mkdirSync(dir, { recursive: true });
-  const tmp = join(dir, `.${basename(file.target)}.${randomBytes(8).toString('hex')}.ctx-tmp`);
-  writeNew(tmp, text, file.mode);
-  try {
-    renameSync(tmp, file.target);
-  } catch (e) {
-    unlinkSync(tmp);
-    throw e;
-  }
-}
-
-/** Creates `path` with `text`; it must not exist (not even as a link). `mode` null: the umask's default. */
-function writeNew(path: string, text: string, mode: number | null): void {
-  const fd = openSync(path, NEW, mode ?? 0o666);
-  let done = false;
-  try {
-    if (mode !== null) fchmodSync(fd, mode); // the umask narrowed what open gave it
-    writeFileSync(fd, text);
-    fsyncSync(fd);
-    done = true;
-  } finally {
-    closeSync(fd);
-    if (!done) unlinkSync(path);
-  }
+  mkdirSync(dirname(file.target), { recursive: true });
+  replaceWhole(file.target, text, file.mode);
 }
 
 /** Whether ctx's backup is there; a backup path that is a link or not a regular file is refused. */

@@ -3,12 +3,12 @@
 // chained: moved aside to `<name>.ctx-chained`, bytes and mode kept, and run by ctx's script with
 // the same arguments and input, its exit status kept; uninstall moves it back. Nothing is written
 // through a link: scripts are new files (O_EXCL|O_NOFOLLOW) renamed into place.
-import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fchmodSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, renameSync, unlinkSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { shellQuote } from '../../core/shell.js';
 import { ConflictError, NotFoundError, UsageError } from '../../errors/index.js';
 import { codeRepo } from '../../store/code-repo.js';
+import { lstatOrNull, replaceWhole } from '../../store/safe-write.js';
 
 export const GIT_HOOKS = ['prepare-commit-msg', 'post-commit', 'post-rewrite'] as const;
 export type GitHookName = (typeof GIT_HOOKS)[number];
@@ -57,15 +57,6 @@ export function hookScript(name: GitHookName, command: string): string {
 /** `node ctx` as a hook runs it: both absolute and quoted. */
 export const ctxCommand = (node: string, script: string) => `${shellQuote(node)} ${shellQuote(script)}`;
 
-function lstatOrNull(path: string) {
-  try {
-    return lstatSync(path);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
-  }
-}
-
 /** Whether the file at `path` is a script ctx wrote (a regular file whose second line is the marker). */
 function isOurs(path: string): boolean {
   const st = lstatOrNull(path);
@@ -105,21 +96,7 @@ function hooksDirectory(cwd: string, env: NodeJS.ProcessEnv): string {
 }
 
 /** A new file with `text`, executable, renamed over `path` (a link there is replaced, never followed). */
-function writeScript(path: string, text: string): void {
-  const tmp = join(dirname(path), `.${randomBytes(8).toString('hex')}.ctx-tmp`);
-  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o755);
-  try {
-    fchmodSync(fd, 0o755);
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } catch (e) {
-    closeSync(fd);
-    unlinkSync(tmp);
-    throw e;
-  }
-  closeSync(fd);
-  renameSync(tmp, path);
-}
+const writeScript = (path: string, text: string) => replaceWhole(path, text, 0o755);
 
 function report(dir: string, changed: boolean): GitHooksReport {
   return { path: dir, changed, hooks: Object.fromEntries(GIT_HOOKS.map((h) => [h, stateOf(dir, h)])) as Record<GitHookName, GitHookState> };
