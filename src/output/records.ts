@@ -16,6 +16,8 @@ import type { Resolution, SessionTip } from '../api/capture/resolve.js';
 import type { AuditEntry, StateDiff, StateStats, StateValue, StateWrite } from '../api/state/state.js';
 import type { GrepHit } from '../api/search/grep.js';
 import type { FileTouch } from '../api/search/touched.js';
+import type { CodeCommit, DiffFile } from '../api/links/code-repo.js';
+import type { LinkRecord } from '../api/links/records.js';
 import { fullId } from '../core/ids.js';
 import { displaySummary } from '../core/summary.js';
 import type { CtxError } from '../errors/index.js';
@@ -267,6 +269,16 @@ export function fileTouchJson(t: FileTouch) {
 /** A line of `ctx log --all --graph`: the lanes drawn, and the commit's log record (null on a line that joins lanes). */
 export function graphLineJson(graph: string, commit: CommitRecord | null) {
   return { v: 1, graph, commit: commit && logJson(commit) };
+}
+
+/** A code commit (the web view's /code/<sha>): who made it, its message, and its diff against its first parent in files and hunks. */
+export function codeCommitJson(c: CodeCommit, files: DiffFile[]) {
+  return { v: 1, sha: c.sha, parents: c.parents, author: c.author.name, author_email: c.author.email, authored_at: c.author.at, committer: c.committer.name, committer_email: c.committer.email, committed_at: c.committer.at, message: c.message, files };
+}
+
+/** A code commit a context led to, as the context's note records it. */
+export function codeLinkJson(context: string, l: LinkRecord) {
+  return { v: 1, context: fullId(context), code: l.code, how: l.how, from: l.from ?? null, files: l.files ?? null, repo: l.repo ?? null, at: l.at, by: l.by };
 }
 
 /** A page of a context's neutral messages: `total` in the whole context, `offset` of the first here. */

@@ -1,0 +1,64 @@
+// The web view's routes between code and contexts: a code commit with its diff and the contexts that
+// made it, the code commits a context led to, and a file's blame. Every parameter is checked before
+// git or the store sees it (codeSha, codePath); without a code repository these routes say so.
+import { codeDiff, codePath, codeSha, resolveCode, type CodeRepo } from '../api/links/code-repo.js';
+import { linkIndex, linksOf } from '../api/links/records.js';
+import type { RepoContext } from '../api/repo/repo-context.js';
+import { NotFoundError, UsageError } from '../errors/index.js';
+import { codeCommitJson, codeLinkJson } from '../output/records.js';
+
+type Lines = unknown[];
+
+/** `/code/<4 to 64 hex>` → the sha as typed. */
+export function codePermalink(path: string): string | null {
+  return /^\/code\/([0-9a-fA-F]{4,64})$/.exec(path)?.[1] ?? null;
+}
+
+/** Whether a code commit page names a commit of the code repository (else the page is a 404). */
+export async function codePageExists(code: CodeRepo | null, sha: string): Promise<boolean> {
+  if (code === null) return false;
+  try {
+    await resolveCode(code, sha);
+    return true;
+  } catch (e) {
+    if (e instanceof NotFoundError) return false;
+    throw e;
+  }
+}
+
+function needCode(code: CodeRepo | null): CodeRepo {
+  if (code === null) throw new NotFoundError('no code repository: start ctx serve in a git work tree, or give --code PATH');
+  return code;
+}
+
+/** The records of a link route; null for a path that is none. */
+export async function linkRoute(repo: RepoContext, code: CodeRepo | null, path: string, q: URLSearchParams): Promise<Lines | null> {
+  switch (path) {
+    case '/api/code': {
+      const sha = codeSha(param(q, 'sha'));
+      const { commit, files } = await codeDiff(needCode(code), sha);
+      const contexts = (await linkIndex(repo)).get(commit.sha) ?? [];
+      return [codeCommitJson(commit, files), ...contexts.map((c) => codeLinkJson(c.context, c.link))];
+    }
+    case '/api/links': {
+      const oid = await repo.resolve(param(q, 'id'));
+      return (await linksOf(repo, oid)).map((l) => codeLinkJson(oid, l));
+    }
+    case '/api/blame': {
+      codePath(param(q, 'file'));
+      needCode(code);
+      throw new NotImplemented('the blame of a file is not in this build yet');
+    }
+  }
+  return null;
+}
+
+/** A route whose backing function is not there yet: 501. */
+export class NotImplemented extends Error {}
+
+function param(q: URLSearchParams, name: string): string {
+  const v = q.get(name);
+  if (v === null || v === '') throw new UsageError(`${name} is missing`);
+  if (q.getAll(name).length > 1) throw new UsageError(`${name} is given more than once`);
+  return v;
+}
