@@ -1,0 +1,129 @@
+// From a code commit to the contexts that made it, and how each is known: a link record in the
+// store (recorded), a `Ctx-Context:` line the context's tool calls bear out (verified), one they do
+// not or the store does not hold (claimed: reported, never acted on), or neither but the commit's
+// added lines found among what the sessions wrote (matched). `(cherry picked from commit X)` leads to
+// X's links too.
+import { cherryPickedFrom, contextClaims, type LinkRecord } from '../../core/links.js';
+import { CtxError } from '../../errors/index.js';
+import { addedLines, changedFiles, codeCommit, resolveCode, type AddedLines, type CodeCommit, type CodeFileChange } from '../../store/code-history.js';
+import { effectsReader, type EffectsReader } from '../search/effects.js';
+import type { RepoContext } from '../repo/repo-context.js';
+import { linkIndex, type ContextLink } from './records.js';
+import { readChain, verifyAgainst, type ChainRead } from './verify-link.js';
+
+export type LinkKnown = 'recorded' | 'verified' | 'claimed' | 'matched';
+
+/** One context that made (or is said to have made) a code commit. */
+export interface CodeContext {
+  /** the context commit, 40 hex */
+  context: string;
+  known: LinkKnown;
+  /** whether the store holds the context commit (a claim may name one it does not) */
+  inStore: boolean;
+  /** the code commit the link was found on: the commit asked about, or the one it was cherry-picked from */
+  via: string;
+  /** `recorded`: the link record (its `how` is recorded or rewritten) */
+  record?: LinkRecord;
+  /** the commit's files the context edited or wrote (a record's files when recorded) */
+  files: string[];
+  /** how many of the commit's added lines the context wrote (not counted for a record) */
+  lines: number;
+}
+
+/** A code commit and the contexts that made it. */
+export interface CodeContexts {
+  /** the work tree's top */
+  repo: string;
+  commit: CodeCommit;
+  files: CodeFileChange[];
+  added: AddedLines[];
+  contexts: CodeContext[];
+}
+
+/** What one call reads once: the link index, the effects reader, the chains it walked. */
+interface Reads {
+  index: Map<string, ContextLink[]>;
+  effects: EffectsReader;
+  chains: Map<string, ChainRead | null | 'unreadable'>;
+}
+
+/** Matched contexts for a commit nothing recorded or verified: the content index's answer, when there is one. */
+export type Matcher = (ctx: RepoContext, code: CodeContexts) => Promise<CodeContext[]>;
+
+let matcher: Matcher | null = null;
+/** Set how `matched` contexts are found (the content index registers itself). */
+export function setMatcher(m: Matcher | null): void {
+  matcher = m;
+}
+
+/**
+ * The contexts that made the code commit `rev` (a sha, or any revision) of the repository at
+ * `codeCwd`. Recorded ones first, then the message's claims in order, then those of the commit it
+ * was cherry-picked from; each context once, by the strongest way it is known.
+ */
+export async function contextsOfCode(ctx: RepoContext, codeCwd: string, rev: string): Promise<CodeContexts> {
+  const { sha, top } = resolveCode(codeCwd, rev);
+  const commit = codeCommit(top, sha);
+  const files = changedFiles(top, sha);
+  const added = addedLines(top, sha);
+  const reads: Reads = { index: await linkIndex(ctx), effects: await effectsReader(), chains: new Map() };
+  const out: CodeContext[] = [];
+  const paths = [...new Set([...files.map((f) => f.path), ...added.map((a) => a.path)])];
+  await collect(ctx, reads, top, commit, paths, added, out, new Set([sha]));
+  const result: CodeContexts = { repo: top, commit, files, added, contexts: out };
+  if (matcher && !out.some((c) => c.known === 'recorded' || c.known === 'verified')) {
+    for (const m of await matcher(ctx, result)) if (!out.some((c) => c.context === m.context)) out.push({ ...m, known: 'matched' });
+  }
+  return result;
+}
+
+const RANK: Record<LinkKnown, number> = { recorded: 0, verified: 1, matched: 2, claimed: 3 };
+
+function add(out: CodeContext[], c: CodeContext): void {
+  const i = out.findIndex((o) => o.context === c.context);
+  if (i < 0) out.push(c);
+  else if (RANK[c.known] < RANK[out[i].known]) out[i] = c;
+}
+
+/** The links of `commit` (and, through cherry-pick lines, of the commits it was picked from) into `out`. */
+async function collect(ctx: RepoContext, reads: Reads, top: string, commit: CodeCommit, paths: string[], added: AddedLines[], out: CodeContext[], seen: Set<string>): Promise<void> {
+  for (const { context, link } of reads.index.get(commit.sha) ?? []) add(out, { context, known: 'recorded', inStore: true, via: commit.sha, record: link, files: link.files ?? [], lines: 0 });
+  for (const context of contextClaims(commit.message)) {
+    if (out.some((o) => o.context === context && o.known === 'recorded')) continue;
+    let chain = reads.chains.get(context);
+    if (chain === undefined) reads.chains.set(context, (chain = await readChainOrDamage(ctx, context, reads)));
+    if (chain === 'unreadable') {
+      add(out, { context, known: 'claimed', inStore: true, via: commit.sha, files: [], lines: 0 });
+      continue;
+    }
+    if (!chain) {
+      add(out, { context, known: 'claimed', inStore: false, via: commit.sha, files: [], lines: 0 });
+      continue;
+    }
+    const v = verifyAgainst(chain.messages, paths, added, top);
+    add(out, { context, known: v.verified ? 'verified' : 'claimed', inStore: true, via: commit.sha, files: v.files, lines: v.lines });
+  }
+  for (const from of cherryPickedFrom(commit.message)) {
+    if (seen.has(from) || seen.size > 16) continue;
+    seen.add(from);
+    let picked: CodeCommit;
+    try {
+      picked = codeCommit(top, from);
+    } catch {
+      // the source is not in this clone: its recorded links still are
+      for (const { context, link } of reads.index.get(from) ?? []) add(out, { context, known: 'recorded', inStore: true, via: from, record: link, files: link.files ?? [], lines: 0 });
+      continue;
+    }
+    await collect(ctx, reads, top, picked, paths, added, out, seen);
+  }
+}
+
+/** A claimed context's chain; `unreadable` when the store holds it but cannot read it (damage, a format this build does not know): it stays a claim. */
+async function readChainOrDamage(ctx: RepoContext, context: string, reads: Reads): Promise<ChainRead | null | 'unreadable'> {
+  try {
+    return await readChain(ctx, context, reads.effects);
+  } catch (e) {
+    if (e instanceof CtxError) return 'unreadable';
+    throw e;
+  }
+}
