@@ -1,11 +1,12 @@
 // The web view's routes between code and contexts: a code commit with its diff and the contexts that
 // made it, the code commits a context led to, and a file's blame. Every parameter is checked before
 // git or the store sees it (codeSha, codePath); without a code repository these routes say so.
-import { codeDiff, codePath, codeSha, resolveCode, type CodeRepo } from '../api/links/code-repo.js';
-import { linkIndex, linksOf } from '../api/links/records.js';
+import { codeDiff, codePath, codeSha, resolveCodeSha, type CodeRepo } from '../api/links/code-repo.js';
+import { linksOf } from '../api/links/records.js';
+import { contextsOfCode } from '../api/links/resolve-code.js';
 import type { RepoContext } from '../api/repo/repo-context.js';
 import { NotFoundError, UsageError } from '../errors/index.js';
-import { codeCommitJson, codeLinkJson } from '../output/records.js';
+import { codeCommitJson, codeContextJson, codeLinkJson } from '../output/records.js';
 
 type Lines = unknown[];
 
@@ -18,7 +19,7 @@ export function codePermalink(path: string): string | null {
 export async function codePageExists(code: CodeRepo | null, sha: string): Promise<boolean> {
   if (code === null) return false;
   try {
-    await resolveCode(code, sha);
+    await resolveCodeSha(code, sha);
     return true;
   } catch (e) {
     if (e instanceof NotFoundError) return false;
@@ -35,10 +36,11 @@ function needCode(code: CodeRepo | null): CodeRepo {
 export async function linkRoute(repo: RepoContext, code: CodeRepo | null, path: string, q: URLSearchParams): Promise<Lines | null> {
   switch (path) {
     case '/api/code': {
-      const sha = codeSha(param(q, 'sha'));
-      const { commit, files } = await codeDiff(needCode(code), sha);
-      const contexts = (await linkIndex(repo)).get(commit.sha) ?? [];
-      return [codeCommitJson(commit, files), ...contexts.map((c) => codeLinkJson(c.context, c.link))];
+      const typed = codeSha(param(q, 'sha'));
+      const c = needCode(code);
+      const sha = await resolveCodeSha(c, typed);
+      const made = await contextsOfCode(repo, c.top, sha);
+      return [codeCommitJson(made.commit, await codeDiff(c, sha)), ...made.contexts.map(codeContextJson)];
     }
     case '/api/links': {
       const oid = await repo.resolve(param(q, 'id'));

@@ -1,5 +1,5 @@
-// A code repository as the web view reads it: its work tree's top, and one commit with its diff
-// parsed into files and hunks. The repository is someone else's: git runs with SAFE_CONFIG, no
+// A code repository as the web view reads it: its work tree's top, a commit id from its hex prefix,
+// and a commit's diff parsed into files and hunks. The repository is someone else's: git runs with SAFE_CONFIG, no
 // external diff, no textconv, no signature check (gpg.program), fixed prefixes and quoting, and
 // without the GIT_* variables that would point it at another repository.
 import { spawnGit, spawnGitSync } from './git-process.js';
@@ -10,14 +10,6 @@ const CODE_CONFIG = ['-c', 'log.showSignature=false', '-c', 'core.quotePath=true
 const MAX_OUTPUT = 8 << 20;
 /** Diff lines sent at most (over every file); the rest of the files come without hunks, `cut`. */
 export const MAX_DIFF_LINES = 20_000;
-
-export interface CodeCommit {
-  sha: string;
-  parents: string[];
-  author: { name: string; email: string; at: string };
-  committer: { name: string; email: string; at: string };
-  message: string;
-}
 
 export interface DiffLine {
   /** ' ' context, '+' added, '-' removed, '\' a note such as "No newline at end of file" */
@@ -109,13 +101,10 @@ function objectTypes(top: string, env: NodeJS.ProcessEnv, ids: string[]): Promis
   });
 }
 
-/** A commit (its full id) and its diff against its first parent. */
-export async function codeCommit(top: string, env: NodeJS.ProcessEnv, sha: string): Promise<{ commit: CodeCommit; files: DiffFile[] }> {
-  const info = await git(top, env, ['show', '-s', '--no-show-signature', '--format=%H%x00%P%x00%an%x00%ae%x00%aI%x00%cn%x00%ce%x00%cI%x00%B', sha, '--']);
-  const [id, parents, an, ae, ad, cn, ce, cd, ...body] = info.out.split('\0');
-  const commit: CodeCommit = { sha: id, parents: parents ? parents.split(' ') : [], author: { name: an, email: ae, at: ad }, committer: { name: cn, email: ce, at: cd }, message: body.join('\0').replace(/\n+$/, '\n') };
+/** A commit's diff against its first parent (a root commit: against nothing), in files and hunks. */
+export async function codePatch(top: string, env: NodeJS.ProcessEnv, sha: string): Promise<DiffFile[]> {
   const patch = await git(top, env, ['show', '--no-show-signature', '--pretty=format:', '--patch', '--no-ext-diff', '--no-textconv', '--no-color', '--no-relative', '-M', '--submodule=short', '--diff-merges=first-parent', '--src-prefix=a/', '--dst-prefix=b/', sha, '--']);
-  return { commit, files: parsePatch(patch.out, patch.cut) };
+  return parsePatch(patch.out, patch.cut);
 }
 
 /** `git diff` output (a/ and b/ prefixes, quoted paths) as files and hunks; at most MAX_DIFF_LINES lines in all. */

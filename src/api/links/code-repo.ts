@@ -1,10 +1,10 @@
 // The code repository a view of links reads (`ctx serve` in a work tree, or --code PATH): found and
 // checked once, and what is asked of it checked before git sees it (a commit id is hex, a file a
 // plain path inside the work tree).
-import { codeCommit, codeCommitIds, codeTop, type CodeCommit, type DiffFile } from '../../store/code-diff.js';
+import { codeCommitIds, codePatch, codeTop, type DiffFile } from '../../store/code-diff.js';
 import { AmbiguousIdError, NotFoundError, UsageError } from '../../errors/index.js';
 
-export type { CodeCommit, DiffFile, DiffLine, Hunk } from '../../store/code-diff.js';
+export type { DiffFile, DiffLine, Hunk } from '../../store/code-diff.js';
 
 export interface CodeRepo {
   /** the work tree's top */
@@ -32,16 +32,16 @@ export function codeSha(value: string): string {
 }
 
 /** The code commit a prefix names: its full id; NotFoundError for none, AmbiguousIdError for several. */
-export async function resolveCode(code: CodeRepo, sha: string): Promise<string> {
+export async function resolveCodeSha(code: CodeRepo, sha: string): Promise<string> {
   const ids = await codeCommitIds(code.top, code.env, codeSha(sha));
   if (ids.length === 0) throw new NotFoundError(`no commit ${sha} in the code repository ${code.top}`);
   if (ids.length > 1) throw new AmbiguousIdError(sha, ids);
   return ids[0];
 }
 
-/** A code commit and its diff against its first parent (files and hunks, cut past a limit). */
-export async function codeDiff(code: CodeRepo, sha: string): Promise<{ commit: CodeCommit; files: DiffFile[] }> {
-  return codeCommit(code.top, code.env, await resolveCode(code, sha));
+/** A code commit's diff against its first parent (files and hunks, cut past a limit); `sha`: its full id. */
+export function codeDiff(code: CodeRepo, sha: string): Promise<DiffFile[]> {
+  return codePatch(code.top, code.env, sha);
 }
 
 /** Longest file path taken. */

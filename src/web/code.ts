@@ -1,0 +1,94 @@
+/// <reference lib="dom" />
+// The pages between code and contexts: a code commit's diff beside the contexts that made it, the
+// code commits a context led to (on its page), and a file's blame. Code is text nodes only.
+import { api, codeLink, h, link, plural, short, show, type CodeCommit, type CodeContext, type CodeLink } from './dom.js';
+
+type DiffFile = CodeCommit['files'][number];
+
+const STATUS: Record<DiffFile['status'], string> = { added: 'added', deleted: 'deleted', modified: 'modified', renamed: 'renamed', copied: 'copied' };
+const OP_CLASS = { ' ': 'ctx', '+': 'add', '-': 'del', '\\': 'note' } as const;
+
+/** A code commit: its message and diff on the left, the contexts that made it on the right. */
+export async function codePage(sha: string): Promise<void> {
+  const [c, ...contexts] = await api<CodeCommit | CodeContext>('code', { sha });
+  const commit = c as CodeCommit;
+  const [subject, ...body] = commit.message.split('\n');
+  const head = h(
+    'p',
+    { class: 'status mono' },
+    commit.sha,
+    ` · ${commit.author} <${commit.author_email}> · ${commit.authored_at}`,
+    ...commit.parents.flatMap((p, i) => [i ? ', ' : ' · parent ', codeLink(p)]),
+  );
+  const text = body.join('\n').trim();
+  const diff = h('section', { class: 'code-diff', id: 'diff' }, h('h2', {}, plural(commit.files.length, 'file')), ...commit.files.map(fileDiff));
+  const made = h('section', { class: 'code-contexts', id: 'contexts' }, h('h2', {}, 'The conversation'), ...contextList(contexts as CodeContext[]));
+  show(h('h1', {}, subject || short(commit.sha)), head, ...(text ? [h('pre', { class: 'code-message' }, text)] : []), h('div', { class: 'code-commit-page' }, diff, made));
+}
+
+function fileDiff(f: DiffFile): HTMLElement {
+  const title = h('h3', { class: 'mono' }, h('span', { class: `file-status ${f.status}` }, STATUS[f.status]), ' ', f.path, ...(f.old_path ? [h('span', { class: 'status' }, ` (from ${f.old_path})`)] : []));
+  const rows: HTMLElement[] = [];
+  for (const hunk of f.hunks) {
+    rows.push(h('tr', { class: 'hunk' }, h('td', { colspan: '3', class: 'mono' }, hunk.header)));
+    for (const l of hunk.lines) rows.push(h('tr', { class: OP_CLASS[l.op] }, h('td', { class: 'no' }, l.old === null ? '' : String(l.old)), h('td', { class: 'no' }, l.new === null ? '' : String(l.new)), h('td', { class: 'src' }, `${l.op}${l.text}`)));
+  }
+  const notes = [...(f.binary ? [h('p', { class: 'status' }, 'binary file')] : []), ...(f.cut ? [h('p', { class: 'status' }, 'the rest of this diff is longer than the page shows: git show it')] : [])];
+  return h('div', { class: 'file', 'data-path': f.path }, title, ...(rows.length ? [h('table', { class: 'hunks mono' }, ...rows)] : []), ...notes);
+}
+
+/** What `known` says, for people. */
+const KNOWN: Record<string, string> = { recorded: 'recorded by ctx when the commit was made', verified: 'named by the commit, and its tool calls wrote these files', matched: 'its tool calls wrote these lines (the commit names no context)', claimed: 'named by the commit, unverified: its tool calls did not write these files' };
+
+function contextList(contexts: CodeContext[]): HTMLElement[] {
+  if (contexts.length === 0) return [h('p', { class: 'status', id: 'no-context' }, 'no context made this commit: a person did, or ctx was not there')];
+  return contexts.map((c) =>
+    h(
+      'article',
+      { class: `code-context ${c.known}`, 'data-context': c.context, 'data-known': c.known },
+      h('div', { class: 'head' }, c.in_store ? link(c.context) : h('span', { class: 'mono' }, short(c.context)), h('span', { class: `known ${c.known}` }, c.known), c.in_store ? '' : h('span', { class: 'status' }, 'not in this store')),
+      h('p', { class: 'status' }, KNOWN[c.known] ?? c.known),
+      ...(c.files.length ? [h('p', { class: 'mono files' }, c.files.join(', '))] : []),
+    ),
+  );
+}
+
+/** The code commits a context commit led to, on its page; nothing when there are none. */
+export async function codeCommits(id: string): Promise<HTMLElement | null> {
+  const links = await api<CodeLink>('links', { id });
+  if (links.length === 0) return null;
+  const rows = links.map((l) => h('li', { 'data-code': l.code }, codeLink(l.code), ` ${l.how}`, ...(l.from ? [' from ', codeLink(l.from)] : []), ...(l.files ? [h('span', { class: 'mono files' }, ` ${l.files.join(', ')}`)] : []), ...(l.repo ? [h('span', { class: 'status' }, ` in ${l.repo}`)] : []), h('span', { class: 'status' }, ` · ${l.at.slice(0, 16).replace('T', ' ')} by ${l.by}`)));
+  return h('section', { class: 'code-commits', id: 'code-commits' }, h('h2', {}, 'Code commits'), h('ul', {}, ...rows));
+}
+
+/** A blamed line as /api/blame sends it (`ctx blame --json`). */
+export interface BlameLine {
+  line: number;
+  commit: string;
+  text: string;
+  author: string;
+  summary: string;
+  context: string | null;
+  how: 'linked' | 'matched' | 'human';
+  entry: number | null;
+  prompt: string | null;
+}
+
+const ZERO = /^0+$/;
+
+/** A file's blame: each line with its code commit, and the context that wrote it or `human`. */
+export async function blamePage(q: URLSearchParams): Promise<void> {
+  const file = q.get('file') ?? '';
+  (document.querySelector('#blame input') as HTMLInputElement).value = file;
+  const lines = await api<BlameLine>('blame', { file });
+  const rows = lines.map((l, i) => {
+    // a run of lines from one commit and context names them once
+    const same = i > 0 && lines[i - 1].commit === l.commit && lines[i - 1].context === l.context;
+    const commit = same ? '' : ZERO.test(l.commit) ? h('span', { class: 'status' }, 'not committed') : codeLink(l.commit, l.commit.slice(0, 8));
+    const who = same ? '' : l.context === null ? h('span', { class: 'human' }, 'human') : h('span', {}, link(l.context), l.how === 'matched' ? h('span', { class: 'status' }, ' matched') : '', l.entry === null ? '' : h('span', { class: 'status' }, ` #${l.entry}`));
+    const title: Record<string, string> = same ? {} : { title: l.prompt ?? l.summary };
+    return h('tr', { class: `blame-line ${l.context === null ? 'human' : 'agent'}`, 'data-line': String(l.line), 'data-commit': l.commit, 'data-context': l.context ?? 'human', ...title }, h('td', { class: 'commit' }, commit), h('td', { class: 'who' }, who), h('td', { class: 'no' }, String(l.line)), h('td', { class: 'src' }, l.text));
+  });
+  const agents = lines.filter((l) => l.context !== null).length;
+  show(h('h1', {}, 'Blame: ', h('span', { class: 'mono' }, file)), h('p', { class: 'status', id: 'blame-count' }, `${plural(lines.length, 'line')}, ${agents} written by a context`), h('table', { class: 'blame mono' }, ...rows));
+}

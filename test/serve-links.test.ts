@@ -1,0 +1,152 @@
+// `ctx serve` between code and contexts over HTTP: a code commit with its diff and the contexts that
+// made it, the code commits a context led to, a file's blame, the code repository it reads (where
+// it starts, or --code), and every parameter checked before git or the store sees it.
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ctx, tempDir } from './helpers.js';
+import { FIXED, raw, startServe, type Served } from './serve-kit.js';
+import { AUTH, BY_HAND, linkedWorld } from './serve-links-kit.js';
+
+const running: Served[] = [];
+afterEach(async () => {
+  while (running.length) await running.pop()!.stop();
+});
+async function serve(store: string, args: string[] = [], cwd?: string): Promise<Served> {
+  const s = await startServe(store, args, FIXED, cwd);
+  running.push(s);
+  return s;
+}
+const get = async (url: string) => {
+  const res = await fetch(url);
+  return { status: res.status, type: res.headers.get('content-type'), body: await res.text() };
+};
+const records = (body: string) => body.trim().split('\n').map((l) => JSON.parse(l));
+
+describe('ctx serve: code commits and contexts', () => {
+  it('/api/code: the commit, its diff in files and hunks, and the context that made it', async () => {
+    const w = await linkedWorld();
+    const s = await serve(w.store, ['--code', w.code]);
+    const r = await get(`${s.url}api/code?sha=${w.agentCommit.slice(0, 10).toUpperCase()}`);
+    expect([r.status, r.type]).toEqual([200, 'application/x-ndjson; charset=utf-8']);
+    const [commit, ...contexts] = records(r.body);
+    expect(commit).toEqual({
+      v: 1,
+      sha: w.agentCommit,
+      parents: [commit.parents[0]],
+      author: 'Alice',
+      author_email: 'alice@example.com',
+      authored_at: '2026-01-03T10:00:00+00:00',
+      committer: 'Alice',
+      committer_email: 'alice@example.com',
+      committed_at: '2026-01-03T10:00:00+00:00',
+      message: `Retry the token refresh once\n\nCtx-Context: ctx-${w.context}`,
+      files: [
+        {
+          path: 'src/auth.ts',
+          old_path: null,
+          status: 'added',
+          binary: false,
+          hunks: [
+            {
+              header: '@@ -0,0 +1,3 @@',
+              lines: AUTH.trimEnd().split('\n').map((text, i) => ({ op: '+', old: null, new: i + 1, text })),
+            },
+          ],
+          cut: false,
+        },
+      ],
+    });
+    expect(commit.parents[0]).toMatch(/^[0-9a-f]{40}$/);
+    expect(contexts).toEqual([{ v: 1, context: `ctx-${w.context}`, known: 'recorded', in_store: true, via: w.agentCommit, how: 'recorded', files: ['src/auth.ts'], lines: 0 }]);
+
+    // the person's commit: one line added to the file, no context
+    const human = records((await get(`${s.url}api/code?sha=${w.humanCommit}`)).body);
+    expect(human.length).toBe(1);
+    expect(human[0].files).toEqual([
+      {
+        path: 'src/auth.ts',
+        old_path: null,
+        status: 'modified',
+        binary: false,
+        hunks: [
+          {
+            header: '@@ -1,3 +1,4 @@',
+            lines: [
+              ...AUTH.trimEnd().split('\n').map((text, i) => ({ op: ' ', old: i + 1, new: i + 1, text })),
+              { op: '+', old: null, new: 4, text: BY_HAND.trimEnd() },
+            ],
+          },
+        ],
+        cut: false,
+      },
+    ]);
+  });
+
+  it('/api/links: the code commits a context led to; its page and the code page are there, an unknown code commit is a 404', async () => {
+    const w = await linkedWorld();
+    const s = await serve(w.store, ['--code', w.code]);
+    const r = await get(`${s.url}api/links?id=alice/auth`);
+    expect(records(r.body)).toEqual([{ v: 1, context: `ctx-${w.context}`, code: w.agentCommit, how: 'recorded', from: null, files: ['src/auth.ts'], repo: null, at: FIXED.CTX_NOW, by: 'alice' }]);
+    expect((await get(`${s.url}api/links?id=ctx-${w.context}`)).body).toBe(r.body);
+    expect(await get(`${s.url}api/links?id=ctx-${'0'.repeat(40)}`)).toMatchObject({ status: 404 });
+    for (const path of [`/code/${w.agentCommit}`, `/code/${w.humanCommit.slice(0, 7)}`, '/blame?file=src/auth.ts']) {
+      const page = await raw(s.url, path);
+      expect([path, page.status, page.headers['content-type']]).toEqual([path, 200, 'text/html; charset=utf-8']);
+    }
+    expect((await raw(s.url, `/code/${'ab'.repeat(20)}`)).status).toBe(404);
+    expect((await raw(s.url, '/code/xyz1')).status).toBe(404);
+  });
+
+  it('refuses a bad sha or file with a 400 and sends nothing else', async () => {
+    const w = await linkedWorld();
+    const s = await serve(w.store, ['--code', w.code]);
+    const usage = (message: string) => ({ status: 400, body: { v: 1, error: 'UsageError', message, exit: 2 } });
+    const bad: [string, string][] = [
+      ['/api/code', 'sha is missing'],
+      ['/api/code?sha=', 'sha is missing'],
+      ['/api/code?sha=abc', "sha takes 4 to 64 hex digits of a code commit, not 'abc'"],
+      ['/api/code?sha=HEAD', "sha takes 4 to 64 hex digits of a code commit, not 'HEAD'"],
+      ['/api/code?sha=--output%3D%2Ftmp%2Fx', "sha takes 4 to 64 hex digits of a code commit, not '--output=/tmp/x'"],
+      [`/api/code?sha=${'a'.repeat(65)}`, `sha takes 4 to 64 hex digits of a code commit, not '${'a'.repeat(65)}'`],
+      [`/api/code?sha=${w.agentCommit}&sha=${w.humanCommit}`, 'sha is given more than once'],
+      ['/api/blame', 'file is missing'],
+      ['/api/blame?file=../outside', "file takes a path inside the work tree (no . or .. segment, no empty one), not '../outside'"],
+      ['/api/blame?file=src/../../outside', "file takes a path inside the work tree (no . or .. segment, no empty one), not 'src/../../outside'"],
+      ['/api/blame?file=/etc/passwd', "file takes a path inside the work tree (relative to its top, not absolute), not '/etc/passwd'"],
+      ['/api/blame?file=./src/auth.ts', "file takes a path inside the work tree (no . or .. segment, no empty one), not './src/auth.ts'"],
+      ['/api/blame?file=src/', "file takes a path inside the work tree (no . or .. segment, no empty one), not 'src/'"],
+      ['/api/blame?file=.git/config', "file takes a path inside the work tree (nothing under .git), not '.git/config'"],
+      ['/api/blame?file=src%5Cauth.ts', "file takes a path inside the work tree (no NUL, backslash or line break), not 'src\\auth.ts'"],
+      ['/api/blame?file=src%00auth.ts', "file takes a path inside the work tree (no NUL, backslash or line break), not 'src\0auth.ts'"],
+      ['/api/blame?file=C:/x', "file takes a path inside the work tree (relative to its top, not absolute), not 'C:/x'"],
+      ['/api/links', 'id is missing'],
+    ];
+    for (const [path, message] of bad) {
+      const r = await raw(s.url, path);
+      expect([path, { status: r.status, body: JSON.parse(r.body) }]).toEqual([path, usage(message)]);
+      expect(r.body.split('\n')).toHaveLength(2);
+    }
+    // an ambiguous prefix names its commits and is a 400 too; no commit is a 404
+    const none = await get(`${s.url}api/code?sha=${'0'.repeat(12)}`);
+    expect([none.status, JSON.parse(none.body)]).toEqual([404, { v: 1, error: 'NotFoundError', message: `no commit ${'0'.repeat(12)} in the code repository ${w.code}`, exit: 4 }]);
+  });
+
+  it('reads the work tree it starts in; --code PATH that is no work tree is refused with one line; without one the code routes say so', async () => {
+    const w = await linkedWorld();
+    const here = await serve(w.store, [], join(w.code, 'src'));
+    expect(records((await get(`${here.url}api/code?sha=${w.humanCommit}`)).body)[0].sha).toBe(w.humanCommit);
+
+    const plain = tempDir();
+    const r = ctx(w.store, ['serve', '--port', '0', '--code', plain], { env: FIXED });
+    expect([r.code, r.stdout, r.stderr]).toEqual([2, '', `ctx: --code takes a git work tree, and ${plain} is in none\n`]);
+    const gone = ctx(w.store, ['serve', '--port', '0', '--code', join(plain, 'nope')], { env: FIXED });
+    expect([gone.code, gone.stderr]).toEqual([2, `ctx: --code takes a git work tree, and ${join(plain, 'nope')} is in none\n`]);
+
+    const outside = await serve(w.store, [], plain);
+    const none = await get(`${outside.url}api/code?sha=${w.humanCommit}`);
+    expect([none.status, JSON.parse(none.body)]).toEqual([404, { v: 1, error: 'NotFoundError', message: 'no code repository: start ctx serve in a git work tree, or give --code PATH', exit: 4 }]);
+    expect((await raw(outside.url, `/code/${w.humanCommit}`)).status).toBe(404);
+    // the context pages are there all the same
+    expect(records((await get(`${outside.url}api/links?id=alice/auth`)).body)).toHaveLength(1);
+  });
+});
