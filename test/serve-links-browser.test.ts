@@ -1,0 +1,95 @@
+// The web view between code and contexts in a real browser (Debian's chromium through playwright-core,
+// as serve-browser.test.ts): a context's page lists the code commit it led to, that commit's page
+// shows its diff beside the conversation that wrote it (side by side, stacked on a narrow screen),
+// and a file's blame marks the agent's lines with their context and the person's as human. The
+// pages' text is checked, never pixels; screenshots go to the test's temp dir.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from './helpers.js';
+import { FIXED, startServe, type Served } from './serve-kit.js';
+import { AUTH, BY_HAND, linkedWorld } from './serve-links-kit.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const HAS_CHROMIUM = existsSync(CHROMIUM);
+const CI = Boolean(process.env.CI);
+const SKIP = !HAS_CHROMIUM && !CI;
+
+let browser: Browser;
+let served: Served | undefined;
+
+async function openPage(width = 1280): Promise<{ page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport: { width, height: 900 } });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(`console: ${m.text()}`));
+  page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+  return { page, errors };
+}
+
+async function ready(page: Page, path: string): Promise<void> {
+  await page.waitForFunction((p) => document.body.dataset.ready === p, path, { timeout: 15_000 });
+}
+
+describe.skipIf(SKIP)(`ctx serve's code pages in headless chromium${SKIP ? ` (skipped: ${CHROMIUM} not found)` : ''}`, () => {
+  beforeAll(async () => {
+    if (!HAS_CHROMIUM) throw new Error(`${CHROMIUM} not found: with CI set, the browser tests run instead of skipping`);
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+  });
+  afterAll(async () => {
+    await served?.stop();
+    await browser?.close();
+  });
+
+  it('a context lists its code commit; the code commit shows its diff beside the conversation; the blame marks a human line', async () => {
+    const w = await linkedWorld();
+    served = await startServe(w.store, ['--code', w.code], FIXED);
+    const shots = tempDir();
+    const { page, errors } = await openPage();
+
+    // the context's page: its code commits
+    await page.goto(`${served.url}ctx-${w.context}`);
+    await ready(page, `/ctx-${w.context}`);
+    await page.waitForSelector('#code-commits');
+    expect(await page.textContent('#code-commits h2')).toBe('Code commits');
+    expect(await page.$$eval('#code-commits li', (els) => els.map((el) => [(el as HTMLElement).dataset.code, el.textContent]))).toEqual([[w.agentCommit, `${w.agentCommit.slice(0, 12)} recorded src/auth.ts · ${FIXED.CTX_NOW.slice(0, 16).replace('T', ' ')} by alice`]]);
+    await page.screenshot({ path: join(shots, 'context.png') });
+
+    // followed to the code commit: the diff on the left, the context on the right
+    await page.click(`#code-commits a[href="/code/${w.agentCommit}"]`);
+    await ready(page, `/code/${w.agentCommit}`);
+    expect(await page.textContent('h1')).toBe('Retry the token refresh once');
+    expect(await page.textContent('.code-message')).toBe(`Ctx-Context: ctx-${w.context}`);
+    expect(await page.$$eval('#diff .file', (els) => els.map((el) => (el as HTMLElement).dataset.path))).toEqual(['src/auth.ts']);
+    expect(await page.$$eval('#diff tr', (els) => els.map((el) => [el.className, ...[...el.querySelectorAll('td')].map((td) => td.textContent)]))).toEqual([
+      ['hunk', '@@ -0,0 +1,3 @@'],
+      ...AUTH.trimEnd().split('\n').map((text, i) => ['add', '', String(i + 1), `+${text}`]),
+    ]);
+    expect(await page.$$eval('#contexts .code-context', (els) => els.map((el) => [(el as HTMLElement).dataset.context, (el as HTMLElement).dataset.known]))).toEqual([[`ctx-${w.context}`, 'recorded']]);
+    expect(await page.textContent('#contexts .code-context .files')).toBe('src/auth.ts');
+    const box = async (sel: string) => (await page.locator(sel).boundingBox())!;
+    expect((await box('#contexts')).x).toBeGreaterThan((await box('#diff')).x + (await box('#diff')).width - 1);
+    await page.screenshot({ path: join(shots, 'code.png'), fullPage: true });
+
+    // the person's commit after it: its page says no context made it
+    await page.goto(`${served.url}code/${w.humanCommit.slice(0, 8)}`);
+    await ready(page, `/code/${w.humanCommit.slice(0, 8)}`);
+    expect(await page.textContent('#no-context')).toBe('no context made this commit: a person did, or ctx was not there');
+    expect(await page.$$eval('#diff tr.add td.src', (els) => els.map((el) => el.textContent))).toEqual([`+${BY_HAND.trimEnd()}`]);
+
+    // a narrow screen: the conversation below the diff
+    const narrow = await openPage(600);
+    await narrow.page.goto(`${served.url}code/${w.agentCommit}`);
+    await ready(narrow.page, `/code/${w.agentCommit}`);
+    const d = (await narrow.page.locator('#diff').boundingBox())!;
+    const c = (await narrow.page.locator('#contexts').boundingBox())!;
+    expect(c.y).toBeGreaterThanOrEqual(d.y + d.height - 1);
+    await narrow.page.screenshot({ path: join(shots, 'code-narrow.png'), fullPage: true });
+
+    expect([...errors, ...narrow.errors]).toEqual([]);
+  });
+});
