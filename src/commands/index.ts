@@ -61,6 +61,12 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'gc', usage: '[options]', summary: 'pack objects, prune unreachable ones, and with --prune-expired delete branches past their retention', load: () => import('./gc.js') },
   { name: 'verify', usage: '[options] [id]', summary: "check every artifact's BLAKE3, the meta schema and chain sanity", load: () => import('./verify.js') },
   {
+    name: 'why',
+    usage: '[options] [rev]',
+    summary: 'the contexts that made a code commit, how each is known, and the conversation that led to it',
+    load: () => import('./why.js'),
+  },
+  {
     name: 'import',
     usage: '[options] <runtime> <file>',
     summary: 'a real transcript into a chain, split at turn boundaries (an older Gemini CLI chat: a snapshot per save); again later: only what is new',

@@ -16,10 +16,10 @@ import type { Resolution, SessionTip } from '../api/capture/resolve.js';
 import type { AuditEntry, StateDiff, StateStats, StateValue, StateWrite } from '../api/state/state.js';
 import type { GrepHit } from '../api/search/grep.js';
 import type { FileTouch } from '../api/search/touched.js';
-import type { DiffFile } from '../api/links/code-repo.js';
+import type { CodeCommit, DiffFile } from '../api/links/code-repo.js';
 import type { CodeContext } from '../api/links/resolve-code.js';
-import type { CodeCommit } from '../store/code-history.js';
 import type { LinkRecord } from '../api/links/records.js';
+import type { WhyContext, WhyReport } from '../api/links/why.js';
 import { fullId } from '../core/ids.js';
 import { displaySummary } from '../core/summary.js';
 import type { CtxError } from '../errors/index.js';
@@ -260,6 +260,31 @@ export function statsJson(s: StateStats) {
 
 export function grepJson(h: GrepHit) {
   return { v: 1, commit: h.commit, branch: h.branch, entry: h.entry, role: h.role, at: h.at, snippet: h.snippet };
+}
+
+/** `ctx why`: one context that made a code commit, how it is known, and its conversation slice. */
+export function whyJson(r: WhyReport, c: WhyContext) {
+  const record = c.record ? { how: c.record.how, ...(c.record.from ? { from: c.record.from } : {}), at: c.record.at, by: c.record.by } : null;
+  return {
+    v: 1,
+    code: r.commit.sha,
+    context: c.id,
+    known: c.known,
+    in_store: c.inStore,
+    via: c.via,
+    record,
+    session: c.session,
+    branch: c.branch,
+    runtime: c.runtime?.name ?? null,
+    model: c.model,
+    principal: c.principal,
+    author: c.author,
+    files: c.files,
+    lines: c.lines,
+    since: c.since,
+    total: c.total,
+    entries: c.entries.map((e) => ({ entry: e.entry, kind: e.kind, text: e.text, ...(e.tool !== undefined ? { tool: e.tool, paths: e.paths ?? [] } : {}), ...(e.at !== undefined ? { at: e.at } : {}) })),
+  };
 }
 
 export function fileTouchJson(t: FileTouch) {

@@ -5,6 +5,7 @@ import { codeCommitIds, codePatch, codeTop, type DiffFile } from '../../store/co
 import { AmbiguousIdError, NotFoundError, UsageError } from '../../errors/index.js';
 
 export type { DiffFile, DiffLine, Hunk } from '../../store/code-diff.js';
+export type { CodeCommit } from '../../store/code-history.js';
 
 export interface CodeRepo {
   /** the work tree's top */

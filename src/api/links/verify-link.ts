@@ -20,7 +20,8 @@ export interface ChainMessage {
 /** A context's chain from its root: the commits, oldest first, and every message with its effects. */
 export interface ChainRead {
   tip: string;
-  parts: { oid: string; format: string }[];
+  /** the commits, oldest first, with their artifacts (as read: not copied) */
+  parts: { oid: string; format: string; artifact: Uint8Array }[];
   messages: ChainMessage[];
 }
 
@@ -43,7 +44,7 @@ export async function readChain(ctx: RepoContext, tip: string, effects?: Effects
       messages.push({ message, part: first + (sources?.[i][0] ?? 0), effects });
     });
   }
-  return { tip, parts: parts.map((p) => ({ oid: p.oid, format: p.format })), messages };
+  return { tip, parts: parts.map((p) => ({ oid: p.oid, format: p.format, artifact: p.artifact })), messages };
 }
 
 /** What a context's tool calls did to one code commit. */

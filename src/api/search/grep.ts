@@ -107,13 +107,13 @@ export interface ScannedCommit {
 /**
  * Every commit of the chains once (tip first per branch; `ctx snapshot` commits, copies of a chain, left out),
  * its artifact's bytes handed to `mayHold` as they stream by; those it keeps are parsed, and with
- * `withMeta` their meta.json read.
+ * `withMeta` their meta.json read; a commit `skip` names is walked past, not read.
  */
-export async function* scanCommits(ctx: RepoContext, tips: readonly [string, string][], mayHold: (bytes: Uint8Array) => boolean, withMeta = false): AsyncIterable<ScannedCommit> {
-  for await (const batch of commitBatches(ctx, tips)) yield* await scanBatch(ctx, batch, mayHold, withMeta);
+export async function* scanCommits(ctx: RepoContext, tips: readonly [string, string][], mayHold: (bytes: Uint8Array) => boolean, withMeta = false, skip?: (oid: string) => boolean): AsyncIterable<ScannedCommit> {
+  for await (const batch of commitBatches(ctx, tips, skip)) yield* await scanBatch(ctx, batch, mayHold, withMeta);
 }
 
-async function* commitBatches(ctx: RepoContext, tips: readonly [string, string][]): AsyncIterable<Candidate[]> {
+async function* commitBatches(ctx: RepoContext, tips: readonly [string, string][], skip?: (oid: string) => boolean): AsyncIterable<Candidate[]> {
   const seen = new Set<string>();
   let batch: Candidate[] = [];
   // a few chains read ahead while one is searched: each is a `git rev-list` of its own; with several
@@ -137,6 +137,7 @@ async function* commitBatches(ctx: RepoContext, tips: readonly [string, string][
       if (owner && owner.get(l.oid) !== branch) continue; // searched on the branch that wrote it
       if (seen.has(l.oid)) break;
       seen.add(l.oid);
+      if (skip?.(l.oid)) continue; // read before (an index kept up to date): its ancestors may not be
       if (!format?.toNeutral || !COMMIT_TYPES.includes(type)) continue;
       // a compaction ctx wrote (compact, clear, restore) copies messages the chain holds already
       if (type === 'compaction' && trailer(l.message, SYNTHETIC_TRAILER) !== undefined) continue;

@@ -1,0 +1,145 @@
+// A code repository's `git blame`, read as data: `git blame --porcelain` (on a revision, HEAD by
+// default, so uncommitted edits are not blamed; with -L ranges when asked) parsed into one record
+// per line. A code repository is someone else's: git runs with the safety flags (no hooks, no
+// fsmonitor) and no textconv program, and the environment cannot point it at another repository.
+import { realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { spawnGit } from './git-process.js';
+
+export interface CodeBlameLine {
+  /** the line's number in the file at the revision blamed, from 1 */
+  line: number;
+  /** the code commit that last changed it (40 or 64 hex; all zeros: not committed) */
+  commit: string;
+  /** its number in that commit's version of the file, and that version's path */
+  original: number;
+  path: string;
+  /** the line's text, without its newline */
+  text: string;
+  author: string;
+  /** `<name@example.com>` as git prints it */
+  authorMail: string;
+  /** seconds since the epoch */
+  authorTime: number;
+  summary: string;
+  /** the commit is a boundary of the blame (a root commit, or one beyond a range's start) */
+  boundary: boolean;
+}
+
+/** A file of a code repository: the repository's top and the path under it (`/` separated). */
+export interface CodeFile {
+  top: string;
+  path: string;
+}
+
+/** Why a blame could not run: git's first line, and what kind of failure it was. */
+export class CodeBlameError extends Error {
+  constructor(message: string, readonly kind: 'no-repo' | 'no-file' | 'range' | 'revision' | 'git') {
+    super(message);
+  }
+}
+
+/** The environment of a git run in a code repository: none of the variables that would point it elsewhere. */
+function codeEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, GIT_LITERAL_PATHSPECS: '1', GIT_NO_REPLACE_OBJECTS: '1' };
+  for (const k of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_NAMESPACE', 'GIT_EXTERNAL_DIFF']) delete env[k];
+  return env;
+}
+
+/** Run git in `cwd`; its stdout, or a CodeBlameError of `kind` with git's first error line. */
+export function codeGit(cwd: string, args: readonly string[], kind: CodeBlameError['kind'] = 'git'): Promise<Buffer> {
+  return new Promise((ok, fail) => {
+    const proc = spawnGit(['-c', 'diff.external=', ...args], { cwd, env: codeEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    proc.stdout!.on('data', (c: Buffer) => out.push(c));
+    proc.stderr!.on('data', (c: Buffer) => err.push(c));
+    proc.on('error', (e) => fail(new CodeBlameError(`git: ${e.message}`, 'git')));
+    proc.on('close', (code) => {
+      if (code === 0) return ok(Buffer.concat(out));
+      const first = Buffer.concat(err).toString('utf8').split('\n').find((l) => l.trim() !== '') ?? `git ${args[0]} exited with ${code}`;
+      fail(new CodeBlameError(first.replace(/^(fatal|error): /, ''), kind));
+    });
+  });
+}
+
+/** The repository holding `file` (relative to `cwd`) and its path there; the file need not exist at HEAD yet. */
+export async function codeFileOf(file: string, cwd: string): Promise<CodeFile> {
+  const abs = isAbsolute(file) ? file : resolve(cwd, file);
+  const top = (await codeGit(dirname(abs), ['rev-parse', '--show-toplevel'], 'no-repo').catch(() => {
+    throw new CodeBlameError(`${file} is not in a git repository`, 'no-repo');
+  })).toString('utf8').replace(/\n$/, '');
+  // the top git prints has its links resolved: resolve the file's directory the same way
+  const path = relative(top, join(realpathSync(dirname(abs)), basename(abs))).split(sep).join('/');
+  if (path === '' || path.startsWith('../')) throw new CodeBlameError(`${file} is not in a git repository`, 'no-repo');
+  return { top, path };
+}
+
+/** `git blame` of a file at `rev` (default HEAD), every line or only the `ranges` (1-based, inclusive). */
+export async function codeBlame(f: CodeFile, o: { rev?: string; ranges?: readonly [number, number][] } = {}): Promise<CodeBlameLine[]> {
+  const rev = o.rev ?? 'HEAD';
+  if (rev.startsWith('-')) throw new CodeBlameError(`not a revision: '${rev}'`, 'revision');
+  const commit = (await codeGit(f.top, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`], 'revision').catch(() => {
+    throw new CodeBlameError(`not a commit in ${f.top}: '${rev}'`, 'revision');
+  })).toString('utf8').trim();
+  await codeGit(f.top, ['cat-file', '-e', `${commit}:${f.path}`], 'no-file').catch(() => {
+    throw new CodeBlameError(`${f.path} is not tracked at ${rev}`, 'no-file');
+  });
+  const ranges = (o.ranges ?? []).flatMap(([a, b]) => ['-L', `${a},${b}`]);
+  const out = await codeGit(f.top, ['blame', '--porcelain', '--no-textconv', ...ranges, commit, '--', f.path], 'range');
+  return parsePorcelain(out.toString('utf8'));
+}
+
+interface CommitInfo {
+  author: string;
+  authorMail: string;
+  authorTime: number;
+  summary: string;
+  boundary: boolean;
+  path: string;
+}
+
+/** `git blame --porcelain` output → one record per line (a commit's fields come with its first line only). */
+export function parsePorcelain(text: string): CodeBlameLine[] {
+  const commits = new Map<string, CommitInfo>();
+  const out: CodeBlameLine[] = [];
+  const lines = text.split('\n');
+  let i = 0;
+  while (i < lines.length) {
+    const head = /^([0-9a-f]{40}|[0-9a-f]{64}) (\d+) (\d+)(?: \d+)?$/.exec(lines[i++]);
+    if (!head) continue;
+    const [, sha, orig, final] = head;
+    const info = commits.get(sha) ?? { author: '', authorMail: '', authorTime: 0, summary: '', boundary: false, path: '' };
+    commits.set(sha, info);
+    // header fields until the TAB-led content line; `filename` comes with each group of lines
+    let path = info.path;
+    for (; i < lines.length && !lines[i].startsWith('\t'); i++) {
+      const l = lines[i];
+      const sp = l.indexOf(' ');
+      const key = sp < 0 ? l : l.slice(0, sp);
+      const value = sp < 0 ? '' : l.slice(sp + 1);
+      if (key === 'author') info.author = value;
+      else if (key === 'author-mail') info.authorMail = value;
+      else if (key === 'author-time') info.authorTime = Number(value) || 0;
+      else if (key === 'summary') info.summary = value;
+      else if (key === 'boundary') info.boundary = true;
+      else if (key === 'filename') path = info.path = value;
+    }
+    const text = i < lines.length ? lines[i++].slice(1) : '';
+    out.push({ line: Number(final), commit: sha, original: Number(orig), path, text, author: info.author, authorMail: info.authorMail, authorTime: info.authorTime, summary: info.summary, boundary: info.boundary });
+  }
+  return out;
+}
+
+/** The full messages of code commits, sha → message, in one git run. */
+export async function codeMessages(top: string, shas: readonly string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const wanted = [...new Set(shas)].filter((s) => /^[0-9a-f]{40,64}$/.test(s) && !/^0+$/.test(s));
+  if (wanted.length === 0) return out;
+  const text = (await codeGit(top, ['log', '--no-walk=unsorted', '-z', '--format=%H%n%B', ...wanted])).toString('utf8');
+  for (const rec of text.split('\0')) {
+    const nl = rec.indexOf('\n');
+    if (nl > 0) out.set(rec.slice(0, nl), rec.slice(nl + 1));
+  }
+  return out;
+}
