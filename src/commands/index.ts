@@ -58,6 +58,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: 'sessions and commits whose tool calls read, edited, wrote or ran a command on a path, newest first; exits 1 when none did',
     load: () => import('./files.js'),
   },
+  {
+    name: 'blame',
+    usage: '[options] <file>',
+    summary: 'git blame, then for each line the context and entry (prompt and tool call) that wrote it, or human',
+    load: () => import('./blame.js'),
+  },
   { name: 'gc', usage: '[options]', summary: 'pack objects, prune unreachable ones, and with --prune-expired delete branches past their retention', load: () => import('./gc.js') },
   { name: 'verify', usage: '[options] [id]', summary: "check every artifact's BLAKE3, the meta schema and chain sanity", load: () => import('./verify.js') },
   {

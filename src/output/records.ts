@@ -20,6 +20,7 @@ import type { CodeCommit, DiffFile } from '../api/links/code-repo.js';
 import type { CodeContext } from '../api/links/resolve-code.js';
 import type { LinkRecord } from '../api/links/records.js';
 import type { WhyContext, WhyReport } from '../api/links/why.js';
+import type { BlameLine } from '../api/links/blame.js';
 import { fullId } from '../core/ids.js';
 import { displaySummary } from '../core/summary.js';
 import type { CtxError } from '../errors/index.js';
@@ -348,4 +349,27 @@ export function resumeJson(runtime: string, title: string, native: boolean, comm
 /** A runtime that exports (the web view offers its resume command): the formats its sessions are stored in. */
 export function runtimeJson(name: string, title: string, formats: readonly string[]) {
   return { v: 1, runtime: name, title, formats };
+}
+
+/** A line of `ctx blame`: the code line, its code commit, and the context entry that wrote it (all null for `human`). */
+export function blameLineJson(path: string, l: BlameLine) {
+  return {
+    v: 1,
+    path,
+    line: l.line,
+    code: l.commit,
+    original_line: l.original,
+    author: l.author,
+    author_mail: l.authorMail,
+    author_time: new Date(l.authorTime * 1000).toISOString(),
+    context: l.context === null ? null : fullId(l.context),
+    how: l.how,
+    entry: l.entry,
+    tool: l.tool,
+    tool_path: l.toolPath,
+    branch: l.branch,
+    session: l.session,
+    prompt: l.prompt,
+    text: l.text,
+  };
 }

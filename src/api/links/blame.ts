@@ -4,13 +4,13 @@
 // session's calls count (a link names the tip after the edits); when no context is linked to the
 // commit, any context whose call wrote the line into a file of that name, marked `matched`; else
 // the line is `human`. The entry's prompt is the user message before the tool call.
-import { contextClaims } from '../../core/links.js';
+import { cherryPickedFrom, contextClaims } from '../../core/links.js';
 import { NotFoundError, UsageError } from '../../errors/index.js';
 import { CodeBlameError, codeBlame, codeFileOf, codeMessages, type CodeBlameLine } from '../../store/code-blame.js';
 import { readStoredCommits } from '../../store/context-commits.js';
 import { samePath } from '../search/touched.js';
 import type { RepoContext } from '../repo/repo-context.js';
-import { contentIndex, type ContentHit } from './content-index.js';
+import { contentIndex, normalise, type ContentHit } from './content-index.js';
 import { promptOf } from './prompt.js';
 import { linkIndex } from './records.js';
 
@@ -99,8 +99,27 @@ export async function blame(ctx: RepoContext, o: BlameOptions): Promise<BlameRes
       prompt: null,
     });
   }
+  carryOver(out, (l) => normalise(l.text) === null);
   for (const l of out) if (l.context !== null) l.prompt = await prompts.get(`${l.context} ${l.entry}`)!;
   return { top: f.top, path: f.path, rev: o.rev ?? 'HEAD', lines: out };
+}
+
+/**
+ * A line too short to index (a lone brace, `end`) goes with the lines around it: in a run of lines of
+ * one code commit, it takes the context of the nearest indexed line above, or, with none above, of
+ * the nearest below.
+ */
+function carryOver(lines: BlameLine[], short: (l: BlameLine) => boolean): void {
+  const significant = lines.map((l) => !short(l));
+  const near = (i: number, step: 1 | -1): BlameLine | null => {
+    for (let j = i + step; j >= 0 && j < lines.length && lines[j].commit === lines[i].commit && lines[j].line === lines[j - step].line + step; j += step) if (significant[j]) return lines[j];
+    return null;
+  };
+  lines.forEach((l, i) => {
+    if (significant[i] || l.context !== null) return;
+    const from = near(i, -1) ?? near(i, 1);
+    if (from?.context != null) Object.assign(l, { context: from.context, how: from.how, entry: from.entry, tool: from.tool, toolPath: from.toolPath, branch: from.branch, session: from.session });
+  });
 }
 
 function blameError(e: unknown): never {
@@ -109,14 +128,22 @@ function blameError(e: unknown): never {
   throw new NotFoundError(`blame: ${e.message}`);
 }
 
-/** code sha → the contexts linked to it (40 hex): its link records, then the Ctx-Context lines of its message. */
+/**
+ * code sha → the contexts linked to it (40 hex), as contextsOfCode finds them but for every commit of
+ * the file in one git run: its link records, the Ctx-Context lines of its message, and the records of
+ * a commit it was cherry-picked from. A claim is borne out line by line: only what it wrote is its.
+ */
 async function linkedContexts(ctx: RepoContext, top: string, codes: readonly string[]): Promise<Map<string, string[]>> {
   const index = await linkIndex(ctx);
   const messages = await codeMessages(top, codes);
   const out = new Map<string, string[]>();
   for (const code of codes) {
-    const list = (index.get(code) ?? []).map((l) => l.context);
-    for (const c of contextClaims(messages.get(code) ?? '')) if (!list.includes(c)) list.push(c);
+    const message = messages.get(code) ?? '';
+    const list: string[] = [];
+    const add = (c: string) => void (list.includes(c) || list.push(c));
+    for (const l of index.get(code) ?? []) add(l.context);
+    for (const c of contextClaims(message)) add(c);
+    for (const from of cherryPickedFrom(message)) for (const l of index.get(from) ?? []) add(l.context);
     if (list.length) out.set(code, list);
   }
   return out;

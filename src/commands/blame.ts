@@ -1,0 +1,38 @@
+import { blame, parseBlameTarget, type BlameResult } from '../api/links/blame.js';
+import { shortId } from '../core/ids.js';
+import { blameLineJson } from '../output/records.js';
+import { oneLine, visible } from '../output/style.js';
+import { defineCommand } from './command.js';
+
+interface Opts {
+  rev?: string;
+}
+
+/** Width of the gist column: the entry and the prompt that led to the line. */
+const GIST = 36;
+
+export default defineCommand({
+  name: 'blame',
+  summary: 'git blame, then for each line the context and entry (prompt and tool call) that wrote it, or human',
+  description:
+    "git blame of FILE at HEAD (or --rev), then for each line the context commit whose tool call wrote it: a context linked to the line's code commit (a link record, a Ctx-Context trailer, a cherry-pick's source) that wrote that exact line, or, when no context is linked to the commit, any context that wrote it into a file of that name (marked with * : matched by content, not linked); otherwise human. Lines are matched through the content index (see docs/links.md): a line too short to say who wrote it (a lone brace, `end`) takes the context of the nearest indexed line above it from the same code commit (below, when none is above). Each line: the code commit (8 hex), the context (ctx-<12 hex>, or human), the entry and the prompt that led to it, the line number, and the code. --json gives one record per line. Exits 4 when the file is not tracked at the revision or is not in a git repository, 2 for a bad range.",
+  args: [{ name: 'file', description: 'FILE, FILE:LINE or FILE:LINE,END (lines from 1)', required: true, values: 'file' }],
+  options: [{ flags: '--rev <revision>', description: 'the code revision blamed (default HEAD: uncommitted edits are not blamed)' }],
+  examples: ['ctx blame src/auth.ts', 'ctx blame src/auth.ts:10,40', 'ctx blame src/auth.ts --rev v1.2 --json'],
+  async run(io, [target]: [string], o: Opts) {
+    const { file, range } = parseBlameTarget(target);
+    return io.withRepo(false, (repo) => blame(repo, { file, range, rev: o.rev, cwd: io.cwd }));
+  },
+  print(io, r: BlameResult) {
+    if (io.flags.json) return r.lines.forEach((l) => io.json(blameLineJson(r.path, l)));
+    const c = io.chalk;
+    const width = String(r.lines.reduce((m, l) => Math.max(m, l.line), 0)).length;
+    const out = r.lines.map((l) => {
+      const who = l.context === null ? 'human'.padEnd(17) : `${shortId(l.context)}${l.how === 'matched' ? '*' : ' '}`;
+      const gist = l.context === null ? '' : oneLine(`#${l.entry} ${l.prompt ?? `${l.tool} ${l.toolPath}`}`, GIST);
+      const text = l.text.split('\t').map(visible).join('\t');
+      return `${c.yellow(l.commit.slice(0, 8))} ${l.context === null ? c.dim(who) : c.green(who)} ${gist.padEnd(GIST)} ${String(l.line).padStart(width)}) ${text}\n`;
+    });
+    io.out(out.join(''));
+  },
+});
