@@ -1,11 +1,13 @@
 // `ctx serve` between code and contexts over HTTP: a code commit with its diff and the contexts that
 // made it, the code commits a context led to, a file's blame, the code repository it reads (where
 // it starts, or --code), and every parameter checked before git or the store sees it.
+import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ctx, tempDir } from './helpers.js';
 import { FIXED, raw, startServe, type Served } from './serve-kit.js';
-import { AUTH, BY_HAND, linkedWorld } from './serve-links-kit.js';
+import { newCodeRepo } from './why-kit.js';
+import { AUTH, BY_HAND, PROMPT, SESSION, THINKING, linkedWorld } from './serve-links-kit.js';
 
 const running: Served[] = [];
 afterEach(async () => {
@@ -57,10 +59,41 @@ describe('ctx serve: code commits and contexts', () => {
       ],
     });
     expect(commit.parents[0]).toMatch(/^[0-9a-f]{40}$/);
-    expect(contexts).toEqual([{ v: 1, context: `ctx-${w.context}`, known: 'recorded', in_store: true, via: w.agentCommit, how: 'recorded', files: ['src/auth.ts'], lines: 0 }]);
+    const at = (s: number) => `2026-01-02T09:00:0${s}.000Z`;
+    expect(contexts).toEqual([
+      {
+        v: 1,
+        code: w.agentCommit,
+        context: `ctx-${w.context}`,
+        known: 'recorded',
+        in_store: true,
+        via: w.agentCommit,
+        record: { how: 'recorded', at: FIXED.CTX_NOW, by: 'alice' },
+        session: SESSION,
+        branch: 'alice/auth',
+        runtime: 'claude-code',
+        model: 'claude-opus-4-5',
+        principal: 'alice',
+        author: null,
+        files: ['src/auth.ts'],
+        lines: 0,
+        since: null,
+        total: 4,
+        entries: [
+          { entry: 0, kind: 'prompt', text: PROMPT, at: at(1) },
+          { entry: 1, kind: 'reasoning', text: THINKING, at: at(2) },
+          { entry: 1, kind: 'text', text: 'Done.', at: at(2) },
+          { entry: 1, kind: 'tool', text: join(w.code, 'src/auth.ts'), tool: 'Write', paths: ['src/auth.ts'], at: at(2) },
+        ],
+      },
+    ]);
+    // the contexts are ctx why's records, byte for byte
+    const cli = ctx(w.store, ['why', w.agentCommit, '--json'], { env: FIXED, cwd: w.code });
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(r.body.slice(r.body.indexOf('\n') + 1)).toBe(cli.stdout);
 
     // the person's commit: one line added to the file, no context
-    const human = records((await get(`${s.url}api/code?sha=${w.humanCommit}`)).body);
+    const human = records((await get(`${s.url}api/code?sha=${w.humanCommit.slice(0, 4)}`)).body);
     expect(human.length).toBe(1);
     expect(human[0].files).toEqual([
       {
@@ -95,6 +128,33 @@ describe('ctx serve: code commits and contexts', () => {
     }
     expect((await raw(s.url, `/code/${'ab'.repeat(20)}`)).status).toBe(404);
     expect((await raw(s.url, '/code/xyz1')).status).toBe(404);
+  });
+
+  it("/api/blame: each line with its code commit and the context that wrote it, or human; ctx blame's records", async () => {
+    const w = await linkedWorld();
+    const s = await serve(w.store, ['--code', w.code]);
+    const r = await get(`${s.url}api/blame?file=src/auth.ts`);
+    expect([r.status, r.type]).toEqual([200, 'application/x-ndjson; charset=utf-8']);
+    const base = { v: 1, path: 'src/auth.ts', author: 'Alice', author_mail: '<alice@example.com>', author_time: '2026-01-03T10:00:00.000Z' };
+    const agent = { how: 'linked', entry: 1, tool: 'Write', tool_path: join(w.code, 'src/auth.ts'), branch: 'alice/auth', session: SESSION, prompt: PROMPT };
+    expect(records(r.body)).toEqual([
+      ...AUTH.trimEnd().split('\n').map((text, i) => ({ ...base, line: i + 1, code: w.agentCommit, original_line: i + 1, context: `ctx-${w.context}`, ...agent, text })),
+      { ...base, line: 4, code: w.humanCommit, original_line: 4, context: null, how: 'human', entry: null, tool: null, tool_path: null, branch: null, session: null, prompt: null, text: BY_HAND.trimEnd() },
+    ]);
+    const cli = ctx(w.store, ['blame', 'src/auth.ts', '--json'], { env: FIXED, cwd: w.code });
+    expect([cli.code, cli.stderr]).toEqual([0, '']);
+    expect(r.body).toBe(cli.stdout);
+    const missing = await get(`${s.url}api/blame?file=src/nope.ts`);
+    expect([missing.status, JSON.parse(missing.body)]).toEqual([404, { v: 1, error: 'NotFoundError', message: 'blame: src/nope.ts is not tracked at HEAD', exit: 4 }]);
+  });
+
+  it('blames no file through a symbolic link: one to another repository is refused before git runs', async () => {
+    const w = await linkedWorld();
+    const other = newCodeRepo(join(tempDir(), 'other'));
+    symlinkSync(other, join(w.code, 'elsewhere'));
+    const s = await serve(w.store, ['--code', w.code]);
+    const r = await raw(s.url, '/api/blame?file=elsewhere/README.md');
+    expect([r.status, JSON.parse(r.body)]).toEqual([400, { v: 1, error: 'UsageError', message: 'file takes a path inside the work tree, and elsewhere is a symbolic link: give the path it leads to', exit: 2 }]);
   });
 
   it('refuses a bad sha or file with a 400 and sends nothing else', async () => {

@@ -17,7 +17,6 @@ import type { AuditEntry, StateDiff, StateStats, StateValue, StateWrite } from '
 import type { GrepHit } from '../api/search/grep.js';
 import type { FileTouch } from '../api/search/touched.js';
 import type { CodeCommit, DiffFile } from '../api/links/code-repo.js';
-import type { CodeContext } from '../api/links/resolve-code.js';
 import type { LinkRecord } from '../api/links/records.js';
 import type { WhyContext, WhyReport } from '../api/links/why.js';
 import type { BlameLine } from '../api/links/blame.js';
@@ -302,11 +301,6 @@ export function graphLineJson(graph: string, commit: CommitRecord | null) {
 /** A code commit (the web view's /code/<sha>): who made it, its message, and its diff against its first parent in files and hunks. */
 export function codeCommitJson(c: CodeCommit, files: DiffFile[]) {
   return { v: 1, sha: c.sha, parents: c.parents, author: c.author.name, author_email: c.author.email, authored_at: c.author.date, committer: c.committer.name, committer_email: c.committer.email, committed_at: c.committer.date, message: c.message, files };
-}
-
-/** A context that made a code commit (the web view's /code/<sha>): how it is known, the commit the link is on, the files and lines it wrote. */
-export function codeContextJson(c: CodeContext) {
-  return { v: 1, context: fullId(c.context), known: c.known, in_store: c.inStore, via: c.via, how: c.record?.how ?? null, files: c.files, lines: c.lines };
 }
 
 /** A code commit a context led to, as the context's note records it. */

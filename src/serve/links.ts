@@ -1,12 +1,14 @@
 // The web view's routes between code and contexts: a code commit with its diff and the contexts that
 // made it, the code commits a context led to, and a file's blame. Every parameter is checked before
 // git or the store sees it (codeSha, codePath); without a code repository these routes say so.
-import { codeDiff, codePath, codeSha, resolveCodeSha, type CodeRepo } from '../api/links/code-repo.js';
+// The answers are the records of `ctx why --json` and `ctx blame --json`.
+import { codeDiff, codeFileInside, codePath, codeSha, resolveCodeSha, type CodeRepo } from '../api/links/code-repo.js';
+import { blame } from '../api/links/blame.js';
+import { why } from '../api/links/why.js';
 import { linksOf } from '../api/links/records.js';
-import { contextsOfCode } from '../api/links/resolve-code.js';
 import type { RepoContext } from '../api/repo/repo-context.js';
 import { NotFoundError, UsageError } from '../errors/index.js';
-import { codeCommitJson, codeContextJson, codeLinkJson } from '../output/records.js';
+import { blameLineJson, codeCommitJson, codeLinkJson, whyJson } from '../output/records.js';
 
 type Lines = unknown[];
 
@@ -39,24 +41,24 @@ export async function linkRoute(repo: RepoContext, code: CodeRepo | null, path: 
       const typed = codeSha(param(q, 'sha'));
       const c = needCode(code);
       const sha = await resolveCodeSha(c, typed);
-      const made = await contextsOfCode(repo, c.top, sha);
-      return [codeCommitJson(made.commit, await codeDiff(c, sha)), ...made.contexts.map(codeContextJson)];
+      const made = await why(repo, c.top, sha);
+      return [codeCommitJson(made.commit, await codeDiff(c, sha)), ...made.contexts.map((x) => whyJson(made, x))];
     }
     case '/api/links': {
       const oid = await repo.resolve(param(q, 'id'));
       return (await linksOf(repo, oid)).map((l) => codeLinkJson(oid, l));
     }
     case '/api/blame': {
-      codePath(param(q, 'file'));
-      needCode(code);
-      throw new NotImplemented('the blame of a file is not in this build yet');
+      const typed = codePath(param(q, 'file'));
+      const c = needCode(code);
+      const r = await blame(repo, { file: codeFileInside(c, typed), cwd: c.top });
+      // what git blamed is the file asked for, in this work tree
+      if (r.top !== c.top || r.path !== typed) throw new UsageError(`file takes a path inside the work tree ${c.top}, and ${typed} is not one`);
+      return r.lines.map((l) => blameLineJson(r.path, l));
     }
   }
   return null;
 }
-
-/** A route whose backing function is not there yet: 501. */
-export class NotImplemented extends Error {}
 
 function param(q: URLSearchParams, name: string): string {
   const v = q.get(name);

@@ -10,7 +10,7 @@ import type { RepoContext } from '../api/repo/repo-context.js';
 import { CtxError, EXIT, NotFoundError } from '../errors/index.js';
 import { api, isPageRoute, permalink, type Reply } from './routes.js';
 import { MessageCache } from './messages.js';
-import { codePageExists, codePermalink, NotImplemented } from './links.js';
+import { codePageExists, codePermalink } from './links.js';
 import { openCodeRepo, type CodeRepo } from '../api/links/code-repo.js';
 
 export interface ServeOptions {
@@ -200,7 +200,6 @@ function notFound(): Reply {
 
 /** A CtxError is the CLI's --json error record with the status its exit code maps to; anything else a 500 without details. */
 function failure(e: unknown): Reply {
-  if (e instanceof NotImplemented) return { status: 501, type: 'application/json', body: `${JSON.stringify({ v: 1, error: 'NotImplemented', message: e.message })}\n` };
   if (!(e instanceof CtxError)) return { status: 500, type: 'application/json', body: `${JSON.stringify({ v: 1, error: 'InternalError', message: 'the server failed on this request' })}\n` };
   const status = e.exit === EXIT.notFound ? 404 : e.exit === EXIT.usage || e.code === 'AmbiguousIdError' || e.code === 'BadInputError' ? 400 : 500;
   return { status, type: 'application/json', body: `${JSON.stringify(e.toJSON())}\n` };

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 // The pages between code and contexts: a code commit's diff beside the contexts that made it, the
 // code commits a context led to (on its page), and a file's blame. Code is text nodes only.
-import { api, codeLink, h, link, plural, short, show, type CodeCommit, type CodeContext, type CodeLink } from './dom.js';
+import { api, codeLink, h, link, plural, short, show, type BlameLine, type CodeCommit, type CodeContext, type CodeLink } from './dom.js';
 
 type DiffFile = CodeCommit['files'][number];
 
@@ -42,15 +42,33 @@ const KNOWN: Record<string, string> = { recorded: 'recorded by ctx when the comm
 
 function contextList(contexts: CodeContext[]): HTMLElement[] {
   if (contexts.length === 0) return [h('p', { class: 'status', id: 'no-context' }, 'no context made this commit: a person did, or ctx was not there')];
-  return contexts.map((c) =>
-    h(
+  return contexts.map((c) => {
+    const who = [c.runtime, c.model, c.principal, c.branch && `branch ${c.branch}`, c.session && `session ${c.session}`].filter((x): x is string => Boolean(x)).join(' · ');
+    const entries = c.entries.map(sliceEntry);
+    const from = c.since ? ['since ', link(c.since), ' (its previous code commit)'] : ['from its start'];
+    const shown = c.entries.length < c.total ? `, the last ${c.entries.length} of ${plural(c.total, 'step')}` : '';
+    return h(
       'article',
       { class: `code-context ${c.known}`, 'data-context': c.context, 'data-known': c.known },
       h('div', { class: 'head' }, c.in_store ? link(c.context) : h('span', { class: 'mono' }, short(c.context)), h('span', { class: `known ${c.known}` }, c.known), c.in_store ? '' : h('span', { class: 'status' }, 'not in this store')),
       h('p', { class: 'status' }, KNOWN[c.known] ?? c.known),
+      ...(who ? [h('p', { class: 'who' }, who)] : []),
       ...(c.files.length ? [h('p', { class: 'mono files' }, c.files.join(', '))] : []),
-    ),
-  );
+      ...(c.in_store ? [h('p', { class: 'status' }, 'The conversation ', ...from, shown)] : []),
+      h('div', { class: 'slice' }, ...entries),
+    );
+  });
+}
+
+const KIND: Record<string, string> = { prompt: 'prompt', text: 'assistant', reasoning: 'reasoning', tool: 'tool call' };
+
+/** One step of the conversation that led to the commit: a prompt, the assistant's text or reasoning (folded), a tool call. */
+function sliceEntry(e: CodeContext['entries'][number]): HTMLElement {
+  const label = h('span', { class: 'kind' }, `${KIND[e.kind] ?? e.kind} #${e.entry}`);
+  const attrs = { class: `step ${e.kind}`, 'data-entry': String(e.entry), 'data-kind': e.kind };
+  if (e.kind === 'reasoning') return h('details', attrs, h('summary', {}, label), h('div', { class: 'text' }, e.text));
+  if (e.kind === 'tool') return h('div', attrs, label, ' ', h('b', {}, e.tool ?? ''), ' ', h('span', { class: 'mono' }, (e.paths ?? []).join(', ')), h('pre', { class: 'text' }, e.text));
+  return h('div', attrs, label, h('div', { class: 'text' }, e.text));
 }
 
 /** The code commits a context commit led to, on its page; nothing when there are none. */
@@ -59,19 +77,6 @@ export async function codeCommits(id: string): Promise<HTMLElement | null> {
   if (links.length === 0) return null;
   const rows = links.map((l) => h('li', { 'data-code': l.code }, codeLink(l.code), ` ${l.how}`, ...(l.from ? [' from ', codeLink(l.from)] : []), ...(l.files ? [h('span', { class: 'mono files' }, ` ${l.files.join(', ')}`)] : []), ...(l.repo ? [h('span', { class: 'status' }, ` in ${l.repo}`)] : []), h('span', { class: 'status' }, ` · ${l.at.slice(0, 16).replace('T', ' ')} by ${l.by}`)));
   return h('section', { class: 'code-commits', id: 'code-commits' }, h('h2', {}, 'Code commits'), h('ul', {}, ...rows));
-}
-
-/** A blamed line as /api/blame sends it (`ctx blame --json`). */
-export interface BlameLine {
-  line: number;
-  commit: string;
-  text: string;
-  author: string;
-  summary: string;
-  context: string | null;
-  how: 'linked' | 'matched' | 'human';
-  entry: number | null;
-  prompt: string | null;
 }
 
 const ZERO = /^0+$/;
@@ -83,11 +88,11 @@ export async function blamePage(q: URLSearchParams): Promise<void> {
   const lines = await api<BlameLine>('blame', { file });
   const rows = lines.map((l, i) => {
     // a run of lines from one commit and context names them once
-    const same = i > 0 && lines[i - 1].commit === l.commit && lines[i - 1].context === l.context;
-    const commit = same ? '' : ZERO.test(l.commit) ? h('span', { class: 'status' }, 'not committed') : codeLink(l.commit, l.commit.slice(0, 8));
+    const same = i > 0 && lines[i - 1].code === l.code && lines[i - 1].context === l.context;
+    const commit = same ? '' : ZERO.test(l.code) ? h('span', { class: 'status' }, 'not committed') : codeLink(l.code, l.code.slice(0, 8));
     const who = same ? '' : l.context === null ? h('span', { class: 'human' }, 'human') : h('span', {}, link(l.context), l.how === 'matched' ? h('span', { class: 'status' }, ' matched') : '', l.entry === null ? '' : h('span', { class: 'status' }, ` #${l.entry}`));
-    const title: Record<string, string> = same ? {} : { title: l.prompt ?? l.summary };
-    return h('tr', { class: `blame-line ${l.context === null ? 'human' : 'agent'}`, 'data-line': String(l.line), 'data-commit': l.commit, 'data-context': l.context ?? 'human', ...title }, h('td', { class: 'commit' }, commit), h('td', { class: 'who' }, who), h('td', { class: 'no' }, String(l.line)), h('td', { class: 'src' }, l.text));
+    const title: Record<string, string> = l.prompt ? { title: l.prompt } : {};
+    return h('tr', { class: `blame-line ${l.context === null ? 'human' : 'agent'}`, 'data-line': String(l.line), 'data-code': l.code, 'data-context': l.context ?? 'human', ...title }, h('td', { class: 'commit' }, commit), h('td', { class: 'who' }, who), h('td', { class: 'no' }, String(l.line)), h('td', { class: 'src' }, l.text));
   });
   const agents = lines.filter((l) => l.context !== null).length;
   show(h('h1', {}, 'Blame: ', h('span', { class: 'mono' }, file)), h('p', { class: 'status', id: 'blame-count' }, `${plural(lines.length, 'line')}, ${agents} written by a context`), h('table', { class: 'blame mono' }, ...rows));

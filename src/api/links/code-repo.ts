@@ -2,6 +2,8 @@
 // checked once, and what is asked of it checked before git sees it (a commit id is hex, a file a
 // plain path inside the work tree).
 import { codeCommitIds, codePatch, codeTop, type DiffFile } from '../../store/code-diff.js';
+import { lstatSync } from 'node:fs';
+import { join } from 'node:path';
 import { AmbiguousIdError, NotFoundError, UsageError } from '../../errors/index.js';
 
 export type { DiffFile, DiffLine, Hunk } from '../../store/code-diff.js';
@@ -63,4 +65,23 @@ export function codePath(value: string): string {
   if (parts.some((p) => p === '..' || p === '.' || p === '')) throw bad('no . or .. segment, no empty one');
   if (parts.some((p) => p.toLowerCase() === '.git')) throw bad('nothing under .git');
   return value;
+}
+
+/**
+ * `codePath`, and no directory on the way to it in the work tree is a symbolic link (one could lead
+ * git to another repository). A directory that is not there is git's to report.
+ */
+export function codeFileInside(code: CodeRepo, value: string): string {
+  const path = codePath(value);
+  const dirs = path.split('/').slice(0, -1);
+  for (let i = 1; i <= dirs.length; i++) {
+    let link = false;
+    try {
+      link = lstatSync(join(code.top, ...dirs.slice(0, i))).isSymbolicLink();
+    } catch {
+      break;
+    }
+    if (link) throw new UsageError(`file takes a path inside the work tree, and ${dirs.slice(0, i).join('/')} is a symbolic link: give the path it leads to`);
+  }
+  return path;
 }
