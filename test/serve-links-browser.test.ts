@@ -9,7 +9,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from './helpers.js';
 import { FIXED, startServe, type Served } from './serve-kit.js';
-import { AUTH, BY_HAND, linkedWorld } from './serve-links-kit.js';
+import { AUTH, BY_HAND, PROMPT, SESSION, THINKING, linkedWorld } from './serve-links-kit.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const HAS_CHROMIUM = existsSync(CHROMIUM);
@@ -48,7 +48,8 @@ describe.skipIf(SKIP)(`ctx serve's code pages in headless chromium${SKIP ? ` (sk
   it('a context lists its code commit; the code commit shows its diff beside the conversation; the blame marks a human line', async () => {
     const w = await linkedWorld();
     served = await startServe(w.store, ['--code', w.code], FIXED);
-    const shots = tempDir();
+    // CTX_SHOTS=DIR keeps them to look at
+    const shots = process.env.CTX_SHOTS ?? tempDir();
     const { page, errors } = await openPage();
 
     // the context's page: its code commits
@@ -71,6 +72,16 @@ describe.skipIf(SKIP)(`ctx serve's code pages in headless chromium${SKIP ? ` (sk
     ]);
     expect(await page.$$eval('#contexts .code-context', (els) => els.map((el) => [(el as HTMLElement).dataset.context, (el as HTMLElement).dataset.known]))).toEqual([[`ctx-${w.context}`, 'recorded']]);
     expect(await page.textContent('#contexts .code-context .files')).toBe('src/auth.ts');
+    expect(await page.textContent('#contexts .code-context .who')).toBe(`claude-code · claude-opus-4-5 · alice · branch alice/auth · session ${SESSION}`);
+    // the slice: the prompt, the reasoning (folded), the text, the tool call that wrote the file
+    expect(await page.$$eval('#contexts .slice .step', (els) => els.map((el) => [(el as HTMLElement).dataset.kind, (el as HTMLElement).dataset.entry, el.querySelector('.text')!.textContent]))).toEqual([
+      ['prompt', '0', PROMPT],
+      ['reasoning', '1', THINKING],
+      ['text', '1', 'Done.'],
+      ['tool', '1', join(w.code, 'src/auth.ts')],
+    ]);
+    expect(await page.isVisible('#contexts .step.reasoning .text')).toBe(false);
+    expect(await page.textContent('#contexts .step.tool')).toBe(`tool call #1 Write src/auth.ts${join(w.code, 'src/auth.ts')}`);
     const box = async (sel: string) => (await page.locator(sel).boundingBox())!;
     expect((await box('#contexts')).x).toBeGreaterThan((await box('#diff')).x + (await box('#diff')).width - 1);
     await page.screenshot({ path: join(shots, 'code.png'), fullPage: true });
@@ -89,6 +100,27 @@ describe.skipIf(SKIP)(`ctx serve's code pages in headless chromium${SKIP ? ` (sk
     const c = (await narrow.page.locator('#contexts').boundingBox())!;
     expect(c.y).toBeGreaterThanOrEqual(d.y + d.height - 1);
     await narrow.page.screenshot({ path: join(shots, 'code-narrow.png'), fullPage: true });
+
+    // the blame from the header box: the agent's lines name the context, the person's line is human
+    await page.fill('#blame input', 'src/auth.ts');
+    await page.press('#blame input', 'Enter');
+    await ready(page, '/blame?file=src%2Fauth.ts');
+    expect(await page.textContent('h1')).toBe('Blame: src/auth.ts');
+    expect(await page.textContent('#blame-count')).toBe('4 lines, 3 written by a context');
+    const rows = await page.$$eval('table.blame tr', (els) => els.map((el) => [...el.querySelectorAll('td')].map((td) => td.textContent)));
+    expect(rows).toEqual([
+      [w.agentCommit.slice(0, 8), `${w.context.slice(0, 12)} #1`, '1', 'export function refresh() {'],
+      ['', '', '2', '  return retryOnce(fetchToken);'],
+      ['', '', '3', '}'],
+      [w.humanCommit.slice(0, 8), 'human', '4', BY_HAND.trimEnd()],
+    ].map(([code, who, n, text]) => [code, who.startsWith('human') || who === '' ? who : `ctx-${who}`, n, text]));
+    expect(await page.$$eval('table.blame tr', (els) => els.map((el) => (el as HTMLElement).dataset.context))).toEqual([...Array(3).fill(`ctx-${w.context}`), 'human']);
+    expect(await page.getAttribute('table.blame tr >> nth=0', 'title')).toBe(PROMPT);
+    await page.screenshot({ path: join(shots, 'blame.png'), fullPage: true });
+    // its code commit opens the commit's page
+    await page.click(`table.blame a[href="/code/${w.humanCommit}"]`);
+    await ready(page, `/code/${w.humanCommit}`);
+    expect(await page.textContent('h1')).toBe('Note the review');
 
     expect([...errors, ...narrow.errors]).toEqual([]);
   });

@@ -27,7 +27,8 @@ export async function codePage(sha: string): Promise<void> {
 }
 
 function fileDiff(f: DiffFile): HTMLElement {
-  const title = h('h3', { class: 'mono' }, h('span', { class: `file-status ${f.status}` }, STATUS[f.status]), ' ', f.path, ...(f.old_path ? [h('span', { class: 'status' }, ` (from ${f.old_path})`)] : []));
+  const blame = f.status === 'deleted' ? [] : [' ', h('a', { href: `/blame?${new URLSearchParams({ file: f.path })}`, class: 'blame-link' }, 'blame')];
+  const title = h('h3', { class: 'mono' }, h('span', { class: `file-status ${f.status}` }, STATUS[f.status]), ' ', f.path, ...(f.old_path ? [h('span', { class: 'status' }, ` (from ${f.old_path})`)] : []), ...blame);
   const rows: HTMLElement[] = [];
   for (const hunk of f.hunks) {
     rows.push(h('tr', { class: 'hunk' }, h('td', { colspan: '3', class: 'mono' }, hunk.header)));
