@@ -29,12 +29,13 @@ describe('--json records', () => {
 
     const log = json(store, ['log', 'alice/auth-fix']);
     expect(log).toHaveLength(5);
-    for (const r of log) expect(Object.keys(r)).toEqual(['v', 'id', 'parent', 'type', 'format', 'created_at', 'message_count', 'token_count', 'summary', 'branches']);
+    for (const r of log) expect(Object.keys(r)).toEqual(['v', 'id', 'parent', 'type', 'format', 'created_at', 'message_count', 'token_count', 'summary', 'branches', 'links']);
+    expect(log[0].links).toEqual([]);
     expect(log.map((r) => r.type)).toEqual(['delta', 'delta', 'compaction', 'delta', 'delta']);
     expect(log[0]).toMatchObject({ v: 1, id: imported.id, parent: log[1].id, branches: ['alice/auth-fix'], summary: 'Thanks. Which files did you change?' });
 
     const [shown] = json(store, ['show', 'alice/auth-fix~3']);
-    expect(Object.keys(shown)).toEqual(['v', 'id', 'parent', 'branches', 'summary', 'meta', 'annotations']);
+    expect(Object.keys(shown)).toEqual(['v', 'id', 'parent', 'branches', 'summary', 'meta', 'annotations', 'links']);
     expect(Object.keys(shown.meta).sort()).toEqual(META_FIELDS);
     expect(shown.meta.source).toEqual({ file: 'compacted-session.jsonl', offset: 4459, length: 2798 });
 
@@ -82,8 +83,14 @@ describe('--json records', () => {
     // no summary: what summarize --missing below writes one for
     const cp = ctx(store, ['checkpoint', '-b', 'review/x', '--format', 'claude-code-v1', '--summary', '', '--json', '-'], { input: line, env });
     expect(Object.keys(JSON.parse(cp.stdout)).sort()).toEqual(['branch', 'format', 'id', 'parent', 'type', 'v']);
-    expect(new Set(keys(['log', 'alice/auth-fix']))).toEqual(new Set(['branches created_at format id message_count parent summary token_count type v']));
-    expect(keys(['show', 'alice/auth-fix'])).toEqual(['annotations branches id meta parent summary v']);
+    expect(new Set(keys(['log', 'alice/auth-fix']))).toEqual(new Set(['branches created_at format id links message_count parent summary token_count type v']));
+    expect(keys(['show', 'alice/auth-fix'])).toEqual(['annotations branches id links meta parent summary v']);
+    // ctx why: a code commit whose trailer names the imported context (which never touched it: claimed)
+    const code = join(dir, 'code');
+    const tip = JSON.parse(ctx(store, ['show', 'alice/auth-fix', '--json'], { env }).stdout).id;
+    execFileSync('git', ['init', '-q', code]);
+    execFileSync('git', ['-C', code, '-c', 'user.name=A', '-c', 'user.email=a@b', 'commit', '-q', '--allow-empty', '-m', `x\n\nCtx-Context: ${tip}`]);
+    expect(keys(['why', 'HEAD', '--repo', code])).toEqual(['author branch code context entries files in_store known lines model principal record runtime session since total v via']);
     expect(keys(['fork', 'alice/auth-fix~1', 'side'])).toEqual(['branch id v']);
     expect(new Set(keys(['branch']))).toEqual(new Set(['created_at id name summary type v']));
     expect(keys(['branch', 'delete', 'side'])).toEqual(['deleted id v']);

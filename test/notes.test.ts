@@ -78,6 +78,7 @@ describe.each(ENGINES)('annotations, engine %s', (engine) => {
       summary: 'better summary',
       meta: META,
       annotations: { at: AT, by: 'alice', summary: 'better summary' },
+      links: [],
     });
     // meta.json itself is immutable
     expect(git(store, ['cat-file', 'blob', 'main:meta.json'])).toBe(`${JSON.stringify(META)}\n`);

@@ -55,7 +55,7 @@ export default defineCommand({
       visible(shortTime(r.meta.created_at)),
       String(r.meta.message_count),
       String(r.meta.token_count),
-      (r.branches.length ? c.green(`(${r.branches.join(', ')}) `) : '') + oneLine(r.summary),
+      (r.branches.length ? c.green(`(${r.branches.join(', ')}) `) : '') + codeMark(io, r) + oneLine(r.summary),
     ]);
     await io.page(table([['ID', 'TYPE', 'TIME', 'MSGS', 'TOKENS', 'SUMMARY'].map((h) => c.bold(h)), ...rows], plainWidth));
   },
@@ -64,7 +64,13 @@ export default defineCommand({
 function line(io: CommandIO, r: CommitRecord): string {
   const c = io.chalk;
   const refs = r.branches.length ? c.green(` (${visible(r.branches.join(', '))})`) : '';
-  return `${c.yellow(shortId(r.id.slice(4)))} ${visible(r.meta.type)} ${visible(shortTime(r.meta.created_at))}${refs} ${oneLine(r.summary)}`;
+  return `${c.yellow(shortId(r.id.slice(4)))} ${visible(r.meta.type)} ${visible(shortTime(r.meta.created_at))}${refs} ${codeMark(io, r)}${oneLine(r.summary)}`;
+}
+
+/** `[code 1a2b3c4d5e6f +1] `: the code commits a context commit led to, first one named. */
+function codeMark(io: CommandIO, r: CommitRecord): string {
+  if (!r.links.length) return '';
+  return io.chalk.cyan(`[code ${r.links[0].code.slice(0, 12)}${r.links.length > 1 ? ` +${r.links.length - 1}` : ''}] `);
 }
 
 /**

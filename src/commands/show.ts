@@ -28,6 +28,8 @@ export default defineCommand({
       ...Object.entries(m).filter(([k]) => k !== 'summary'),
     ];
     if (Object.keys(r.annotations).length) rows.push(['annotations', JSON.stringify(r.annotations)]);
+    // the code commits it led to: one line each (ctx why <sha> in the code repository tells the rest)
+    for (const l of r.links) rows.push(['code', `${l.code} ${l.how}${l.files?.length ? ` ${l.files.join(', ')}` : ''}${l.repo ? ` (${l.repo})` : ''}`]);
     let out = `${c.yellow(`commit ${r.id}`)}\n`;
     // meta.json, notes and the summary are store text: shown inert (JSON.stringify leaves DEL and C1 as they are)
     for (const [k, v] of rows) out += `${visible(`${k}:`.padEnd(15))}${visible(typeof v === 'string' ? v : JSON.stringify(v))}\n`;

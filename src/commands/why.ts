@@ -35,7 +35,7 @@ export default defineCommand({
     { flags: '--fork <name>', description: 'fork the context into branch NAME and print the branch' },
     { flags: '--export <runtime>', description: 'write the context as a session of RUNTIME and print its resume command', values: 'runtime:export' },
   ],
-  examples: ['ctx why', 'ctx why HEAD~2 --json', 'ctx why 1a2b3c4 --limit 0', 'ctx why HEAD --fork review/why-retry', 'ctx why HEAD --export claude-code --context ctx-3f6c2a9e8b1d'],
+  examples: ['ctx why', 'ctx why HEAD~2 --json', 'ctx why 1a2b3c4 --limit 0', 'ctx why HEAD --fork review/why-retry', 'ctx why HEAD --export claude-code', 'ctx why HEAD~1 --fork review/why --context 3f6c2a9e'],
   async run(io, [rev]: [string | undefined], flags: Flags): Promise<Done> {
     const limit = flags.limit === undefined ? DEFAULT_LIMIT : Number(flags.limit);
     if (!Number.isInteger(limit) || limit < 0) throw new UsageError(`--limit takes a whole number, not '${flags.limit}'`);

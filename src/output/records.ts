@@ -30,7 +30,7 @@ export function initJson(path: string, created: boolean) {
 }
 
 export function commitJson(r: CommitRecord) {
-  return { v: 1, id: r.id, parent: r.parent, branches: r.branches, summary: r.summary, meta: r.meta, annotations: r.annotations };
+  return { v: 1, id: r.id, parent: r.parent, branches: r.branches, summary: r.summary, meta: r.meta, annotations: r.annotations, links: r.links };
 }
 
 export function logJson(r: CommitRecord) {
@@ -46,6 +46,7 @@ export function logJson(r: CommitRecord) {
     token_count: m.token_count,
     summary: r.summary,
     branches: r.branches,
+    links: r.links,
   };
 }
 

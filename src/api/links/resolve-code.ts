@@ -8,8 +8,9 @@ import { CtxError } from '../../errors/index.js';
 import { addedLines, changedFiles, codeCommit, resolveCode, type AddedLines, type CodeCommit, type CodeFileChange } from '../../store/code-history.js';
 import { effectsReader, type EffectsReader } from '../search/effects.js';
 import type { RepoContext } from '../repo/repo-context.js';
+import { contentIndex, normalise, type ContentHit } from './content-index.js';
 import { linkIndex, type ContextLink } from './records.js';
-import { readChain, verifyAgainst, type ChainRead } from './verify-link.js';
+import { namesFile, readChain, verifyAgainst, type ChainRead } from './verify-link.js';
 
 export type LinkKnown = 'recorded' | 'verified' | 'claimed' | 'matched';
 
@@ -47,15 +48,6 @@ interface Reads {
   chains: Map<string, ChainRead | null | 'unreadable'>;
 }
 
-/** Matched contexts for a commit nothing recorded or verified: the content index's answer, when there is one. */
-export type Matcher = (ctx: RepoContext, code: CodeContexts) => Promise<CodeContext[]>;
-
-let matcher: Matcher | null = null;
-/** Set how `matched` contexts are found (the content index registers itself). */
-export function setMatcher(m: Matcher | null): void {
-  matcher = m;
-}
-
 /**
  * The contexts that made the code commit `rev` (a sha, or any revision) of the repository at
  * `codeCwd`. Recorded ones first, then the message's claims in order, then those of the commit it
@@ -71,9 +63,7 @@ export async function contextsOfCode(ctx: RepoContext, codeCwd: string, rev: str
   const paths = [...new Set([...files.map((f) => f.path), ...added.map((a) => a.path)])];
   await collect(ctx, reads, top, commit, paths, added, out, new Set([sha]));
   const result: CodeContexts = { repo: top, commit, files, added, contexts: out };
-  if (matcher && !out.some((c) => c.known === 'recorded' || c.known === 'verified')) {
-    for (const m of await matcher(ctx, result)) if (!out.some((c) => c.context === m.context)) out.push({ ...m, known: 'matched' });
-  }
+  if (!out.some((c) => c.known === 'recorded' || c.known === 'verified')) for (const m of await matched(ctx, sha, top, added)) add(out, m);
   return result;
 }
 
@@ -126,4 +116,53 @@ async function readChainOrDamage(ctx: RepoContext, context: string, reads: Reads
     if (e instanceof CtxError) return 'unreadable';
     throw e;
   }
+}
+
+/**
+ * The sessions whose tool calls wrote at least a quarter of the commit's added lines (as the content
+ * index normalises them), each as the context commit of that session that holds its latest such write.
+ */
+async function matched(ctx: RepoContext, sha: string, top: string, added: AddedLines[]): Promise<CodeContext[]> {
+  const keys: { path: string; key: string }[] = [];
+  for (const f of added)
+    for (const [, text] of f.lines) {
+      const key = normalise(text);
+      if (key !== null) keys.push({ path: f.path, key });
+    }
+  if (keys.length === 0) return [];
+  const index = await contentIndex(ctx);
+  // per session: the lines it wrote, the files, and the context commits that wrote them
+  const bySession = new Map<string, { lines: number; files: Set<string>; contexts: string[] }>();
+  for (const { path, key } of keys) {
+    const hits = index.hits(key);
+    const sessions = new Map<string, ContentHit[]>();
+    for (const h of hits) (sessions.get(h.session) ?? sessions.set(h.session, []).get(h.session)!).push(h);
+    for (const [session, hs] of sessions) {
+      const s = bySession.get(session) ?? bySession.set(session, { lines: 0, files: new Set(), contexts: [] }).get(session)!;
+      s.lines++;
+      for (const h of hs) {
+        if (namesFile(h.path, path, top)) s.files.add(path);
+        if (!s.contexts.includes(h.context)) s.contexts.push(h.context);
+      }
+    }
+  }
+  const out: CodeContext[] = [];
+  for (const s of bySession.values()) {
+    if (s.lines * 4 < keys.length) continue;
+    out.push({ context: await latest(ctx, s.contexts), known: 'matched', inStore: true, via: sha, files: [...s.files], lines: s.lines });
+  }
+  return out.sort((a, b) => b.lines - a.lines);
+}
+
+/** Of context commits of one session, the one whose chain holds the most of the others (the latest write). */
+async function latest(ctx: RepoContext, contexts: string[]): Promise<string> {
+  if (contexts.length === 1) return contexts[0];
+  let best = contexts[contexts.length - 1];
+  let most = -1;
+  for (const c of contexts.slice(0, 16)) {
+    const chain = new Set((await ctx.engine.chain(c)).map((l) => l.oid));
+    const n = contexts.filter((o) => chain.has(o)).length;
+    if (n > most) (best = c), (most = n);
+  }
+  return best;
 }

@@ -1,7 +1,7 @@
 // api/read: reading contexts (show, log, branches, annotations, the chain walk, materialize, windows, budgets, cursors). Imports api/repo only.
 // Reading context commits: show, log, branches, and the annotations on them.
 import { fullId } from '../../core/ids.js';
-import { isLinkRecord } from '../../core/links.js';
+import { isLinkRecord, linkOfRecord, type LinkRecord } from '../../core/links.js';
 import type { Meta } from '../../core/meta.js';
 import { isRecord } from '../../core/neutral.js';
 import { parseSince } from '../../core/window.js';
@@ -25,6 +25,8 @@ export interface CommitRecord {
   summary: string;
   /** latest value per annotated field */
   annotations: Annotations;
+  /** the code commits it led to, as its note's link records say (the first record of each) */
+  links: LinkRecord[];
 }
 
 /** A note's JSON-lines records, in line order (a line another tool wrote that is no JSON object is none). */
@@ -73,7 +75,10 @@ export async function commitRecords(ctx: RepoContext, oids: readonly string[]): 
     else tips.set(oid, [name]);
   }
   return stored.map((s) => {
-    const annotations = foldAnnotations(notes.get(s.oid));
+    const records = noteRecords(notes.get(s.oid));
+    const annotations = foldRecords(records);
+    const seen = new Set<string>();
+    const links = records.flatMap((r) => linkOfRecord(r) ?? []).filter((l) => !seen.has(l.code) && seen.add(l.code));
     return {
       id: fullId(s.oid),
       parent: idOf(s.commit.parents[0] ?? null),
@@ -81,6 +86,7 @@ export async function commitRecords(ctx: RepoContext, oids: readonly string[]): 
       meta: s.meta,
       summary: typeof annotations.summary === 'string' ? annotations.summary : displaySummary(s.meta.summary, s.meta),
       annotations,
+      links,
     };
   });
 }
