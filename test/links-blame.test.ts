@@ -1,12 +1,14 @@
 // ctx blame and the content index: real code repositories, a real store, sessions imported from
 // Claude Code transcripts whose Write and Edit calls wrote the code.
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXED_ENV, ctx, git, newStore, tempDir } from './helpers.js';
+import { FIXED_ENV, ROOT, ctx, git, newStore, tempDir } from './helpers.js';
 import { claudeTranscript, commitFiles, newCodeRepo, type Turn } from './why-kit.js';
 import { RepoContext } from '../src/api/repo/repo-context.js';
 import { contentIndex, normalise } from '../src/api/links/content-index.js';
+import { TRACE_NAMESPACE, uuid5 } from '../src/core/agent-trace.js';
 
 const SESSION_A = 'aaaaaaaa-1111-4222-8333-444455556666';
 const SESSION_B = 'bbbbbbbb-1111-4222-8333-444455556666';
@@ -139,5 +141,146 @@ describe('ctx blame', () => {
     const elsewhere = join(tempDir(), 'x.ts');
     const outside = w.blame([elsewhere]);
     expect([outside.code, outside.stderr]).toEqual([4, `ctx: blame: ${elsewhere} is not in a git repository\n`]);
+  });
+});
+
+// The Agent Trace record schema (cursor/agent-trace v0.1.0, schemas/trace-record.json; the spec is
+// CC BY 4.0), written out here by hand so the test checks ctx's records against the spec itself.
+const contributor = {
+  type: 'object',
+  properties: { type: { type: 'string', enum: ['human', 'ai', 'mixed', 'unknown'] }, model_id: { type: 'string', maxLength: 250 } },
+  required: ['type'],
+  additionalProperties: false,
+};
+const TRACE_SCHEMA = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  $id: 'https://agent-trace.dev/schemas/v1/trace-record.json',
+  title: 'Agent Trace Record',
+  type: 'object',
+  properties: {
+    version: { type: 'string', pattern: '^[0-9]+\\.[0-9]+$' },
+    id: { type: 'string', format: 'uuid', pattern: '^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$' },
+    timestamp: {
+      type: 'string',
+      format: 'date-time',
+      pattern:
+        '^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d+)?)?(?:Z))$',
+    },
+    vcs: {
+      type: 'object',
+      properties: { type: { type: 'string', enum: ['git', 'jj', 'hg', 'svn'] }, revision: { type: 'string' } },
+      required: ['type', 'revision'],
+      additionalProperties: false,
+    },
+    tool: { type: 'object', properties: { name: { type: 'string' }, version: { type: 'string' } }, required: ['name', 'version'], additionalProperties: false },
+    files: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          path: { type: 'string' },
+          conversations: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                url: { type: 'string', format: 'uri' },
+                contributor,
+                ranges: {
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    properties: {
+                      start_line: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                      end_line: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                      content_hash: { type: 'string' },
+                      contributor,
+                    },
+                    required: ['start_line', 'end_line'],
+                    additionalProperties: false,
+                  },
+                },
+                related: {
+                  type: 'array',
+                  items: { type: 'object', properties: { type: { type: 'string' }, url: { type: 'string', format: 'uri' } }, required: ['type', 'url'], additionalProperties: false },
+                },
+              },
+              required: ['ranges'],
+              additionalProperties: false,
+            },
+          },
+        },
+        required: ['path', 'conversations'],
+        additionalProperties: false,
+      },
+    },
+    metadata: { type: 'object', propertyNames: { type: 'string' }, additionalProperties: {} },
+  },
+  required: ['version', 'id', 'timestamp', 'files'],
+  additionalProperties: false,
+};
+
+/** ajv (a dependency ctx ships, for state schemas) with the three formats the schema names, checked by hand. */
+async function traceValidator(): Promise<(record: unknown) => string[]> {
+  const { default: Ajv2020 } = (await import('ajv/dist/2020.js')) as unknown as { default: new (o: object) => { addFormat(n: string, re: RegExp | ((s: string) => boolean)): void; compile(s: object): ((d: unknown) => boolean) & { errors?: { instancePath: string; message?: string }[] } } };
+  const ajv = new Ajv2020({ allErrors: true, strict: true });
+  ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
+  ajv.addFormat('date-time', (s) => !Number.isNaN(Date.parse(s)) && /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/.test(s));
+  ajv.addFormat('uri', /^[a-z][a-z0-9+.-]*:[^\s]*$/i);
+  const validate = ajv.compile(TRACE_SCHEMA);
+  return (record) => (validate(record) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`));
+}
+
+const sha256 = (lines: string[]) => `sha256:${createHash('sha256').update(lines.map((l) => `${l}\n`).join('')).digest('hex')}`;
+
+describe('ctx trace', () => {
+  it('prints a schema-valid Agent Trace record: ranges per conversation, a human line, a mixed range', async () => {
+    const w = world();
+    const a = w.imp(SESSION_A, [{ prompt: 'Make refresh retry once and log it.', writes: [{ path: 'src/auth.ts', content: 'export function refresh() {\n  log("refresh");\n  return retryOnce(fetchToken);\n}\n' }] }], 'alice/auth');
+    const file = 'export function refresh() {\n  log("refresh, edited by hand");\n  return retryOnce(fetchToken);\n}\n' + HAND;
+    const sha = commitFiles(w.code, { 'src/auth.ts': file, 'NOTES.md': 'Written by a person, nobody else.\n' }, `Retry once\n\nCtx-Context: ctx-${a}\nAssisted-by: claude-code:claude-opus-4-5\n`);
+    const r = ctx(w.store, ['trace', 'HEAD'], { env: FIXED_ENV, cwd: w.code });
+    expect([r.stderr, r.code]).toEqual(['', 0]);
+    expect(r.stdout.endsWith('}\n') && r.stdout.split('\n').length).toBe(2);
+    const record = JSON.parse(r.stdout);
+    expect(await traceValidator().then((v) => v(record))).toEqual([]);
+    const lines = file.split('\n');
+    const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
+    expect(record).toEqual({
+      version: '0.1',
+      id: uuid5(TRACE_NAMESPACE, sha),
+      timestamp: '2026-01-03T10:00:00Z',
+      vcs: { type: 'git', revision: sha },
+      tool: { name: 'ctx', version },
+      files: [
+        { path: 'NOTES.md', conversations: [{ contributor: { type: 'human' }, ranges: [{ start_line: 1, end_line: 1, content_hash: sha256(['Written by a person, nobody else.']) }] }] },
+        {
+          path: 'src/auth.ts',
+          conversations: [
+            {
+              url: `ctx:ctx-${a}`,
+              contributor: { type: 'ai', model_id: 'anthropic/claude-opus-4-5' },
+              ranges: [{ start_line: 1, end_line: 4, content_hash: sha256(lines.slice(0, 4)), contributor: { type: 'mixed', model_id: 'anthropic/claude-opus-4-5' } }],
+              related: [{ type: 'session', url: `ctx:session/${SESSION_A}` }],
+            },
+            { contributor: { type: 'human' }, ranges: [{ start_line: 5, end_line: 5, content_hash: sha256([HAND.trimEnd()]) }] },
+          ],
+        },
+      ],
+      metadata: { 'agent-ctx': { contexts: [{ id: `ctx-${a}`, known: 'verified' }] } },
+    });
+    // the id: a version-5 UUID of the sha, the same on every run
+    expect(JSON.parse(ctx(w.store, ['trace', sha], { env: FIXED_ENV, cwd: w.code }).stdout).id).toBe(record.id);
+    // the validator rejects what the schema rejects
+    const bad = await traceValidator();
+    expect(bad({ ...record, version: '0.1.0' })).toEqual(['/version must match pattern "^[0-9]+\\.[0-9]+$"']);
+    expect(bad({ ...record, files: [{ path: 'x', conversations: [{ ranges: [{ start_line: 0, end_line: 1 }] }] }] })).toEqual(['/files/0/conversations/0/ranges/0/start_line must be >= 1']);
+  });
+
+  it('uuid5 matches RFC 4122; a bad revision exits 4', () => {
+    expect(uuid5('6ba7b810-9dad-11d1-80b4-00c04fd430c8', 'www.example.com')).toBe('2ed6657d-e927-568b-95e1-2665a8aea6a2');
+    const w = world();
+    const r = ctx(w.store, ['trace', 'nope'], { env: FIXED_ENV, cwd: w.code });
+    expect([r.code, r.stdout, r.stderr.split('\n')[0]]).toEqual([4, '', `ctx: no commit 'nope' in the code repository ${w.code}`]);
   });
 });

@@ -1,3 +1,2 @@
-// Replaced at build time from package.json.
-declare const __CTX_VERSION__: string;
-export const VERSION: string = typeof __CTX_VERSION__ === 'string' ? __CTX_VERSION__ : '0.0.0-dev';
+// ctx's version (core/version.ts, replaced at build time from package.json).
+export { VERSION } from '../core/version.js';

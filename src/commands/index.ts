@@ -64,6 +64,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: 'git blame, then for each line the context and entry (prompt and tool call) that wrote it, or human',
     load: () => import('./blame.js'),
   },
+  {
+    name: 'trace',
+    usage: '[rev]',
+    summary: 'an Agent Trace record (application/vnd.agent-trace.record+json) for a code commit: its files, the conversations that wrote which lines, ai, human or mixed',
+    load: () => import('./trace.js'),
+  },
   { name: 'gc', usage: '[options]', summary: 'pack objects, prune unreachable ones, and with --prune-expired delete branches past their retention', load: () => import('./gc.js') },
   { name: 'verify', usage: '[options] [id]', summary: "check every artifact's BLAKE3, the meta schema and chain sanity", load: () => import('./verify.js') },
   {

@@ -1,0 +1,83 @@
+// Which context wrote a line of code. A line is a context's when that context wrote that exact line
+// (the content index): a context linked to the line's code commit first (a link record, a
+// Ctx-Context trailer, a cherry-pick's source), its own session's calls counting (a link names the
+// tip after the edits); when no context is linked to the commit, any context whose call wrote the
+// line into a file of that name, marked `matched`; else the line is `human`. A line too short to be
+// indexed (a lone brace, `end`) takes the context of the nearest indexed line above it from the same
+// code commit (below, when none is above).
+import { readStoredCommits } from '../../store/context-commits.js';
+import { samePath } from '../search/touched.js';
+import type { RepoContext } from '../repo/repo-context.js';
+import { contentIndex, normalise, type ContentHit, type ContentIndex } from './content-index.js';
+
+/** A line of a file at a code revision, and the code commit that last changed it. */
+export interface CodeLine {
+  line: number;
+  commit: string;
+  text: string;
+}
+
+export interface Attribution {
+  /** the context commit whose tool call wrote the line (40 hex), or null: a person did */
+  context: string | null;
+  /** `linked`: a context linked to the code commit wrote it; `matched`: none is linked, the content matched; `human` */
+  how: 'linked' | 'matched' | 'human';
+  /** the conversation the line belongs to: the linked context it was found through, or, matched, the commit that wrote it */
+  conversation: string | null;
+  /** where in the context: the tool call's entry, its tool and path, the branch and session */
+  entry: number | null;
+  tool: string | null;
+  toolPath: string | null;
+  branch: string | null;
+  session: string | null;
+}
+
+const HUMAN: Attribution = { context: null, how: 'human', conversation: null, entry: null, tool: null, toolPath: null, branch: null, session: null };
+
+/** Each line of the file `path` (relative to its repository's top) with who wrote it; `linked`: code commit → its linked contexts (40 hex), strongest first. */
+export async function attributeLines<T extends CodeLine>(ctx: RepoContext, lines: readonly T[], linked: ReadonlyMap<string, readonly string[]>, path: string, index?: ContentIndex): Promise<(T & Attribution)[]> {
+  const sessions = await sessionsOf(ctx, [...new Set([...linked.values()].flat())]);
+  index ??= await contentIndex(ctx);
+  const query = path.split('/');
+  const sameFile = (h: ContentHit) => samePath(query, h.path);
+  const out = lines.map((l): T & Attribution => {
+    const hits = index!.lookup(l.text);
+    const mine = linked.get(l.commit) ?? [];
+    for (const c of mine) {
+      const session = sessions.get(c);
+      const ofC = hits.filter((h) => h.context === c || (session !== undefined && h.session === session));
+      const hit = ofC.find(sameFile) ?? ofC[0];
+      if (hit) return { ...l, ...written(hit), how: 'linked', conversation: c };
+    }
+    const hit = mine.length === 0 ? hits.find(sameFile) : undefined;
+    return hit ? { ...l, ...written(hit), how: 'matched', conversation: hit.context } : { ...l, ...HUMAN };
+  });
+  carryOver(out);
+  return out;
+}
+
+const written = (h: ContentHit) => ({ context: h.context, entry: h.entry, tool: h.tool, toolPath: h.path, branch: h.branch, session: h.session });
+
+function carryOver(lines: (CodeLine & Attribution)[]): void {
+  const significant = lines.map((l) => normalise(l.text) !== null);
+  const near = (i: number, step: 1 | -1): (CodeLine & Attribution) | null => {
+    for (let j = i + step; j >= 0 && j < lines.length && lines[j].commit === lines[i].commit && lines[j].line === lines[j - step].line + step; j += step) if (significant[j]) return lines[j];
+    return null;
+  };
+  lines.forEach((l, i) => {
+    if (significant[i] || l.context !== null) return;
+    const from = near(i, -1) ?? near(i, 1);
+    if (from?.context != null) Object.assign(l, { context: from.context, how: from.how, conversation: from.conversation, entry: from.entry, tool: from.tool, toolPath: from.toolPath, branch: from.branch, session: from.session });
+  });
+}
+
+/** context commit → its session id, for those the store holds (a trailer may name one it does not). */
+async function sessionsOf(ctx: RepoContext, contexts: readonly string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (contexts.length === 0) return out;
+  const present = await ctx.engine.readObjects(contexts);
+  const held = contexts.filter((_, i) => present[i]?.type === 'commit');
+  const stored = await readStoredCommits(ctx.engine, held).catch(() => []);
+  stored.forEach((s, i) => out.set(held[i], s.meta.session_id));
+  return out;
+}
