@@ -115,13 +115,11 @@ describe('ctx serve: code commits and contexts', () => {
     ]);
   });
 
-  it('/api/links: the code commits a context led to; its page and the code page are there, an unknown code commit is a 404', async () => {
+  it("the code commits a context led to are its show record's links; its page and the code pages are there, an unknown code commit is a 404", async () => {
     const w = await linkedWorld();
     const s = await serve(w.store, ['--code', w.code]);
-    const r = await get(`${s.url}api/links?id=alice/auth`);
-    expect(records(r.body)).toEqual([{ v: 1, context: `ctx-${w.context}`, code: w.agentCommit, how: 'recorded', from: null, files: ['src/auth.ts'], repo: null, at: FIXED.CTX_NOW, by: 'alice' }]);
-    expect((await get(`${s.url}api/links?id=ctx-${w.context}`)).body).toBe(r.body);
-    expect(await get(`${s.url}api/links?id=ctx-${'0'.repeat(40)}`)).toMatchObject({ status: 404 });
+    const [shown] = records((await get(`${s.url}api/show?id=alice/auth`)).body);
+    expect(shown.links).toEqual([{ code: w.agentCommit, how: 'recorded', files: ['src/auth.ts'], at: FIXED.CTX_NOW, by: 'alice' }]);
     for (const path of [`/code/${w.agentCommit}`, `/code/${w.humanCommit.slice(0, 7)}`, '/blame?file=src/auth.ts']) {
       const page = await raw(s.url, path);
       expect([path, page.status, page.headers['content-type']]).toEqual([path, 200, 'text/html; charset=utf-8']);
@@ -179,7 +177,6 @@ describe('ctx serve: code commits and contexts', () => {
       ['/api/blame?file=src%5Cauth.ts', "file takes a path inside the work tree (no NUL, backslash or line break), not 'src\\auth.ts'"],
       ['/api/blame?file=src%00auth.ts', "file takes a path inside the work tree (no NUL, backslash or line break), not 'src\0auth.ts'"],
       ['/api/blame?file=C:/x', "file takes a path inside the work tree (relative to its top, not absolute), not 'C:/x'"],
-      ['/api/links', 'id is missing'],
     ];
     for (const [path, message] of bad) {
       const r = await raw(s.url, path);
@@ -207,6 +204,6 @@ describe('ctx serve: code commits and contexts', () => {
     expect([none.status, JSON.parse(none.body)]).toEqual([404, { v: 1, error: 'NotFoundError', message: 'no code repository: start ctx serve in a git work tree, or give --code PATH', exit: 4 }]);
     expect((await raw(outside.url, `/code/${w.humanCommit}`)).status).toBe(404);
     // the context pages are there all the same
-    expect(records((await get(`${outside.url}api/links?id=alice/auth`)).body)).toHaveLength(1);
+    expect(records((await get(`${outside.url}api/show?id=alice/auth`)).body)[0].links).toHaveLength(1);
   });
 });

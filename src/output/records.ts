@@ -17,7 +17,6 @@ import type { AuditEntry, StateDiff, StateStats, StateValue, StateWrite } from '
 import type { GrepHit } from '../api/search/grep.js';
 import type { FileTouch } from '../api/search/touched.js';
 import type { CodeCommit, DiffFile } from '../api/links/code-repo.js';
-import type { LinkRecord } from '../api/links/records.js';
 import type { WhyContext, WhyReport } from '../api/links/why.js';
 import type { BlameLine } from '../api/links/blame.js';
 import { fullId } from '../core/ids.js';
@@ -302,11 +301,6 @@ export function graphLineJson(graph: string, commit: CommitRecord | null) {
 /** A code commit (the web view's /code/<sha>): who made it, its message, and its diff against its first parent in files and hunks. */
 export function codeCommitJson(c: CodeCommit, files: DiffFile[]) {
   return { v: 1, sha: c.sha, parents: c.parents, author: c.author.name, author_email: c.author.email, authored_at: c.author.date, committer: c.committer.name, committer_email: c.committer.email, committed_at: c.committer.date, message: c.message, files };
-}
-
-/** A code commit a context led to, as the context's note records it. */
-export function codeLinkJson(context: string, l: LinkRecord) {
-  return { v: 1, context: fullId(context), code: l.code, how: l.how, from: l.from ?? null, files: l.files ?? null, repo: l.repo ?? null, at: l.at, by: l.by };
 }
 
 /** A page of a context's neutral messages: `total` in the whole context, `offset` of the first here. */

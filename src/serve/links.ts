@@ -1,14 +1,13 @@
 // The web view's routes between code and contexts: a code commit with its diff and the contexts that
-// made it, the code commits a context led to, and a file's blame. Every parameter is checked before
+// made it, and a file's blame (the code commits a context led to are its show record's `links`). Every parameter is checked before
 // git or the store sees it (codeSha, codePath); without a code repository these routes say so.
 // The answers are the records of `ctx why --json` and `ctx blame --json`.
 import { codeDiff, codeFileInside, codePath, codeSha, resolveCodeSha, type CodeRepo } from '../api/links/code-repo.js';
 import { blame } from '../api/links/blame.js';
 import { why } from '../api/links/why.js';
-import { linksOf } from '../api/links/records.js';
 import type { RepoContext } from '../api/repo/repo-context.js';
 import { NotFoundError, UsageError } from '../errors/index.js';
-import { blameLineJson, codeCommitJson, codeLinkJson, whyJson } from '../output/records.js';
+import { blameLineJson, codeCommitJson, whyJson } from '../output/records.js';
 
 type Lines = unknown[];
 
@@ -43,10 +42,6 @@ export async function linkRoute(repo: RepoContext, code: CodeRepo | null, path: 
       const sha = await resolveCodeSha(c, typed);
       const made = await why(repo, c.top, sha);
       return [codeCommitJson(made.commit, await codeDiff(c, sha)), ...made.contexts.map((x) => whyJson(made, x))];
-    }
-    case '/api/links': {
-      const oid = await repo.resolve(param(q, 'id'));
-      return (await linksOf(repo, oid)).map((l) => codeLinkJson(oid, l));
     }
     case '/api/blame': {
       const typed = codePath(param(q, 'file'));

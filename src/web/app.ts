@@ -56,8 +56,6 @@ async function commitPage(id: string): Promise<void> {
   const stop = new URLSearchParams(location.search).get('stop') === 'root' ? 'root' : 'compaction';
   const first = api<Page>('messages', { id, stop, offset: 0, limit: FIRST_PAGE });
   first.catch(() => {}); // a missing commit is reported by show
-  const codes = codeCommits(id);
-  codes.catch(() => {});
   const [c] = await api<Commit>('show', { id });
   const rows: [string, Node | string][] = [
     ['id', c.id],
@@ -83,10 +81,9 @@ async function commitPage(id: string): Promise<void> {
   // annotations (ctx annotate) in sight: the summary is the title already
   const notes = Object.entries(c.annotations).filter(([k]) => k !== 'summary' && k !== 'at' && k !== 'by');
   const noted = notes.length ? h('p', { class: 'notes' }, ...notes.flatMap(([k, v], i) => [i ? ' · ' : '', h('b', {}, k), ` ${typeof v === 'string' ? v : Array.isArray(v) ? v.join(', ') : JSON.stringify(v)}`])) : null;
-  show(h('h1', {}, c.summary || short(c.id)), meta, ...(noted ? [noted] : []), nav, resume, count, list);
   // the code commits it led to (ctx's git hooks recorded them)
-  const led = await codes;
-  if (led) nav.after(led);
+  const led = codeCommits(c);
+  show(h('h1', {}, c.summary || short(c.id)), meta, ...(noted ? [noted] : []), nav, ...(led ? [led] : []), resume, count, list);
   // the messages first: a resume command renders the whole session on the server
   await messagePages(c.id, stop, list, count, first);
   const runtimes = (await api<Runtime>('runtimes')).sort((x, y) => Number(y.formats.includes(m.format)) - Number(x.formats.includes(m.format)));

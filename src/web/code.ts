@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 // The pages between code and contexts: a code commit's diff beside the contexts that made it, the
 // code commits a context led to (on its page), and a file's blame. Code is text nodes only.
-import { api, codeLink, h, link, plural, short, show, type BlameLine, type CodeCommit, type CodeContext, type CodeLink } from './dom.js';
+import { api, codeLink, h, link, plural, short, show, type BlameLine, type CodeCommit, type CodeContext, type Commit } from './dom.js';
 
 type DiffFile = CodeCommit['files'][number];
 
@@ -72,11 +72,10 @@ function sliceEntry(e: CodeContext['entries'][number]): HTMLElement {
   return h('div', attrs, label, h('div', { class: 'text' }, e.text));
 }
 
-/** The code commits a context commit led to, on its page; nothing when there are none. */
-export async function codeCommits(id: string): Promise<HTMLElement | null> {
-  const links = await api<CodeLink>('links', { id });
-  if (links.length === 0) return null;
-  const rows = links.map((l) => h('li', { 'data-code': l.code }, codeLink(l.code), ` ${l.how}`, ...(l.from ? [' from ', codeLink(l.from)] : []), ...(l.files ? [h('span', { class: 'mono files' }, ` ${l.files.join(', ')}`)] : []), ...(l.repo ? [h('span', { class: 'status' }, ` in ${l.repo}`)] : []), h('span', { class: 'status' }, ` · ${l.at.slice(0, 16).replace('T', ' ')} by ${l.by}`)));
+/** The code commits a context commit led to (its note's link records), on its page; nothing when there are none. */
+export function codeCommits(c: Commit): HTMLElement | null {
+  if (c.links.length === 0) return null;
+  const rows = c.links.map((l) => h('li', { 'data-code': l.code }, codeLink(l.code), ` ${l.how}`, ...(l.from ? [' from ', codeLink(l.from)] : []), ...(l.files ? [h('span', { class: 'mono files' }, ` ${l.files.join(', ')}`)] : []), ...(l.repo ? [h('span', { class: 'status' }, ` in ${l.repo}`)] : []), h('span', { class: 'status' }, ` · ${l.at.slice(0, 16).replace('T', ' ')} by ${l.by}`)));
   return h('section', { class: 'code-commits', id: 'code-commits' }, h('h2', {}, 'Code commits'), h('ul', {}, ...rows));
 }
 

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 // What every view of the page uses: elements built from text only, the API's JSON lines, links to commits.
-import type { blameLineJson, codeCommitJson, codeLinkJson, commitJson, diffJson, fileTouchJson, graphLineJson, messagesJson, partJson, resumeJson, runtimeJson, searchHitJson, whyJson } from '../output/records.js';
+import type { blameLineJson, codeCommitJson, commitJson, diffJson, fileTouchJson, graphLineJson, messagesJson, partJson, resumeJson, runtimeJson, searchHitJson, whyJson } from '../output/records.js';
 export type { Cut } from '../output/records.js';
 
 export type Commit = ReturnType<typeof commitJson>;
@@ -15,7 +15,6 @@ export type Piece = ReturnType<typeof partJson>;
 export type CodeCommit = ReturnType<typeof codeCommitJson>;
 export type CodeContext = ReturnType<typeof whyJson>;
 export type BlameLine = ReturnType<typeof blameLineJson>;
-export type CodeLink = ReturnType<typeof codeLinkJson>;
 
 export const main = document.getElementById('main')!;
 
