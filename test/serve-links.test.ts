@@ -1,12 +1,12 @@
 // `ctx serve` between code and contexts over HTTP: a code commit with its diff and the contexts that
 // made it, the code commits a context led to, a file's blame, the code repository it reads (where
 // it starts, or --code), and every parameter checked before git or the store sees it.
-import { symlinkSync } from 'node:fs';
+import { existsSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ctx, tempDir } from './helpers.js';
 import { FIXED, raw, startServe, type Served } from './serve-kit.js';
-import { newCodeRepo } from './why-kit.js';
+import { codeGit, commitFiles, newCodeRepo } from './why-kit.js';
 import { AUTH, BY_HAND, PROMPT, SESSION, THINKING, linkedWorld } from './serve-links-kit.js';
 
 const running: Served[] = [];
@@ -153,6 +153,41 @@ describe('ctx serve: code commits and contexts', () => {
     const s = await serve(w.store, ['--code', w.code]);
     const r = await raw(s.url, '/api/blame?file=elsewhere/README.md');
     expect([r.status, JSON.parse(r.body)]).toEqual([400, { v: 1, error: 'UsageError', message: 'file takes a path inside the work tree, and elsewhere is a symbolic link: give the path it leads to', exit: 2 }]);
+  });
+
+  it("a diff as git stores it whatever the code repository's config says: renames, quoted names, binary files, blank lines; its programs never run", async () => {
+    const w = await linkedWorld();
+    const marker = join(tempDir(), 'ran');
+    const program = join(tempDir(), 'prog.sh');
+    writeFileSync(program, `#!/bin/sh\ntouch ${marker}\nexit 1\n`, { mode: 0o755 });
+    commitFiles(w.code, { 'd ir/sp ace.txt': 'x\n', 'blank.txt': 'a\n\nb\n' }, 'Odd names\n');
+    for (const [k, v] of [['diff.noprefix', 'true'], ['diff.mnemonicPrefix', 'true'], ['diff.suppressBlankEmpty', 'true'], ['core.quotePath', 'false'], ['diff.external', program], ['log.showSignature', 'true'], ['gpg.program', program], ['diff.relative', 'true'], ['color.ui', 'always']]) codeGit(w.code, ['config', k, v]);
+    codeGit(w.code, ['mv', 'd ir/sp ace.txt', 'd ir/\u00e9 "q".txt']);
+    writeFileSync(join(w.code, 'blank.txt'), 'a\n\nB\n');
+    writeFileSync(join(w.code, 'b.bin'), Buffer.from([0, 1, 2, 0]));
+    const sha = commitFiles(w.code, {}, 'Rename, binary, blank\n');
+    const s = await serve(w.store, ['--code', join(w.code, 'src')]);
+    const [commit] = records((await get(`${s.url}api/code?sha=${sha}`)).body);
+    const file = (path: string, status: string, rest: object = {}) => ({ path, old_path: null, status, binary: false, hunks: [], cut: false, ...rest });
+    expect(commit.files).toEqual([
+      file('b.bin', 'added', { binary: true }),
+      file('blank.txt', 'modified', {
+        hunks: [
+          {
+            header: '@@ -1,3 +1,3 @@',
+            lines: [
+              { op: ' ', old: 1, new: 1, text: 'a' },
+              { op: ' ', old: 2, new: 2, text: '' },
+              { op: '-', old: 3, new: null, text: 'b' },
+              { op: '+', old: null, new: 3, text: 'B' },
+            ],
+          },
+        ],
+      }),
+      file('d ir/\u00e9 "q".txt', 'renamed', { old_path: 'd ir/sp ace.txt' }),
+    ]);
+    expect(commit.message).toBe('Rename, binary, blank');
+    expect(existsSync(marker)).toBe(false);
   });
 
   it('refuses a bad sha or file with a 400 and sends nothing else', async () => {

@@ -5,7 +5,7 @@
 import { spawnGit, spawnGitSync } from './git-process.js';
 
 /** Config a code repository may set that would change what `git show` prints or run a program. */
-const CODE_CONFIG = ['-c', 'log.showSignature=false', '-c', 'core.quotePath=true', '-c', 'diff.noprefix=false', '-c', 'diff.mnemonicPrefix=false', '-c', 'i18n.logOutputEncoding=UTF-8', '-c', 'color.ui=false'];
+const CODE_CONFIG = ['-c', 'log.showSignature=false', '-c', 'core.quotePath=true', '-c', 'diff.noprefix=false', '-c', 'diff.mnemonicPrefix=false', '-c', 'i18n.logOutputEncoding=UTF-8', '-c', 'color.ui=false', '-c', 'diff.suppressBlankEmpty=false'];
 /** What `git show` may print for one commit; past it the diff is cut. */
 const MAX_OUTPUT = 8 << 20;
 /** Diff lines sent at most (over every file); the rest of the files come without hunks, `cut`. */
