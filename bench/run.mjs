@@ -13,6 +13,7 @@ import { benchCheckpoint } from './checkpoint.mjs';
 import { benchBlake3 } from './blake3.mjs';
 import { benchSync } from './sync.mjs';
 import { benchHook } from './hook.mjs';
+import { benchWhy } from './links-why.mjs';
 import { benchTokens } from './tokens.mjs';
 import { benchTranslate } from './translate.mjs';
 import { benchResume } from './resume.mjs';
@@ -23,7 +24,7 @@ import { benchState } from './state.mjs';
 import { benchServe } from './serve.mjs';
 import { benchGrep } from './grep.mjs';
 
-const ALL = ['chain', 'resume', 'large', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens', 'translate', 'resolve', 'session', 'state', 'grep', 'serve'];
+const ALL = ['chain', 'resume', 'large', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens', 'translate', 'resolve', 'session', 'state', 'grep', 'serve', 'why'];
 const wanted = process.argv.slice(2);
 for (const w of wanted) if (!ALL.includes(w)) throw new Error(`unknown benchmark '${w}' (${ALL.join(', ')})`);
 const picked = wanted.length ? ALL.filter((b) => wanted.includes(b)) : ALL;
@@ -95,6 +96,10 @@ try {
       const r = await benchServe();
       sections.push(r.markdown);
       if (r.summary) targets.push(`- \`ctx serve\`, a 2,000-turn 20 MB session: first messages drawn in ${r.summary.cold.toFixed(0)} ms (target < 1 s: ${r.summary.cold < 1000 ? '**met**' : '**missed**'}); /api/messages ${r.summary.endpoint.toFixed(0)} ms CPU vs \`ctx materialize\` ${r.summary.materialize.toFixed(0)} ms`);
+    } else if (b === 'why') {
+      const r = await benchWhy();
+      sections.push(r.markdown);
+      targets.push(`- \`ctx why HEAD\` on a commit linked to a 10,000-turn session, warm store: ${r.summary.median.toFixed(0)} ms whole process (target < 500 ms: ${r.summary.median < 500 ? '**met**' : '**missed**'}; \`node -e 0\` alone ${r.summary.floor.toFixed(0)} ms)`);
     } else if (b === 'resolve') {
       const r = await benchResolve({ sizes: (process.env.BENCH_RESOLVE_SIZES ?? '100000,1000000').split(',').map(Number) });
       sections.push(r.markdown);

@@ -115,13 +115,15 @@ describe('ctx why', () => {
       since: `ctx-${first}`,
       total: 4,
       entries: [
-        { entry: 3, kind: 'prompt', text: 'Make refresh retry once.', at: at(4) },
-        { entry: 4, kind: 'reasoning', text: 'Wrap fetchToken in retryOnce.', at: at(5) },
-        { entry: 4, kind: 'text', text: 'I will rewrite src/auth.ts.', at: at(5) },
-        { entry: 4, kind: 'tool', text: join(w.code, 'src/auth.ts'), tool: 'Write', paths: ['src/auth.ts'], at: at(5) },
+        // numbered among the commit's own messages, as ctx grep and ctx files number them
+        { commit: `ctx-${tip}`, entry: 0, kind: 'prompt', text: 'Make refresh retry once.', at: at(4) },
+        { commit: `ctx-${tip}`, entry: 1, kind: 'reasoning', text: 'Wrap fetchToken in retryOnce.', at: at(5) },
+        { commit: `ctx-${tip}`, entry: 1, kind: 'text', text: 'I will rewrite src/auth.ts.', at: at(5) },
+        { commit: `ctx-${tip}`, entry: 1, kind: 'tool', text: join(w.code, 'src/auth.ts'), tool: 'Write', paths: ['src/auth.ts'], at: at(5) },
       ],
     });
     const human = ctx(w.store, ['why', sha], { env: FIXED_ENV, cwd: w.code });
+    const t = `ctx-${tip.slice(0, 12)}`;
     expect(human.stdout.split('\n')).toEqual([
       `commit ${sha} Retry the token refresh once`,
       'Author: Alice <alice@example.com>  2026-01-03T10:00:00+00:00',
@@ -135,18 +137,18 @@ describe('ctx why', () => {
       '  principal alice',
       '  files     src/auth.ts',
       `  since     ctx-${first} (its previous linked code commit)`,
-      '  [3] user',
+      `  ${t}:0 user`,
       '      Make refresh retry once.',
-      '  [4] reasoning',
+      `  ${t}:1 reasoning`,
       '      Wrap fetchToken in retryOnce.',
-      '  [4] assistant',
+      `  ${t}:1 assistant`,
       '      I will rewrite src/auth.ts.',
-      `  [4] Write src/auth.ts ${join(w.code, 'src/auth.ts')}`,
+      `  ${t}:1 Write src/auth.ts ${join(w.code, 'src/auth.ts')}`,
       '',
     ]);
     // bounded: the last entry, and how to see the rest
     const one = ctx(w.store, ['why', '--limit', '1'], { env: FIXED_ENV, cwd: w.code }).stdout.split('\n');
-    expect(one.slice(12)).toEqual(['  … 3 earlier entries (--limit 0 shows all)', `  [4] Write src/auth.ts ${join(w.code, 'src/auth.ts')}`, '']);
+    expect(one.slice(12)).toEqual(['  … 3 earlier entries (--limit 0 shows all)', `  ctx-${tip.slice(0, 12)}:1 Write src/auth.ts ${join(w.code, 'src/auth.ts')}`, '']);
     // ctx show and ctx log list the code commit the first context commit led to
     const shown = JSON.parse(ctx(w.store, ['show', first, '--json'], { env: FIXED_ENV }).stdout);
     expect(shown.links).toEqual([{ code: colour, how: 'recorded', files: ['src/colour.ts'], at: FIXED_ENV.CTX_NOW, by: 'alice' }]);

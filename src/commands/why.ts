@@ -129,7 +129,7 @@ function entryLines(io: CommandIO, e: SliceEntry): string[] {
   const colour = e.kind === 'prompt' ? c.bold : e.kind === 'reasoning' ? c.dim : e.kind === 'tool' ? c.magenta : (s: string) => s;
   const body = visibleLines(e.text).replace(/\t/g, '  ').split('\n');
   const shown = e.kind === 'tool' ? [] : body.slice(0, TEXT_LINES);
-  const out = [`  ${c.dim(`[${e.entry}]`)} ${colour(visible(head))}${e.kind === 'tool' && e.text ? c.dim(` ${visible(e.text)}`) : ''}`];
+  const out = [`  ${c.dim(`${shortId(e.commit.slice(4))}:${e.entry}`)} ${colour(visible(head))}${e.kind === 'tool' && e.text ? c.dim(` ${visible(e.text)}`) : ''}`];
   for (const l of shown) out.push(`      ${colour(l)}`);
   if (body.length > shown.length && e.kind !== 'tool') out.push(c.dim(`      … ${body.length - shown.length} more lines (--json shows them)`));
   return out;

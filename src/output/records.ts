@@ -283,7 +283,7 @@ export function whyJson(r: WhyReport, c: WhyContext) {
     lines: c.lines,
     since: c.since,
     total: c.total,
-    entries: c.entries.map((e) => ({ entry: e.entry, kind: e.kind, text: e.text, ...(e.tool !== undefined ? { tool: e.tool, paths: e.paths ?? [] } : {}), ...(e.at !== undefined ? { at: e.at } : {}) })),
+    entries: c.entries.map((e) => ({ commit: e.commit, entry: e.entry, kind: e.kind, text: e.text, ...(e.tool !== undefined ? { tool: e.tool, paths: e.paths ?? [] } : {}), ...(e.at !== undefined ? { at: e.at } : {}) })),
   };
 }
 

@@ -4,15 +4,18 @@
 // say (search/effects.ts).
 import type { NeutralMessage } from '../../core/neutral.js';
 import type { AddedLines } from '../../store/code-history.js';
-import { messageSources, neutralRuns, readParts, walkContext, type ContextPart } from '../read/context-reader.js';
+import { knownFormat } from '../../formats/registry.js';
+import { readParts, walkContext, type ContextPart } from '../read/context-reader.js';
 import { effectsReader, type EffectsReader, type ToolEffect } from '../search/effects.js';
 import type { RepoContext } from '../repo/repo-context.js';
 
 /** One message of a context's chain, with the commit it came from and its tool calls' effects. */
 export interface ChainMessage {
   message: NeutralMessage;
-  /** index of its commit in the chain, oldest first (the first when it spans several) */
+  /** index of its commit in the chain, oldest first */
   part: number;
+  /** its index among its commit's own messages (as `ctx grep` and `ctx files` number them) */
+  entry: number;
   /** for each tool call of the message, by its block index */
   effects: { block: number; tool: string; effects: ToolEffect[] }[];
 }
@@ -25,25 +28,52 @@ export interface ChainRead {
   messages: ChainMessage[];
 }
 
-/** The context at `tip` from its root, with each tool call's effects; null when the store has no such commit (a CtxError when it cannot be read). */
-export async function readChain(ctx: RepoContext, tip: string, effects?: EffectsReader): Promise<ChainRead | null> {
+// chains read lately in this process: why reads a context's chain to verify it, then to show it
+const recent = new Map<string, Promise<ChainRead | null>>();
+
+/**
+ * The context at `tip` from its root, with each tool call's effects; null when the store has no such
+ * commit (a CtxError when it cannot be read). Each commit's artifact is read alone, as `ctx grep`
+ * reads it (a format whose artifacts are whole contexts: the messages its parent held left out), so
+ * a long chain is one pass.
+ */
+export function readChain(ctx: RepoContext, tip: string, effects?: EffectsReader): Promise<ChainRead | null> {
+  const key = `${ctx.gitdir}\0${tip}`;
+  let p = recent.get(key);
+  if (!p) {
+    p = reading(ctx, tip, effects);
+    p.catch(() => recent.delete(key));
+    recent.set(key, p);
+    if (recent.size > 4) recent.delete(recent.keys().next().value!);
+  }
+  return p;
+}
+
+async function reading(ctx: RepoContext, tip: string, effects?: EffectsReader): Promise<ChainRead | null> {
   const [obj] = await ctx.engine.readObjects([tip]);
   if (!obj || obj.type !== 'commit') return null;
   const reader = effects ?? (await effectsReader());
   const walk = await walkContext(ctx, tip, { kind: 'root' });
   const parts: ContextPart[] = await readParts(ctx, walk.parts);
   const messages: ChainMessage[] = [];
-  for (const { run, messages: ms } of neutralRuns(parts)) {
-    const first = parts.indexOf(run[0]);
-    const sources = run.length === 1 ? null : messageSources(run, ms);
-    ms.forEach((message, i) => {
-      const effects: ChainMessage['effects'] = [];
+  let before = 0;
+  parts.forEach((p, part) => {
+    const f = knownFormat(p.format);
+    if (!f?.toNeutral) return void (before = 0);
+    const ms = f.toNeutral(f.parse(p.artifact, { lastOfFile: true }));
+    // a whole-context artifact repeats its parent's messages: only what is new here is its own
+    const whole = p.type === 'snapshot' || f.concatRule === 'snapshot';
+    const from = whole && part > 0 && parts[part - 1].format === p.format ? Math.min(before, ms.length) : 0;
+    before = ms.length;
+    for (let entry = from; entry < ms.length; entry++) {
+      const message = ms[entry];
+      const calls: ChainMessage['effects'] = [];
       message.content.forEach((b, block) => {
-        if (b.type === 'tool_call') effects.push({ block, tool: b.name, effects: reader(run[0].format, b) });
+        if (b.type === 'tool_call') calls.push({ block, tool: b.name, effects: reader(p.format, b) });
       });
-      messages.push({ message, part: first + (sources?.[i][0] ?? 0), effects });
-    });
-  }
+      messages.push({ message, part, entry, effects: calls });
+    }
+  });
   return { tip, parts: parts.map((p) => ({ oid: p.oid, format: p.format, artifact: p.artifact })), messages };
 }
 

@@ -16,7 +16,9 @@ export type SliceKind = 'prompt' | 'text' | 'reasoning' | 'tool';
 
 /** One step of the conversation that led to a commit. */
 export interface SliceEntry {
-  /** index of the message in the context (from its chain's root) */
+  /** the context commit that holds the message, `ctx-<40 hex>` */
+  commit: string;
+  /** the message's index among that commit's messages (as `ctx grep` and `ctx files` number them) */
   entry: number;
   kind: SliceKind;
   /** the prompt, text or reasoning; for a tool call, its input's summary */
@@ -135,16 +137,17 @@ function branchOf(ctx: RepoContext, oid: string, _session: string, own: string |
 /** The messages after part `from` as slice entries: prompts, text, reasoning, and the tool calls that wrote the commit's files. */
 function sliceEntries(chain: ChainRead, from: number, paths: string[], top: string): SliceEntry[] {
   const out: SliceEntry[] = [];
-  chain.messages.forEach((m, entry) => {
-    if (m.part <= from) return;
+  for (const m of chain.messages) {
+    if (m.part <= from) continue;
     const at = m.message.timestamp;
-    const base = (kind: SliceKind, text: string): SliceEntry => ({ entry, kind, text, ...(at ? { at } : {}) });
+    const commit = fullId(chain.parts[m.part].oid);
+    const base = (kind: SliceKind, text: string): SliceEntry => ({ commit, entry: m.entry, kind, text, ...(at ? { at } : {}) });
     if (m.message.role === 'user') {
       const text = userText(m.message);
       if (text) out.push(base('prompt', text));
-      return;
+      continue;
     }
-    if (m.message.role !== 'assistant') return;
+    if (m.message.role !== 'assistant') continue;
     m.message.content.forEach((b, block) => {
       if (b.type === 'thinking' && b.text.trim()) out.push(base('reasoning', b.text));
       else if (b.type === 'text' && b.text.trim()) out.push(base('text', b.text));
@@ -155,7 +158,7 @@ function sliceEntries(chain: ChainRead, from: number, paths: string[], top: stri
         if (wrote.size) out.push({ ...base('tool', toolSummary(b.input)), tool: b.name, paths: [...wrote] });
       }
     });
-  });
+  }
   return out;
 }
 
