@@ -81,6 +81,7 @@ describe.skipIf(SKIP)(`ctx serve's code pages in headless chromium${SKIP ? ` (sk
       ['tool', '1', join(w.code, 'src/auth.ts')],
     ]);
     expect(await page.isVisible('#contexts .step.reasoning .text')).toBe(false);
+    expect(await page.$$eval('#contexts .slice .step .kind', (els) => els.map((el) => el.getAttribute('href')))).toEqual(Array(4).fill(`/ctx-${w.context}`));
     expect(await page.textContent('#contexts .step.tool')).toBe(`tool call #1 Write src/auth.ts${join(w.code, 'src/auth.ts')}`);
     const box = async (sel: string) => (await page.locator(sel).boundingBox())!;
     expect((await box('#contexts')).x).toBeGreaterThan((await box('#diff')).x + (await box('#diff')).width - 1);

@@ -80,10 +80,10 @@ describe('ctx serve: code commits and contexts', () => {
         since: null,
         total: 4,
         entries: [
-          { entry: 0, kind: 'prompt', text: PROMPT, at: at(1) },
-          { entry: 1, kind: 'reasoning', text: THINKING, at: at(2) },
-          { entry: 1, kind: 'text', text: 'Done.', at: at(2) },
-          { entry: 1, kind: 'tool', text: join(w.code, 'src/auth.ts'), tool: 'Write', paths: ['src/auth.ts'], at: at(2) },
+          { commit: `ctx-${w.context}`, entry: 0, kind: 'prompt', text: PROMPT, at: at(1) },
+          { commit: `ctx-${w.context}`, entry: 1, kind: 'reasoning', text: THINKING, at: at(2) },
+          { commit: `ctx-${w.context}`, entry: 1, kind: 'text', text: 'Done.', at: at(2) },
+          { commit: `ctx-${w.context}`, entry: 1, kind: 'tool', text: join(w.code, 'src/auth.ts'), tool: 'Write', paths: ['src/auth.ts'], at: at(2) },
         ],
       },
     ]);

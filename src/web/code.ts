@@ -65,7 +65,8 @@ const KIND: Record<string, string> = { prompt: 'prompt', text: 'assistant', reas
 
 /** One step of the conversation that led to the commit: a prompt, the assistant's text or reasoning (folded), a tool call. */
 function sliceEntry(e: CodeContext['entries'][number]): HTMLElement {
-  const label = h('span', { class: 'kind' }, `${KIND[e.kind] ?? e.kind} #${e.entry}`);
+  // the context commit that holds the step, where `entry` counts its own messages
+  const label = h('a', { class: 'kind', href: `/${e.commit}`, title: e.commit }, `${KIND[e.kind] ?? e.kind} #${e.entry}`);
   const attrs = { class: `step ${e.kind}`, 'data-entry': String(e.entry), 'data-kind': e.kind };
   if (e.kind === 'reasoning') return h('details', attrs, h('summary', {}, label), h('div', { class: 'text' }, e.text));
   if (e.kind === 'tool') return h('div', attrs, label, ' ', h('b', {}, e.tool ?? ''), ' ', h('span', { class: 'mono' }, (e.paths ?? []).join(', ')), h('pre', { class: 'text' }, e.text));
