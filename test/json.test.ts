@@ -1,5 +1,5 @@
 // Every command's --json record: its exact field list, "v":1 first, and stable values.
-import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
@@ -91,6 +91,11 @@ describe('--json records', () => {
     execFileSync('git', ['init', '-q', code]);
     execFileSync('git', ['-C', code, '-c', 'user.name=A', '-c', 'user.email=a@b', 'commit', '-q', '--allow-empty', '-m', `x\n\nCtx-Context: ${tip}`]);
     expect(keys(['why', 'HEAD', '--repo', code])).toEqual(['author branch code context entries files in_store known lines model principal record runtime session since total v via']);
+    // ctx blame: a line nobody's session wrote
+    writeFileSync(join(code, 'a.txt'), 'written by a person\n');
+    execFileSync('git', ['-C', code, 'add', 'a.txt']);
+    execFileSync('git', ['-C', code, '-c', 'user.name=A', '-c', 'user.email=a@b', 'commit', '-q', '-m', 'a']);
+    expect(keys(['blame', join(code, 'a.txt')])).toEqual(['author author_mail author_time branch code context entry how line original_line path prompt session text tool tool_path v']);
     expect(keys(['fork', 'alice/auth-fix~1', 'side'])).toEqual(['branch id v']);
     expect(new Set(keys(['branch']))).toEqual(new Set(['created_at id name summary type v']));
     expect(keys(['branch', 'delete', 'side'])).toEqual(['deleted id v']);

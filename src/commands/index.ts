@@ -66,7 +66,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'trace',
-    usage: '[rev]',
+    usage: '[options] [rev]',
     summary: 'an Agent Trace record (application/vnd.agent-trace.record+json) for a code commit: its files, the conversations that wrote which lines, ai, human or mixed',
     load: () => import('./trace.js'),
   },
