@@ -118,6 +118,16 @@ describe.skipIf(SKIP)(`ctx serve's code pages in headless chromium${SKIP ? ` (sk
     expect(await page.$$eval('table.blame tr', (els) => els.map((el) => (el as HTMLElement).dataset.context))).toEqual([...Array(3).fill(`ctx-${w.context}`), 'human']);
     expect(await page.getAttribute('table.blame tr >> nth=0', 'title')).toBe(PROMPT);
     await page.screenshot({ path: join(shots, 'blame.png'), fullPage: true });
+    // a permalink to a line marks it; a range shows those lines only
+    await page.goto(`${served.url}blame?file=src/auth.ts&lines=2,4#L4`);
+    await ready(page, '/blame?file=src/auth.ts&lines=2,4');
+    expect(await page.$$eval('table.blame tr', (els) => els.map((el) => [el.id, el.className]))).toEqual([
+      ['L2', 'blame-line agent'],
+      ['L3', 'blame-line agent'],
+      ['L4', 'blame-line human target'],
+    ]);
+    await page.goto(`${served.url}blame?file=src/auth.ts`);
+    await ready(page, '/blame?file=src/auth.ts');
     // its code commit opens the commit's page
     await page.click(`table.blame a[href="/code/${w.humanCommit}"]`);
     await ready(page, `/code/${w.humanCommit}`);

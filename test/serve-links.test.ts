@@ -142,6 +142,11 @@ describe('ctx serve: code commits and contexts', () => {
     const cli = ctx(w.store, ['blame', 'src/auth.ts', '--json'], { env: FIXED, cwd: w.code });
     expect([cli.code, cli.stderr]).toEqual([0, '']);
     expect(r.body).toBe(cli.stdout);
+    // a range of lines, as ctx blame FILE:LINE,END
+    const some = await get(`${s.url}api/blame?file=src/auth.ts&lines=2,4`);
+    const cliSome = ctx(w.store, ['blame', 'src/auth.ts:2,4', '--json'], { env: FIXED, cwd: w.code });
+    expect(records(some.body).map((l) => l.line)).toEqual([2, 3, 4]);
+    expect(some.body).toBe(cliSome.stdout);
     const missing = await get(`${s.url}api/blame?file=src/nope.ts`);
     expect([missing.status, JSON.parse(missing.body)]).toEqual([404, { v: 1, error: 'NotFoundError', message: 'blame: src/nope.ts is not tracked at HEAD', exit: 4 }]);
   });
@@ -212,6 +217,9 @@ describe('ctx serve: code commits and contexts', () => {
       ['/api/blame?file=src%5Cauth.ts', "file takes a path inside the work tree (no NUL, backslash or line break), not 'src\\auth.ts'"],
       ['/api/blame?file=src%00auth.ts', "file takes a path inside the work tree (no NUL, backslash or line break), not 'src\0auth.ts'"],
       ['/api/blame?file=C:/x', "file takes a path inside the work tree (relative to its top, not absolute), not 'C:/x'"],
+      ['/api/blame?file=src/auth.ts&lines=0', "lines takes LINE or LINE,END (from 1, END at least LINE), not '0'"],
+      ['/api/blame?file=src/auth.ts&lines=3,2', "lines takes LINE or LINE,END (from 1, END at least LINE), not '3,2'"],
+      ['/api/blame?file=src/auth.ts&lines=1-3', "lines takes LINE or LINE,END (from 1, END at least LINE), not '1-3'"],
     ];
     for (const [path, message] of bad) {
       const r = await raw(s.url, path);

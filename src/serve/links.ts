@@ -45,8 +45,10 @@ export async function linkRoute(repo: RepoContext, code: CodeRepo | null, path: 
     }
     case '/api/blame': {
       const typed = codePath(param(q, 'file'));
+      if (q.get('lines') !== null) lineRange(q.get('lines')!);
       const c = needCode(code);
-      const r = await blame(repo, { file: codeFileInside(c, typed), cwd: c.top });
+      const lines = q.get('lines');
+      const r = await blame(repo, { file: codeFileInside(c, typed), cwd: c.top, range: lines === null ? undefined : lineRange(lines) });
       // what git blamed is the file asked for, in this work tree
       if (r.top !== c.top || r.path !== typed) throw new UsageError(`file takes a path inside the work tree ${c.top}, and ${typed} is not one`);
       return r.lines.map((l) => blameLineJson(r.path, l));
@@ -60,4 +62,13 @@ function param(q: URLSearchParams, name: string): string {
   if (v === null || v === '') throw new UsageError(`${name} is missing`);
   if (q.getAll(name).length > 1) throw new UsageError(`${name} is given more than once`);
   return v;
+}
+
+/** `LINE` or `LINE,END`, lines from 1. */
+function lineRange(v: string): [number, number] {
+  const m = /^(\d{1,9})(?:,(\d{1,9}))?$/.exec(v);
+  const start = Number(m?.[1]);
+  const end = m?.[2] === undefined ? start : Number(m[2]);
+  if (!m || start < 1 || end < start) throw new UsageError(`lines takes LINE or LINE,END (from 1, END at least LINE), not '${v.slice(0, 40)}'`);
+  return [start, end];
 }

@@ -86,15 +86,20 @@ const ZERO = /^0+$/;
 export async function blamePage(q: URLSearchParams): Promise<void> {
   const file = q.get('file') ?? '';
   (document.querySelector('#blame input') as HTMLInputElement).value = file;
-  const lines = await api<BlameLine>('blame', { file });
+  const range = q.get('lines');
+  const lines = await api<BlameLine>('blame', range ? { file, lines: range } : { file });
   const rows = lines.map((l, i) => {
     // a run of lines from one commit and context names them once
     const same = i > 0 && lines[i - 1].code === l.code && lines[i - 1].context === l.context;
     const commit = same ? '' : ZERO.test(l.code) ? h('span', { class: 'status' }, 'not committed') : codeLink(l.code, l.code.slice(0, 8));
     const who = same ? '' : l.context === null ? h('span', { class: 'human' }, 'human') : h('span', {}, link(l.context), l.how === 'matched' ? h('span', { class: 'status' }, ' matched') : '', l.entry === null ? '' : h('span', { class: 'status' }, ` #${l.entry}`));
     const title: Record<string, string> = l.prompt ? { title: l.prompt } : {};
-    return h('tr', { class: `blame-line ${l.context === null ? 'human' : 'agent'}`, 'data-line': String(l.line), 'data-code': l.code, 'data-context': l.context ?? 'human', ...title }, h('td', { class: 'commit' }, commit), h('td', { class: 'who' }, who), h('td', { class: 'no' }, String(l.line)), h('td', { class: 'src' }, l.text));
+    return h('tr', { id: `L${l.line}`, class: `blame-line ${l.context === null ? 'human' : 'agent'}`, 'data-line': String(l.line), 'data-code': l.code, 'data-context': l.context ?? 'human', ...title }, h('td', { class: 'commit' }, commit), h('td', { class: 'who' }, who), h('td', { class: 'no' }, String(l.line)), h('td', { class: 'src' }, l.text));
   });
   const agents = lines.filter((l) => l.context !== null).length;
   show(h('h1', {}, 'Blame: ', h('span', { class: 'mono' }, file)), h('p', { class: 'status', id: 'blame-count' }, `${plural(lines.length, 'line')}, ${agents} written by a context`), h('table', { class: 'blame mono' }, ...rows));
+  // a permalink to a line (#L12) scrolls to it once the rows are there
+  const target = location.hash.startsWith('#L') ? document.getElementById(location.hash.slice(1)) : null;
+  target?.classList.add('target');
+  target?.scrollIntoView({ block: 'center' });
 }
