@@ -1,7 +1,7 @@
 // The web view's routes between code and contexts: a code commit with its diff and the contexts that
-// made it, and a file's blame (the code commits a context led to are its show record's `links`). Every parameter is checked before
-// git or the store sees it (codeSha, codePath); without a code repository these routes say so.
-// The answers are the records of `ctx why --json` and `ctx blame --json`.
+// made it (`ctx why --json`'s records), and a file's blame (`ctx blame --json`'s); the code commits
+// a context led to are its show record's `links`. Every parameter is checked before git or the
+// store sees it (codeSha, codePath, lineRange); without a code repository these routes say so.
 import { codeDiff, codeFileInside, codePath, codeSha, resolveCodeSha, type CodeRepo } from '../api/links/code-repo.js';
 import { blame } from '../api/links/blame.js';
 import { why } from '../api/links/why.js';
@@ -45,10 +45,10 @@ export async function linkRoute(repo: RepoContext, code: CodeRepo | null, path: 
     }
     case '/api/blame': {
       const typed = codePath(param(q, 'file'));
-      if (q.get('lines') !== null) lineRange(q.get('lines')!);
-      const c = needCode(code);
       const lines = q.get('lines');
-      const r = await blame(repo, { file: codeFileInside(c, typed), cwd: c.top, range: lines === null ? undefined : lineRange(lines) });
+      const range = lines === null ? undefined : lineRange(lines);
+      const c = needCode(code);
+      const r = await blame(repo, { file: codeFileInside(c, typed), cwd: c.top, range });
       // what git blamed is the file asked for, in this work tree
       if (r.top !== c.top || r.path !== typed) throw new UsageError(`file takes a path inside the work tree ${c.top}, and ${typed} is not one`);
       return r.lines.map((l) => blameLineJson(r.path, l));
