@@ -220,6 +220,7 @@ describe('ctx serve: code commits and contexts', () => {
       ['/api/blame?file=src/auth.ts&lines=0', "lines takes LINE or LINE,END (from 1, END at least LINE), not '0'"],
       ['/api/blame?file=src/auth.ts&lines=3,2', "lines takes LINE or LINE,END (from 1, END at least LINE), not '3,2'"],
       ['/api/blame?file=src/auth.ts&lines=1-3', "lines takes LINE or LINE,END (from 1, END at least LINE), not '1-3'"],
+      ['/api/blame?file=src/auth.ts&lines=1&lines=2', 'lines is given more than once'],
     ];
     for (const [path, message] of bad) {
       const r = await raw(s.url, path);

@@ -45,8 +45,7 @@ export async function linkRoute(repo: RepoContext, code: CodeRepo | null, path: 
     }
     case '/api/blame': {
       const typed = codePath(param(q, 'file'));
-      const lines = q.get('lines');
-      const range = lines === null ? undefined : lineRange(lines);
+      const range = q.has('lines') ? lineRange(param(q, 'lines')) : undefined;
       const c = needCode(code);
       const r = await blame(repo, { file: codeFileInside(c, typed), cwd: c.top, range });
       // what git blamed is the file asked for, in this work tree
