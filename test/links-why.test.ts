@@ -73,6 +73,25 @@ describe('contextsOfCode', () => {
     expect((await contextsOfCode(w.repo(), w.code, squash)).contexts).toMatchObject([{ context: a, known: 'verified', files: ['src/auth.ts'] }]);
   });
 
+  it('a rewritten record counts as recorded, and ctx why --limit reads no further back than it needs', async () => {
+    const w = world();
+    const turns: Turn[] = [1, 2, 3].map((i) => ({ prompt: `Step ${i}.`, writes: [{ path: `src/s${i}.ts`, content: `export const step${i} = ${i};\n` }] }));
+    const tip = w.imp(SESSION_A, turns, 'alice/steps');
+    const old = 'a'.repeat(40);
+    const sha = commitFiles(w.code, { 'src/s3.ts': 'export const step3 = 3;\n' }, 'Step three (amended, no trailer)\n');
+    await recordLink(w.repo(), tip, { code: sha, how: 'rewritten', from: old, files: ['src/s3.ts'] });
+    const [rec] = ctx(w.store, ['why', '--json', '--limit', '1'], { env: FIXED_ENV, cwd: w.code }).stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(rec).toMatchObject({ context: `ctx-${tip}`, known: 'recorded', record: { how: 'rewritten', from: old, at: FIXED_ENV.CTX_NOW, by: 'alice' }, files: ['src/s3.ts'], since: null, total: null });
+    expect(rec.entries).toEqual([{ commit: `ctx-${tip}`, entry: 1, kind: 'tool', text: join(w.code, 'src/s3.ts'), tool: 'Write', paths: ['src/s3.ts'], at: new Date(Date.UTC(2026, 0, 2, 9, 0, 8)).toISOString() }]);
+    const human = ctx(w.store, ['why', '--limit', '1'], { env: FIXED_ENV, cwd: w.code }).stdout.split('\n');
+    expect(human.slice(4, 7)).toEqual([`context ctx-${tip} recorded (rewritten)`, `  session   ${SESSION_A}`, '  branch    alice/steps']);
+    expect(human).toContain('  since     further back than the entries read');
+    expect(human).toContain('  … earlier entries (--limit 0 shows all)');
+    // all of it: the session from its start
+    const all = JSON.parse(ctx(w.store, ['why', '--json', '--limit', '0'], { env: FIXED_ENV, cwd: w.code }).stdout);
+    expect([all.since, all.total, all.entries.map((e: { kind: string }) => e.kind)]).toEqual([null, 4, ['prompt', 'prompt', 'prompt', 'tool']]);
+  });
+
   it('a bad revision is not found', async () => {
     const w = world();
     await expect(contextsOfCode(w.repo(), w.code, 'nope')).rejects.toThrow(`no commit 'nope' in the code repository ${w.code}`);

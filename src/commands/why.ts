@@ -115,8 +115,9 @@ function renderContext(io: CommandIO, r: WhyReport, x: WhyContext): string[] {
   if (x.record) field('recorded', `${x.record.at} by ${x.record.by}`);
   if (x.files.length) field('files', x.files.join(', '));
   if (!x.inStore || x.session === null) return out;
-  out.push(`  ${'since'.padEnd(10)}${x.since ? `${x.since} (its previous linked code commit)` : 'the start of the session'}`);
-  if (x.total > x.entries.length) out.push(c.dim(`  … ${x.total - x.entries.length} earlier entries (--limit 0 shows all)`));
+  out.push(`  ${'since'.padEnd(10)}${x.since ? `${x.since} (its previous linked code commit)` : x.total === null ? 'further back than the entries read' : 'the start of the session'}`);
+  if (x.total === null) out.push(c.dim(`  … earlier entries (--limit 0 shows all)`));
+  else if (x.total > x.entries.length) out.push(c.dim(`  … ${x.total - x.entries.length} earlier entries (--limit 0 shows all)`));
   for (const e of x.entries) out.push(...entryLines(io, e));
   return out;
 }

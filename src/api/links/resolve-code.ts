@@ -10,7 +10,7 @@ import { effectsReader, type EffectsReader } from '../search/effects.js';
 import type { RepoContext } from '../repo/repo-context.js';
 import { contentIndex, normalise, type ContentHit } from './content-index.js';
 import { linkIndex, type ContextLink } from './records.js';
-import { namesFile, readChain, verifyAgainst, type ChainRead } from './verify-link.js';
+import { namesFile, readChain, verifyAgainst, type Verification } from './verify-link.js';
 
 export type LinkKnown = 'recorded' | 'verified' | 'claimed' | 'matched';
 
@@ -41,11 +41,10 @@ export interface CodeContexts {
   contexts: CodeContext[];
 }
 
-/** What one call reads once: the link index, the effects reader, the chains it walked. */
+/** What one call reads once: the link index and the effects reader. */
 interface Reads {
   index: Map<string, ContextLink[]>;
   effects: EffectsReader;
-  chains: Map<string, ChainRead | null | 'unreadable'>;
 }
 
 /**
@@ -58,7 +57,7 @@ export async function contextsOfCode(ctx: RepoContext, codeCwd: string, rev: str
   const commit = codeCommit(top, sha);
   const files = changedFiles(top, sha);
   const added = addedLines(top, sha);
-  const reads: Reads = { index: await linkIndex(ctx), effects: await effectsReader(), chains: new Map() };
+  const reads: Reads = { index: await linkIndex(ctx), effects: await effectsReader() };
   const out: CodeContext[] = [];
   const paths = [...new Set([...files.map((f) => f.path), ...added.map((a) => a.path)])];
   await collect(ctx, reads, top, commit, paths, added, out, new Set([sha]));
@@ -80,18 +79,9 @@ async function collect(ctx: RepoContext, reads: Reads, top: string, commit: Code
   for (const { context, link } of reads.index.get(commit.sha) ?? []) add(out, { context, known: 'recorded', inStore: true, via: commit.sha, record: link, files: link.files ?? [], lines: 0 });
   for (const context of contextClaims(commit.message)) {
     if (out.some((o) => o.context === context && o.known === 'recorded')) continue;
-    let chain = reads.chains.get(context);
-    if (chain === undefined) reads.chains.set(context, (chain = await readChainOrDamage(ctx, context, reads)));
-    if (chain === 'unreadable') {
-      add(out, { context, known: 'claimed', inStore: true, via: commit.sha, files: [], lines: 0 });
-      continue;
-    }
-    if (!chain) {
-      add(out, { context, known: 'claimed', inStore: false, via: commit.sha, files: [], lines: 0 });
-      continue;
-    }
-    const v = verifyAgainst(chain.messages, paths, added, top);
-    add(out, { context, known: v.verified ? 'verified' : 'claimed', inStore: true, via: commit.sha, files: v.files, lines: v.lines });
+    const v = await verified(ctx, reads, context, paths, added, top);
+    const did = v !== null && v !== 'unreadable' ? v : null;
+    add(out, { context, known: did?.verified ? 'verified' : 'claimed', inStore: v !== null, via: commit.sha, files: did?.files ?? [], lines: did?.lines ?? 0 });
   }
   for (const from of cherryPickedFrom(commit.message)) {
     if (seen.has(from) || seen.size > 16) continue;
@@ -108,10 +98,22 @@ async function collect(ctx: RepoContext, reads: Reads, top: string, commit: Code
   }
 }
 
-/** A claimed context's chain; `unreadable` when the store holds it but cannot read it (damage, a format this build does not know): it stays a claim. */
-async function readChainOrDamage(ctx: RepoContext, context: string, reads: Reads): Promise<ChainRead | null | 'unreadable'> {
+/**
+ * What a named context's tool calls did to the commit, read from its tip back (the last 16 commits,
+ * then 512, then all) until they verify it: a true claim is mostly borne out by the last turns.
+ * null: the store does not hold it; `unreadable`: it does but cannot read it (damage, a format this
+ * build does not know), so it stays a claim.
+ */
+async function verified(ctx: RepoContext, reads: Reads, context: string, paths: string[], added: AddedLines[], top: string): Promise<Verification | null | 'unreadable'> {
   try {
-    return await readChain(ctx, context, reads.effects);
+    let v: Verification | null = null;
+    for (const depth of [16, 512, Infinity]) {
+      const chain = await readChain(ctx, context, depth, reads.effects);
+      if (!chain) return null;
+      v = verifyAgainst(chain.messages, paths, added, top);
+      if (v.verified || chain.complete) break;
+    }
+    return v;
   } catch (e) {
     if (e instanceof CtxError) return 'unreadable';
     throw e;

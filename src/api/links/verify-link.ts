@@ -5,14 +5,16 @@
 import type { NeutralMessage } from '../../core/neutral.js';
 import type { AddedLines } from '../../store/code-history.js';
 import { knownFormat } from '../../formats/registry.js';
-import { readParts, walkContext, type ContextPart } from '../read/context-reader.js';
+import { COMMIT_TYPES, SYNTHETIC_TRAILER, type CommitType } from '../../core/meta.js';
+import type { ChainLink } from '../../store/engine.js';
+import { readParts, trailer, walkContext, type ContextPart, type Walked } from '../read/context-reader.js';
 import { effectsReader, type EffectsReader, type ToolEffect } from '../search/effects.js';
 import type { RepoContext } from '../repo/repo-context.js';
 
 /** One message of a context's chain, with the commit it came from and its tool calls' effects. */
 export interface ChainMessage {
   message: NeutralMessage;
-  /** index of its commit in the chain, oldest first */
+  /** index of its commit in the commits read (`oids`), oldest first */
   part: number;
   /** its index among its commit's own messages (as `ctx grep` and `ctx files` number them) */
   entry: number;
@@ -20,51 +22,73 @@ export interface ChainMessage {
   effects: { block: number; tool: string; effects: ToolEffect[] }[];
 }
 
-/** A context's chain from its root: the commits, oldest first, and every message with its effects. */
+/** The newest commits of a context's chain (or all of them), with every message and its effects. */
 export interface ChainRead {
   tip: string;
-  /** the commits, oldest first, with their artifacts (as read: not copied) */
+  /** the commits read, oldest first (ids only; a copy `ctx snapshot` or `ctx compact` made is among them, unread) */
+  oids: string[];
+  /** whether they reach the chain's root */
+  complete: boolean;
+  /** the commits read, oldest first, with their artifacts (as read: not copied) */
   parts: { oid: string; format: string; artifact: Uint8Array }[];
+  /** their messages, `part` indexing `oids` */
   messages: ChainMessage[];
 }
 
-// chains read lately in this process: why reads a context's chain to verify it, then to show it
-const recent = new Map<string, Promise<ChainRead | null>>();
+// chains read lately in this process (the deepest read of each): why reads a context to verify it, then to show it
+const recent = new Map<string, ChainRead>();
 
 /**
- * The context at `tip` from its root, with each tool call's effects; null when the store has no such
- * commit (a CtxError when it cannot be read). Each commit's artifact is read alone, as `ctx grep`
- * reads it (a format whose artifacts are whole contexts: the messages its parent held left out), so
- * a long chain is one pass.
+ * The last `depth` commits of the context at `tip` (all by default), each tool call with its effects;
+ * null when the store has no such commit (a CtxError when it cannot be read). Only those commits are
+ * listed and read (a 10,000-commit chain's last turns cost what a short chain's do); each artifact is
+ * read alone, as `ctx grep` reads it (a format whose artifacts are whole contexts: the messages its
+ * parent held left out).
  */
-export function readChain(ctx: RepoContext, tip: string, effects?: EffectsReader): Promise<ChainRead | null> {
+export async function readChain(ctx: RepoContext, tip: string, depth = Infinity, effects?: EffectsReader): Promise<ChainRead | null> {
   const key = `${ctx.gitdir}\0${tip}`;
-  let p = recent.get(key);
-  if (!p) {
-    p = reading(ctx, tip, effects);
-    p.catch(() => recent.delete(key));
-    recent.set(key, p);
-    if (recent.size > 4) recent.delete(recent.keys().next().value!);
-  }
-  return p;
-}
-
-async function reading(ctx: RepoContext, tip: string, effects?: EffectsReader): Promise<ChainRead | null> {
+  const cached = recent.get(key);
+  if (cached && (cached.complete || cached.oids.length >= depth)) return cached;
   const [obj] = await ctx.engine.readObjects([tip]);
   if (!obj || obj.type !== 'commit') return null;
-  const reader = effects ?? (await effectsReader());
-  const walk = await walkContext(ctx, tip, { kind: 'root' });
-  const parts: ContextPart[] = await readParts(ctx, walk.parts);
+  const links = await ctx.engine.chain(tip, Number.isFinite(depth) ? depth + 1 : undefined);
+  const complete = links.length <= depth;
+  const window = (complete ? links : links.slice(0, depth)).reverse();
+  const read = await reading(ctx, tip, window, complete ? null : links[depth].oid, effects ?? (await effectsReader()));
+  recent.set(key, read);
+  if (recent.size > 4) recent.delete(recent.keys().next().value!);
+  return read;
+}
+
+/** The window's commits as the walk describes them, from their trailers; what they do not tell, from the walk itself. */
+async function walked(ctx: RepoContext, tip: string, window: readonly ChainLink[], before: string | null): Promise<Walked[]> {
+  const out: Walked[] = [];
+  for (const l of window) {
+    const type = trailer(l.message, 'Ctx-Type') as CommitType;
+    const format = trailer(l.message, 'Ctx-Format');
+    if (!COMMIT_TYPES.includes(type) || type === 'snapshot' || !format) return (await walkContext(ctx, tip, before === null ? { kind: 'root' } : { kind: 'ancestor', oid: before })).parts;
+    // what ctx compact made up holds nothing the session's tool calls did
+    if (type === 'compaction' && trailer(l.message, SYNTHETIC_TRAILER) !== undefined) continue;
+    out.push({ oid: l.oid, tree: l.tree, message: l.message, type, format });
+  }
+  return out;
+}
+
+async function reading(ctx: RepoContext, tip: string, window: readonly ChainLink[], before: string | null, reader: EffectsReader): Promise<ChainRead> {
+  const parts: ContextPart[] = await readParts(ctx, await walked(ctx, tip, window, before));
+  const oids = window.map((l) => l.oid);
+  const at = new Map(oids.map((o, i) => [o, i]));
   const messages: ChainMessage[] = [];
-  let before = 0;
-  parts.forEach((p, part) => {
+  let before_ = 0;
+  parts.forEach((p, k) => {
     const f = knownFormat(p.format);
-    if (!f?.toNeutral) return void (before = 0);
+    if (!f?.toNeutral) return void (before_ = 0);
     const ms = f.toNeutral(f.parse(p.artifact, { lastOfFile: true }));
     // a whole-context artifact repeats its parent's messages: only what is new here is its own
     const whole = p.type === 'snapshot' || f.concatRule === 'snapshot';
-    const from = whole && part > 0 && parts[part - 1].format === p.format ? Math.min(before, ms.length) : 0;
-    before = ms.length;
+    const from = whole && k > 0 && parts[k - 1].format === p.format ? Math.min(before_, ms.length) : 0;
+    before_ = ms.length;
+    const part = at.get(p.oid)!;
     for (let entry = from; entry < ms.length; entry++) {
       const message = ms[entry];
       const calls: ChainMessage['effects'] = [];
@@ -74,7 +98,7 @@ async function reading(ctx: RepoContext, tip: string, effects?: EffectsReader): 
       messages.push({ message, part, entry, effects: calls });
     }
   });
-  return { tip, parts: parts.map((p) => ({ oid: p.oid, format: p.format, artifact: p.artifact })), messages };
+  return { tip, oids, complete: before === null, parts: parts.map((p) => ({ oid: p.oid, format: p.format, artifact: p.artifact })), messages };
 }
 
 /** What a context's tool calls did to one code commit. */

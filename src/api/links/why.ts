@@ -1,7 +1,8 @@
 // `ctx why`: the contexts that made a code commit, who and what ran them, and the slice of each
 // conversation that led to the commit: its prompts, the assistant's text and reasoning, and the tool
 // calls that wrote the commit's files, from the context's previous linked code commit on.
-import { fullId } from '../../core/ids.js';
+import { fullId, shortId } from '../../core/ids.js';
+import { CtxError } from '../../errors/index.js';
 import type { Meta } from '../../core/meta.js';
 import { resultText, type NeutralMessage } from '../../core/neutral.js';
 import { runtimeRegistry } from '../capture/sessions.js';
@@ -41,11 +42,11 @@ export interface WhyContext extends CodeContext {
   principal: string | null;
   /** the agent whose entries these are (meta.json author), when recorded */
   author: string | null;
-  /** the context commit the slice starts after (its previous linked code commit's), null: the chain's start */
+  /** the context commit the slice starts after (its previous linked code commit's); null: the chain's start, or not read (`total` null) */
   since: string | null;
-  /** the slice's entries (the last `limit` when bounded) and how many there are in all */
+  /** the slice's entries (the last `limit` when bounded), and how many there are in all (null: more than `limit`, not counted) */
   entries: SliceEntry[];
-  total: number;
+  total: number | null;
 }
 
 export interface WhyReport extends Omit<CodeContexts, 'contexts'> {
@@ -72,38 +73,52 @@ export async function why(ctx: RepoContext, codeCwd: string, rev: string, o: Why
 }
 
 async function described(ctx: RepoContext, c: CodeContext, code: CodeContexts, paths: string[], linked: Set<string>, limit: number): Promise<WhyContext> {
-  const none: WhyContext = { ...c, id: fullId(c.context), session: null, branch: null, runtime: null, model: null, principal: null, author: null, since: null, entries: [], total: 0 };
+  const none: WhyContext = { ...c, id: fullId(c.context), session: null, branch: null, runtime: null, model: null, principal: null, author: null, since: null, entries: [], total: null };
   if (!c.inStore) return none;
   let meta: Meta;
-  let chain: ChainRead | null;
+  let slice: { chain: ChainRead; from: number; entries: SliceEntry[]; whole: boolean } | null;
   try {
     meta = await readTipMeta(ctx, c.context);
-    chain = await readChain(ctx, c.context);
-  } catch {
-    return none; // damaged or unreadable: the link is still reported
+    slice = await readSlice(ctx, c.context, paths, code.repo, linked, limit);
+  } catch (e) {
+    // damaged or unreadable: the link is still reported, with what kept it from being shown
+    if (!(e instanceof CtxError)) throw e;
+    ctx.warn(`${shortId(c.context)}: ${e.message}`);
+    return none;
   }
-  if (!chain) return none;
+  if (!slice) return none;
+  const { chain, from, entries, whole } = slice;
   const { runtimeOfFormat } = await runtimeRegistry();
   const rt = await runtimeOfFormat(meta.format);
-  let from = -1;
-  for (let i = chain.parts.length - 2; i >= 0; i--)
-    if (linked.has(chain.parts[i].oid)) {
-      from = i;
-      break;
-    }
-  const all = sliceEntries(chain, from, paths, code.repo);
   return {
     ...none,
     session: meta.session_id,
-    branch: branchOf(ctx, c.context, meta.session_id, rt?.sessionBranch(meta.session_id)),
+    branch: branchOf(ctx, c.context, rt?.sessionBranch(meta.session_id)),
     runtime: rt ? { name: rt.name, title: rt.title } : null,
     model: modelOf(meta) ?? modelIn(chain, from, rt?.transcript?.sourceFields),
     principal: meta.principal,
     author: meta.author ?? null,
-    since: from >= 0 ? fullId(chain.parts[from].oid) : null,
-    entries: limit > 0 ? all.slice(-limit) : all,
-    total: all.length,
+    since: from >= 0 ? fullId(chain.oids[from]) : null,
+    entries: limit > 0 ? entries.slice(-limit) : entries,
+    total: whole ? entries.length : null,
   };
+}
+
+/**
+ * The slice of the context at `tip` after its previous linked commit, read from the tip back in
+ * growing steps until it reaches that commit or the chain's root (`whole`), or holds `limit` entries
+ * (0: no limit). `from` indexes the previous linked commit in the commits read, -1 when none was read.
+ */
+async function readSlice(ctx: RepoContext, tip: string, paths: string[], top: string, linked: Set<string>, limit: number) {
+  for (let depth = limit > 0 ? limit : Infinity; ; depth *= 8) {
+    const chain = await readChain(ctx, tip, depth);
+    if (!chain) return null;
+    let from = -1;
+    for (let i = chain.oids.length - 2; i >= 0 && from < 0; i--) if (linked.has(chain.oids[i])) from = i;
+    const entries = sliceEntries(chain, from, paths, top);
+    const whole = from >= 0 || chain.complete;
+    if (whole || (limit > 0 && entries.length >= limit)) return { chain, from, entries, whole };
+  }
 }
 
 /** The model meta.json's source names (Claude Code's import records it), else null. */
@@ -115,7 +130,8 @@ function modelOf(meta: Meta): string | null {
 /** The model the runtime reads in the slice's artifacts (newest first), when meta.json did not record it. */
 function modelIn(chain: ChainRead, from: number, fields: ((bytes: Uint8Array) => Record<string, unknown>) | undefined): string | null {
   if (!fields) return null;
-  for (let i = chain.parts.length - 1; i > from && i >= chain.parts.length - 20; i--) {
+  for (let i = chain.parts.length - 1; i >= 0 && i >= chain.parts.length - 20; i--) {
+    if (from >= 0 && chain.oids.indexOf(chain.parts[i].oid) <= from) break;
     const m = fields(chain.parts[i].artifact).model;
     if (typeof m === 'string' && m !== '') return m;
   }
@@ -126,7 +142,7 @@ function modelIn(chain: ChainRead, from: number, fields: ((bytes: Uint8Array) =>
  * A branch the context commit is on, found cheaply: one whose tip it is, else the session's own branch
  * when the commit is on it. null when neither (a fork elsewhere holds it).
  */
-function branchOf(ctx: RepoContext, oid: string, _session: string, own: string | undefined): string | null {
+function branchOf(ctx: RepoContext, oid: string, own: string | undefined): string | null {
   const at: string[] = [];
   for (const [name, tip] of ctx.allTips(false)) if (tip === oid) at.push(name);
   if (at.length) return at.sort()[0];
@@ -140,7 +156,7 @@ function sliceEntries(chain: ChainRead, from: number, paths: string[], top: stri
   for (const m of chain.messages) {
     if (m.part <= from) continue;
     const at = m.message.timestamp;
-    const commit = fullId(chain.parts[m.part].oid);
+    const commit = fullId(chain.oids[m.part]);
     const base = (kind: SliceKind, text: string): SliceEntry => ({ commit, entry: m.entry, kind, text, ...(at ? { at } : {}) });
     if (m.message.role === 'user') {
       const text = userText(m.message);
