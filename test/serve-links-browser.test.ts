@@ -80,6 +80,7 @@ describe.skipIf(SKIP)(`ctx serve's code pages in headless chromium${SKIP ? ` (sk
       ['text', '1', 'Done.'],
       ['tool', '1', join(w.code, 'src/auth.ts')],
     ]);
+    expect(await page.textContent('#contexts .slice-from')).toBe('The conversation from its start');
     expect(await page.isVisible('#contexts .step.reasoning .text')).toBe(false);
     expect(await page.$$eval('#contexts .slice .step .kind', (els) => els.map((el) => el.getAttribute('href')))).toEqual(Array(4).fill(`/ctx-${w.context}`));
     expect(await page.textContent('#contexts .step.tool')).toBe(`tool call #1 Write src/auth.ts${join(w.code, 'src/auth.ts')}`);

@@ -46,8 +46,9 @@ function contextList(contexts: CodeContext[]): HTMLElement[] {
   return contexts.map((c) => {
     const who = [c.runtime, c.model, c.principal, c.branch && `branch ${c.branch}`, c.session && `session ${c.session}`].filter((x): x is string => Boolean(x)).join(' · ');
     const entries = c.entries.map(sliceEntry);
-    const from = c.since ? ['since ', link(c.since), ' (its previous code commit)'] : ['from its start'];
-    const shown = c.entries.length < c.total ? `, the last ${c.entries.length} of ${plural(c.total, 'step')}` : '';
+    // total null: the slice reached its limit before its start, so neither is known
+    const from = c.total === null ? [`: the last ${plural(c.entries.length, 'step')}`] : c.since ? [' since ', link(c.since), ' (its previous code commit)'] : [' from its start'];
+    const shown = c.total !== null && c.entries.length < c.total ? `, the last ${c.entries.length} of ${plural(c.total, 'step')}` : '';
     return h(
       'article',
       { class: `code-context ${c.known}`, 'data-context': c.context, 'data-known': c.known },
@@ -55,7 +56,7 @@ function contextList(contexts: CodeContext[]): HTMLElement[] {
       h('p', { class: 'status' }, KNOWN[c.known] ?? c.known),
       ...(who ? [h('p', { class: 'who' }, who)] : []),
       ...(c.files.length ? [h('p', { class: 'mono files' }, c.files.join(', '))] : []),
-      ...(c.in_store ? [h('p', { class: 'status' }, 'The conversation ', ...from, shown)] : []),
+      ...(c.in_store ? [h('p', { class: 'status slice-from' }, 'The conversation', ...from, shown)] : []),
       h('div', { class: 'slice' }, ...entries),
     );
   });
