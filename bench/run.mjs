@@ -23,8 +23,9 @@ import { benchSession } from './session.mjs';
 import { benchState } from './state.mjs';
 import { benchServe } from './serve.mjs';
 import { benchGrep } from './grep.mjs';
+import { benchLinksBlame } from './links-blame.mjs';
 
-const ALL = ['chain', 'resume', 'large', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens', 'translate', 'resolve', 'session', 'state', 'grep', 'serve', 'why'];
+const ALL = ['chain', 'resume', 'large', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens', 'translate', 'resolve', 'session', 'state', 'grep', 'serve', 'why', 'blame'];
 const wanted = process.argv.slice(2);
 for (const w of wanted) if (!ALL.includes(w)) throw new Error(`unknown benchmark '${w}' (${ALL.join(', ')})`);
 const picked = wanted.length ? ALL.filter((b) => wanted.includes(b)) : ALL;
@@ -100,6 +101,11 @@ try {
       const r = await benchWhy();
       sections.push(r.markdown);
       targets.push(`- \`ctx why HEAD\` on a commit linked to a 10,000-turn session, warm store: ${r.summary.median.toFixed(0)} ms whole process, ${r.summary.cpu.toFixed(0)} ms CPU (target < 500 ms: ${r.summary.median < 500 ? '**met**' : r.summary.cpu < 500 ? '**met** in CPU, not in wall time on this loaded machine' : '**missed**'}; \`node -e 0\` alone ${r.summary.floor.toFixed(0)} ms)`);
+    } else if (b === 'blame') {
+      const r = await benchLinksBlame();
+      sections.push(r.markdown);
+      if (r.summary)
+        targets.push(`- \`ctx blame\` of a 2,000-line file, 300 commits, 200 linked: ${r.summary.ctx.toFixed(0)} ms CPU against 1.5 × git blame + node's start = ${r.summary.budget.toFixed(0)} ms (target: ${r.summary.ctx <= r.summary.budget ? '**met**' : '**missed**'})`);
     } else if (b === 'resolve') {
       const r = await benchResolve({ sizes: (process.env.BENCH_RESOLVE_SIZES ?? '100000,1000000').split(',').map(Number) });
       sections.push(r.markdown);

@@ -50,8 +50,9 @@ describe('the content index', () => {
     const first = git(w.store, ['rev-parse', 'alice/auth~1']).trim();
     const index = await contentIndex(w.repo());
     const path = join(w.code, 'src/auth.ts');
-    expect(index.lookup('  return retryOnce(fetchToken);')).toEqual([{ context: first, entry: 1, path, tool: 'Write', action: 'write', branch: 'alice/auth', session: SESSION_A }]);
-    expect(index.lookup('log("retry");')).toEqual([{ context: a, entry: 1, path, tool: 'Edit', action: 'edit', branch: 'alice/auth', session: SESSION_A }]);
+    expect(index.lookup('  return retryOnce(fetchToken);')).toEqual([{ context: first, entry: 1, path, tool: 'Write', action: 'write', branch: 'alice/auth', session: SESSION_A, prompt: 'Make refresh retry once.' }]);
+    expect(index.lookup('log("retry");')).toEqual([{ context: a, entry: 1, path, tool: 'Edit', action: 'edit', branch: 'alice/auth', session: SESSION_A, prompt: 'Log the retry.' }]);
+    expect([index.sessionOf(a), index.sessionOf('f'.repeat(40))]).toEqual([SESSION_A, undefined]);
     expect(index.lookup('export function refresh() {')).toHaveLength(1);
     expect(index.lookup('}')).toEqual([]);
     expect(index.lookup('never written by anyone')).toEqual([]);
@@ -65,12 +66,12 @@ describe('the content index', () => {
     const file = join(w.store, 'ctx', 'content', 'index.json');
     const f = JSON.parse(readFileSync(file, 'utf8'));
     // a line only this file holds: kept while the commit it names is not read again
-    f.lines['planted line, not in any session'] = [0, 7, 0, 0];
+    f.lines['planted line, not in any session'] = [0, 7, 0, 0, -1];
     f.tips = [];
     writeFileSync(file, JSON.stringify(f));
     const b = w.imp(SESSION_B, [{ prompt: 'Pick a colour.', writes: [{ path: 'src/colour.ts', content: COLOUR }] }], 'bob/colour');
     let index = await contentIndex(w.repo());
-    expect(index.lookup('planted line, not in any session')).toMatchObject([{ entry: 7, session: SESSION_A }]);
+    expect(index.lookup('planted line, not in any session')).toMatchObject([{ entry: 7, session: SESSION_A, prompt: null }]);
     expect(index.lookup(COLOUR.trim())).toMatchObject([{ context: b, branch: 'bob/colour', session: SESSION_B }]);
     expect(index.commits).toBe(2);
     writeFileSync(file, '{"v":1,"commits":[');

@@ -27,9 +27,14 @@ export default defineCommand({
     if (io.flags.json) return r.lines.forEach((l) => io.json(blameLineJson(r.path, l)));
     const c = io.chalk;
     const width = String(r.lines.reduce((m, l) => Math.max(m, l.line), 0)).length;
+    const gists = new Map<string, string>();
+    const gistOf = (l: (typeof r.lines)[number]) => {
+      const key = `${l.context} ${l.entry}`;
+      return gists.get(key) ?? gists.set(key, oneLine(`#${l.entry} ${l.prompt ?? `${l.tool} ${l.toolPath}`}`, GIST)).get(key)!;
+    };
     const out = r.lines.map((l) => {
       const who = l.context === null ? 'human'.padEnd(17) : `${shortId(l.context)}${l.how === 'matched' ? '*' : ' '}`;
-      const gist = l.context === null ? '' : oneLine(`#${l.entry} ${l.prompt ?? `${l.tool} ${l.toolPath}`}`, GIST);
+      const gist = l.context === null ? '' : gistOf(l);
       const text = l.text.split('\t').map(visible).join('\t');
       return `${c.yellow(l.commit.slice(0, 8))} ${l.context === null ? c.dim(who) : c.green(who)} ${gist.padEnd(GIST)} ${String(l.line).padStart(width)}) ${text}\n`;
     });

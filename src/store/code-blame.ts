@@ -75,18 +75,17 @@ export async function codeFileOf(file: string, cwd: string): Promise<CodeFile> {
   return { top, path };
 }
 
-/** `git blame` of a file at `rev` (default HEAD), every line or only the `ranges` (1-based, inclusive). */
+/** `git blame` of a file at `rev` (default HEAD), every line or only the `ranges` (1-based, inclusive): one git process. */
 export async function codeBlame(f: CodeFile, o: { rev?: string; ranges?: readonly [number, number][] } = {}): Promise<CodeBlameLine[]> {
   const rev = o.rev ?? 'HEAD';
   if (rev.startsWith('-')) throw new CodeBlameError(`not a revision: '${rev}'`, 'revision');
-  const commit = (await codeGit(f.top, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`], 'revision').catch(() => {
-    throw new CodeBlameError(`not a commit in ${f.top}: '${rev}'`, 'revision');
-  })).toString('utf8').trim();
-  await codeGit(f.top, ['cat-file', '-e', `${commit}:${f.path}`], 'no-file').catch(() => {
-    throw new CodeBlameError(`${f.path} is not tracked at ${rev}`, 'no-file');
-  });
   const ranges = (o.ranges ?? []).flatMap(([a, b]) => ['-L', `${a},${b}`]);
-  const out = await codeGit(f.top, ['blame', '--porcelain', '--no-textconv', ...ranges, commit, '--', f.path], 'range');
+  const out = await codeGit(f.top, ['blame', '--porcelain', '--no-textconv', ...ranges, rev, '--', f.path], 'range').catch((e: CodeBlameError) => {
+    // git's own words say which failure it was
+    if (/^no such path /.test(e.message)) throw new CodeBlameError(`${f.path} is not tracked at ${rev}`, 'no-file');
+    if (/has only \d+ lines?$|invalid -L|-L range/.test(e.message)) throw e;
+    throw new CodeBlameError(`not a commit in ${f.top}: '${rev}'`, 'revision');
+  });
   return parsePorcelain(out.toString('utf8'));
 }
 

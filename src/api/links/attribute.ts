@@ -6,7 +6,7 @@
 // indexed (a lone brace, `end`) takes the context of the nearest indexed line above it from the same
 // code commit (below, when none is above).
 import { readStoredCommits } from '../../store/context-commits.js';
-import { samePath } from '../search/touched.js';
+import { samePath } from '../../core/path-match.js';
 import type { RepoContext } from '../repo/repo-context.js';
 import { contentIndex, normalise, type ContentHit, type ContentIndex } from './content-index.js';
 
@@ -30,18 +30,25 @@ export interface Attribution {
   toolPath: string | null;
   branch: string | null;
   session: string | null;
+  /** the prompt before the call in its commit (null: none there, or a person's line) */
+  prompt: string | null;
 }
 
-const HUMAN: Attribution = { context: null, how: 'human', conversation: null, entry: null, tool: null, toolPath: null, branch: null, session: null };
+const HUMAN: Attribution = { context: null, how: 'human', conversation: null, entry: null, tool: null, toolPath: null, branch: null, session: null, prompt: null };
 
 /** Each line of the file `path` (relative to its repository's top) with who wrote it; `linked`: code commit → its linked contexts (40 hex), strongest first. */
 export async function attributeLines<T extends CodeLine>(ctx: RepoContext, lines: readonly T[], linked: ReadonlyMap<string, readonly string[]>, path: string, index?: ContentIndex): Promise<(T & Attribution)[]> {
-  const sessions = await sessionsOf(ctx, [...new Set([...linked.values()].flat())]);
   index ??= await contentIndex(ctx);
+  const sessions = await sessionsOf(ctx, [...new Set([...linked.values()].flat())], index);
   const query = path.split('/');
-  const sameFile = (h: ContentHit) => samePath(query, h.path);
-  const out = lines.map((l): T & Attribution => {
-    const hits = index!.lookup(l.text);
+  const same = new Map<string, boolean>();
+  const sameFile = (h: ContentHit) => same.get(h.path) ?? same.set(h.path, samePath(query, h.path)).get(h.path)!;
+  const keys = lines.map((l) => normalise(l.text));
+  const out = lines.map((l, i): T & Attribution => {
+    const key = keys[i];
+    if (key === null) return { ...l, ...HUMAN };
+    const hits = index!.hits(key);
+    if (hits.length === 0) return { ...l, ...HUMAN };
     const mine = linked.get(l.commit) ?? [];
     for (const c of mine) {
       const session = sessions.get(c);
@@ -52,14 +59,13 @@ export async function attributeLines<T extends CodeLine>(ctx: RepoContext, lines
     const hit = mine.length === 0 ? hits.find(sameFile) : undefined;
     return hit ? { ...l, ...written(hit), how: 'matched', conversation: hit.context } : { ...l, ...HUMAN };
   });
-  carryOver(out);
+  carryOver(out, keys.map((k) => k !== null));
   return out;
 }
 
-const written = (h: ContentHit) => ({ context: h.context, entry: h.entry, tool: h.tool, toolPath: h.path, branch: h.branch, session: h.session });
+const written = (h: ContentHit) => ({ context: h.context, entry: h.entry, tool: h.tool, toolPath: h.path, branch: h.branch, session: h.session, prompt: h.prompt });
 
-function carryOver(lines: (CodeLine & Attribution)[]): void {
-  const significant = lines.map((l) => normalise(l.text) !== null);
+function carryOver(lines: (CodeLine & Attribution)[], significant: readonly boolean[]): void {
   const near = (i: number, step: 1 | -1): (CodeLine & Attribution) | null => {
     for (let j = i + step; j >= 0 && j < lines.length && lines[j].commit === lines[i].commit && lines[j].line === lines[j - step].line + step; j += step) if (significant[j]) return lines[j];
     return null;
@@ -67,16 +73,22 @@ function carryOver(lines: (CodeLine & Attribution)[]): void {
   lines.forEach((l, i) => {
     if (significant[i] || l.context !== null) return;
     const from = near(i, -1) ?? near(i, 1);
-    if (from?.context != null) Object.assign(l, { context: from.context, how: from.how, conversation: from.conversation, entry: from.entry, tool: from.tool, toolPath: from.toolPath, branch: from.branch, session: from.session });
+    if (from?.context != null) Object.assign(l, { context: from.context, how: from.how, conversation: from.conversation, entry: from.entry, tool: from.tool, toolPath: from.toolPath, branch: from.branch, session: from.session, prompt: from.prompt });
   });
 }
 
-/** context commit → its session id, for those the store holds (a trailer may name one it does not). */
-async function sessionsOf(ctx: RepoContext, contexts: readonly string[]): Promise<Map<string, string>> {
+/** context commit → its session id, for those the store holds (a trailer may name one it does not); the index knows those it read. */
+async function sessionsOf(ctx: RepoContext, contexts: readonly string[], index: ContentIndex): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  if (contexts.length === 0) return out;
-  const present = await ctx.engine.readObjects(contexts);
-  const held = contexts.filter((_, i) => present[i]?.type === 'commit');
+  const unknown: string[] = [];
+  for (const c of contexts) {
+    const s = index.sessionOf(c);
+    if (s !== undefined) out.set(c, s);
+    else unknown.push(c);
+  }
+  if (unknown.length === 0) return out;
+  const present = await ctx.engine.readObjects(unknown);
+  const held = unknown.filter((_, i) => present[i]?.type === 'commit');
   const stored = await readStoredCommits(ctx.engine, held).catch(() => []);
   stored.forEach((s, i) => out.set(held[i], s.meta.session_id));
   return out;

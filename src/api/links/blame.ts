@@ -5,7 +5,7 @@ import { NotFoundError, UsageError } from '../../errors/index.js';
 import { CodeBlameError, codeBlame, codeFileOf, codeMessages, type CodeBlameLine } from '../../store/code-blame.js';
 import type { RepoContext } from '../repo/repo-context.js';
 import { attributeLines, type Attribution } from './attribute.js';
-import { promptOf } from './prompt.js';
+import { promptFinder } from './prompt.js';
 import { linkIndex } from './records.js';
 
 export interface BlameOptions {
@@ -18,10 +18,8 @@ export interface BlameOptions {
   rev?: string;
 }
 
-export interface BlameLine extends CodeBlameLine, Omit<Attribution, 'conversation'> {
-  /** the user message that led to the tool call */
-  prompt: string | null;
-}
+/** A blamed line; its `prompt` is the user message that led to the tool call. */
+export interface BlameLine extends CodeBlameLine, Omit<Attribution, 'conversation'> {}
 
 export interface BlameResult {
   /** the code repository's top, the file's path there, and the revision blamed */
@@ -45,12 +43,14 @@ export async function blame(ctx: RepoContext, o: BlameOptions): Promise<BlameRes
   const f = await codeFileOf(o.file, o.cwd).catch(blameError);
   const lines = await codeBlame(f, { rev: o.rev, ranges: o.range ? [o.range] : undefined }).catch(blameError);
   const linked = await linkedContexts(ctx, f.top, [...new Set(lines.map((l) => l.commit))]);
-  const out: BlameLine[] = (await attributeLines(ctx, lines, linked, f.path)).map(({ conversation: _, ...l }) => ({ ...l, prompt: null }));
+  const out: BlameLine[] = (await attributeLines(ctx, lines, linked, f.path)).map(({ conversation: _, ...l }) => l);
+  // the index holds the prompt of the call's own commit; one committed before it is looked for
+  const missing = out.filter((l) => l.context !== null && l.prompt === null);
+  const promptOf = await promptFinder(ctx);
   const prompts = new Map<string, Promise<string | null>>();
-  for (const l of out) {
-    if (l.context === null) continue;
+  for (const l of missing) {
     const key = `${l.context} ${l.entry}`;
-    if (!prompts.has(key)) prompts.set(key, promptOf(ctx, l.context, l.entry!));
+    if (!prompts.has(key)) prompts.set(key, promptOf(l.context!, l.entry!));
     l.prompt = await prompts.get(key)!;
   }
   return { top: f.top, path: f.path, rev: o.rev ?? 'HEAD', lines: out };

@@ -1,7 +1,7 @@
 // The content index: every line the sessions' tool calls wrote into a file (the `added` lines of
 // their edit and write effects, as the runtime plug-in reads them), normalised, → where it was
 // written: the context commit, the entry among that commit's messages, the tool and its path, the
-// branch and the session. `ctx blame` and `ctx why` look a code line up here to find the context
+// branch and the session, and the prompt that led to the call. `ctx blame` and `ctx why` look a code line up here to find the context
 // that wrote it when no trailer or link says so, or to say which entry of a linked context did.
 //
 // API:
@@ -9,6 +9,7 @@
 //   index.lookup(line): ContentHit[]           the places that wrote `line` (any spacing around it), in the order indexed
 //   index.hits(key): ContentHit[]              the same for a line already normalised
 //   normalise(line): string | null             the key a line is indexed under, or null when it says too little
+//   index.sessionOf(context): string | undefined  a read commit's session
 //
 // The normalisation rule: a line is trimmed of white space at both ends (indentation and trailing
 // spaces do not matter; nothing inside the line changes). It is left out when, once every character
@@ -24,7 +25,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { derivedDir, writeDerived } from '../../store/derived.js';
 import { effectsReader } from '../search/effects.js';
-import { scanCommits } from '../search/grep.js';
+import { MAX_PROMPT, userText } from './prompt.js';
 import type { RepoContext } from '../repo/repo-context.js';
 
 /** One place a line was written. */
@@ -42,11 +43,15 @@ export interface ContentHit {
   branch: string;
   /** meta.json's session_id */
   session: string;
+  /** the prompt that led to the call: the last user message with words before it in the same commit (cut to 500 characters); null when the commit holds none before it */
+  prompt: string | null;
 }
 
 export interface ContentIndex {
   lookup(line: string): ContentHit[];
   hits(key: string): ContentHit[];
+  /** the session of a context commit (40 hex) the index has read, else undefined */
+  sessionOf(context: string): string | undefined;
   /** how many context commits were read into the index, and how many lines it holds */
   readonly commits: number;
   readonly lines: number;
@@ -63,15 +68,25 @@ const MAX_HITS = 200;
 /** The key a line is indexed under: the line trimmed; null when it is too short or too common to say who wrote it. */
 export function normalise(line: string): string | null {
   const t = line.trim();
+  // most code is ASCII: letters and digits counted without a regular expression
+  let n = 0;
+  let ascii = true;
+  for (let i = 0; i < t.length && n < 16; i++) {
+    const c = t.charCodeAt(i);
+    if (c > 127) ascii = false;
+    else if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)) n++;
+  }
+  if (ascii && n >= 16) return t; // longer than every block word
   const significant = t.replace(/[^\p{L}\p{N}]/gu, '');
   if (significant.length < MIN_SIGNIFICANT) return null;
   if (BLOCK_WORDS.has(significant.toLowerCase())) return null;
   return t;
 }
 
-const FILE_VERSION = 1;
+const FILE_VERSION = 2;
+const FIELDS = 5;
 
-/** The file: tables of commits, paths and tools, and per line its places as [commit, entry, path, tool] index quadruples. */
+/** The file: tables of commits, paths, tools and prompts, and per line its places as [commit, entry, path, tool, prompt or -1] index quintuples. */
 interface IndexFile {
   v: typeof FILE_VERSION;
   /** every commit read (hits or not), 40 hex, with its branch and session: a hit's commit is an index here */
@@ -80,10 +95,11 @@ interface IndexFile {
   tips: string[];
   paths: string[];
   tools: [string, 'edit' | 'write'][];
+  prompts: string[];
   lines: Record<string, number[]>;
 }
 
-const emptyFile = (): IndexFile => ({ v: FILE_VERSION, commits: [], tips: [], paths: [], tools: [], lines: Object.create(null) });
+const emptyFile = (): IndexFile => ({ v: FILE_VERSION, commits: [], tips: [], paths: [], tools: [], prompts: [], lines: Object.create(null) });
 
 function readIndexFile(file: string): IndexFile {
   try {
@@ -94,6 +110,7 @@ function readIndexFile(file: string): IndexFile {
       Array.isArray(f.tips) && f.tips.every((t) => typeof t === 'string') &&
       Array.isArray(f.paths) && f.paths.every((p) => typeof p === 'string') &&
       Array.isArray(f.tools) && f.tools.every((t) => Array.isArray(t) && typeof t[0] === 'string' && (t[1] === 'edit' || t[1] === 'write')) &&
+      Array.isArray(f.prompts) && f.prompts.every((p) => typeof p === 'string') &&
       f.lines !== null && typeof f.lines === 'object' && !Array.isArray(f.lines);
     if (ok) return { ...f, lines: Object.assign(Object.create(null), f.lines) };
   } catch {
@@ -124,12 +141,19 @@ export async function contentIndex(ctx: RepoContext): Promise<ContentIndex> {
 
 async function addCommits(ctx: RepoContext, f: IndexFile, tips: [string, string][], read: Set<string>): Promise<void> {
   const effects = await effectsReader();
+  // loaded only when there is something to read: blame on an index up to date does without grep's regular expressions
+  const { scanCommits } = await import('../search/grep.js');
   const pathAt = tableOf(f.paths, (p) => p);
   const toolAt = tableOf(f.tools, (t) => `${t[0]}\t${t[1]}`);
+  const promptAt = tableOf(f.prompts, (p) => p);
   for await (const c of scanCommits(ctx, tips, () => true, true, (oid) => read.has(oid))) {
     const commit = f.commits.push([c.oid, c.branch, c.meta!.session_id]) - 1;
     read.add(c.oid);
-    for (let entry = c.from; entry < c.messages.length; entry++) {
+    let prompt = -1;
+    for (let entry = 0; entry < c.messages.length; entry++) {
+      const said = userText(c.messages[entry]);
+      if (said !== null) prompt = promptAt(said.length > MAX_PROMPT ? `${said.slice(0, MAX_PROMPT - 1)}…` : said);
+      if (entry < c.from) continue;
       for (const b of c.messages[entry].content) {
         if (b.type !== 'tool_call') continue;
         for (const e of effects(c.meta!.format, b)) {
@@ -138,11 +162,11 @@ async function addCommits(ctx: RepoContext, f: IndexFile, tips: [string, string]
           const tool = toolAt([b.name, e.action]);
           for (const key of writtenLines(e.added, e.removed)) {
             const list = f.lines[key] ?? (f.lines[key] = []);
-            if (list.length >= MAX_HITS * 4) continue;
+            if (list.length >= MAX_HITS * FIELDS) continue;
             // one place per line and call, however often the call wrote it
             const n = list.length;
-            if (n >= 4 && list[n - 4] === commit && list[n - 3] === entry && list[n - 2] === path) continue;
-            list.push(commit, entry, path, tool);
+            if (n >= FIELDS && list[n - FIELDS] === commit && list[n - FIELDS + 1] === entry && list[n - FIELDS + 2] === path) continue;
+            list.push(commit, entry, path, tool, prompt);
           }
         }
       }
@@ -181,19 +205,22 @@ function answering(f: IndexFile): ContentIndex {
     const list = f.lines[key];
     if (!Array.isArray(list)) return [];
     const out: ContentHit[] = [];
-    for (let i = 0; i + 3 < list.length; i += 4) {
+    for (let i = 0; i + FIELDS - 1 < list.length; i += FIELDS) {
       // derived data on disk: an index out of its table is skipped
       const c = f.commits[list[i]];
       const path = f.paths[list[i + 2]];
       const tool = f.tools[list[i + 3]];
       const entry = list[i + 1];
-      if (!c || path === undefined || !tool || !Number.isInteger(entry) || entry < 0) continue;
-      out.push({ context: c[0], entry, path, tool: tool[0], action: tool[1], branch: c[1], session: c[2] });
+      const prompt = list[i + 4] === -1 ? null : f.prompts[list[i + 4]];
+      if (!c || path === undefined || !tool || !Number.isInteger(entry) || entry < 0 || prompt === undefined) continue;
+      out.push({ context: c[0], entry, path, tool: tool[0], action: tool[1], branch: c[1], session: c[2], prompt });
     }
     return out;
   };
+  let sessions: Map<string, string> | null = null;
   return {
     hits,
+    sessionOf: (context) => (sessions ??= new Map(f.commits.map((c) => [c[0], c[2]]))).get(context),
     lookup: (line) => {
       const k = normalise(line);
       return k === null ? [] : hits(k);

@@ -245,6 +245,16 @@ export async function commitMessages(ctx: RepoContext, spec: string): Promise<Ne
   return messagesOf(format, (await readArtifacts(ctx.engine, [stored]))[0]);
 }
 
+/** commitMessages for many commits (40 hex ids) at once: two reads of the store in all. */
+export async function commitsMessages(ctx: RepoContext, oids: readonly string[]): Promise<(NeutralMessage[] | null)[]> {
+  if (oids.length === 0) return [];
+  const stored = await readStoredCommits(ctx.engine, oids);
+  const readable = stored.filter((s) => knownFormat(s.meta.format)?.toNeutral && s.artifact);
+  const bytes = await readArtifacts(ctx.engine, readable);
+  const byOid = new Map(readable.map((s, i) => [s.oid, messagesOf(knownFormat(s.meta.format)!, bytes[i])]));
+  return oids.map((o) => byOid.get(o) ?? null);
+}
+
 function messagesOf(format: StorageFormat, bytes: Uint8Array): NeutralMessage[] {
   return format.toNeutral!(format.parse(bytes, { lastOfFile: true }));
 }

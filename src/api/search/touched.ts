@@ -3,6 +3,7 @@
 // is in (effects.ts); a path matches by a suffix of its components either way, so a relative query
 // finds absolute tool paths and the other way round.
 import { fullId } from '../../core/ids.js';
+import { components, samePath } from '../../core/path-match.js';
 import { UsageError } from '../../errors/index.js';
 import { rawCheck, requiredLiteral } from '../../core/grep-match.js';
 import { scanCommits, searchedTips } from './grep.js';
@@ -28,16 +29,7 @@ export interface FileTouch {
   at: string;
 }
 
-/** Path components, `.` and empty ones dropped. */
-const components = (p: string) => p.split(/[\\/]+/).filter((c) => c !== '' && c !== '.');
-
-/** Whether one path's components end with the other's (a relative path and an absolute one name the same file). */
-export function samePath(query: string[], path: string): boolean {
-  const q = components(path);
-  if (q.length === 0) return false;
-  const [short, long] = q.length <= query.length ? [q, query] : [query, q];
-  return short.every((c, i) => c === long[long.length - short.length + i]);
-}
+export { samePath } from '../../core/path-match.js';
 
 /** Every tool call on the branches (default: every branch) that touched `path`, newest first. */
 export async function filesTouched(ctx: RepoContext, path: string, o: { branches?: string[] } = {}): Promise<FileTouch[]> {
