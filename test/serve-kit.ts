@@ -12,8 +12,9 @@ export interface Served {
   stop(): Promise<{ code: number | null; stderr: string }>;
 }
 
-export function startServe(store: string, args: string[] = [], env: Record<string, string> = {}): Promise<Served> {
-  const proc = spawn(process.execPath, [CTX, 'serve', '--port', '0', ...args], { env: { ...process.env, CTX_STORE: store, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** `cwd`: where it starts (its code repository is the work tree there, unless --code). */
+export function startServe(store: string, args: string[] = [], env: Record<string, string> = {}, cwd?: string): Promise<Served> {
+  const proc = spawn(process.execPath, [CTX, 'serve', '--port', '0', ...args], { env: { ...process.env, CTX_STORE: store, ...env }, stdio: ['ignore', 'pipe', 'pipe'], cwd });
   let out = '';
   let err = '';
   proc.stderr!.on('data', (b) => (err += b));

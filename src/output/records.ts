@@ -17,6 +17,7 @@ import type { AuditEntry, StateDiff, StateStats, StateValue, StateWrite } from '
 import type { GrepHit } from '../api/search/grep.js';
 import type { FileTouch } from '../api/search/touched.js';
 import type { GitHooksReport } from '../api/links/git-hooks.js';
+import type { CodeCommit, DiffFile } from '../api/links/code-repo.js';
 import type { WhyContext, WhyReport } from '../api/links/why.js';
 import type { BlameLine } from '../api/links/blame.js';
 import { fullId } from '../core/ids.js';
@@ -301,6 +302,11 @@ export function fileTouchJson(t: FileTouch) {
 /** A line of `ctx log --all --graph`: the lanes drawn, and the commit's log record (null on a line that joins lanes). */
 export function graphLineJson(graph: string, commit: CommitRecord | null) {
   return { v: 1, graph, commit: commit && logJson(commit) };
+}
+
+/** A code commit (the web view's /code/<sha>): who made it, its message, and its diff against its first parent in files and hunks. */
+export function codeCommitJson(c: CodeCommit, files: DiffFile[]) {
+  return { v: 1, sha: c.sha, parents: c.parents, author: c.author.name, author_email: c.author.email, authored_at: c.author.date, committer: c.committer.name, committer_email: c.committer.email, committed_at: c.committer.date, message: c.message, files };
 }
 
 /** A page of a context's neutral messages: `total` in the whole context, `offset` of the first here. */

@@ -16,6 +16,8 @@ import { shellQuote } from '../core/shell.js';
 import { branchJson, commitJson, diffJson, fileTouchJson, graphLineJson, grepJson, logJson, materializedJson, messagesJson, partJson, resumeJson, runtimeJson, searchHitJson } from '../output/records.js';
 import { messageDiff, type MessageCache } from './messages.js';
 import { cutMessage, partPiece, PIECE_LIMIT } from './parts.js';
+import { codePermalink, linkRoute } from './links.js';
+import type { CodeRepo } from '../api/links/code-repo.js';
 
 export interface Reply {
   status: number;
@@ -24,9 +26,9 @@ export interface Reply {
   headers?: Record<string, string>;
 }
 
-/** Paths the front end draws itself (the page is index.html): the graph, a commit by id, a diff, search, file history. */
+/** Paths the front end draws itself (the page is index.html): the graph, a commit by id, a diff, search, file history, a code commit, a blame. */
 export function isPageRoute(path: string): boolean {
-  return path === '/' || path === '/diff' || path === '/search' || path === '/files' || permalink(path) !== null;
+  return path === '/' || path === '/diff' || path === '/search' || path === '/files' || path === '/blame' || permalink(path) !== null || codePermalink(path) !== null;
 }
 
 /** `/ctx-<id prefix>` → the id as typed. */
@@ -41,9 +43,11 @@ const PAGE_LIMIT = 500;
 
 const lines = (records: readonly unknown[]): Reply => ({ status: 200, type: 'application/x-ndjson; charset=utf-8', body: records.map((r) => `${JSON.stringify(r)}\n`).join('') });
 
-/** `cwd`: where a resumed session runs when its context names no directory. */
-export async function api(repo: RepoContext, cache: MessageCache, url: URL, cwd: string): Promise<Reply> {
+/** `cwd`: where a resumed session runs when its context names no directory; `code`: the code repository read, if any. */
+export async function api(repo: RepoContext, cache: MessageCache, url: URL, cwd: string, code: CodeRepo | null = null): Promise<Reply> {
   const q = url.searchParams;
+  const linked = await linkRoute(repo, code, url.pathname, q);
+  if (linked !== null) return lines(linked);
   switch (url.pathname) {
     case '/api/branches': {
       const { branches } = await branchList(repo);

@@ -10,6 +10,8 @@ import type { RepoContext } from '../api/repo/repo-context.js';
 import { CtxError, EXIT, NotFoundError } from '../errors/index.js';
 import { api, isPageRoute, permalink, type Reply } from './routes.js';
 import { MessageCache } from './messages.js';
+import { codePageExists, codePermalink } from './links.js';
+import { openCodeRepo, type CodeRepo } from '../api/links/code-repo.js';
 
 export interface ServeOptions {
   /** runs one request with the store open (closed after it): refs moved by a writer are seen at once */
@@ -20,6 +22,8 @@ export interface ServeOptions {
   cwd: string;
   /** a line for people (a request that failed on something other than bad input) */
   note: (line: string) => void;
+  /** the code repository whose commits the code pages show (null: none, those pages say so) */
+  code?: CodeRepo | null;
   /** the built front end (index.html, app.js, style.css); default: dist/web beside this bundle */
   webDir?: string;
 }
@@ -80,10 +84,12 @@ export function serve(opts: ServeOptions): Promise<Serving> {
     const refused = crossSite(req.headers);
     if (refused !== null && url.pathname.startsWith('/api/')) return send(res, req, forbidden(refused));
     const reply = await opts.withRepo(async (repo) => {
-      if (url.pathname.startsWith('/api/')) return api(repo, cache, url, opts.cwd);
+      if (url.pathname.startsWith('/api/')) return api(repo, cache, url, opts.cwd, opts.code ?? null);
       // a permalink to no commit is a 404 (the page says so)
       const id = permalink(url.pathname);
-      return { status: id === null || (await exists(repo, id)) ? 200 : 404, ...index };
+      const sha = codePermalink(url.pathname);
+      const found = id !== null ? await exists(repo, id) : sha !== null ? await codePageExists(opts.code ?? null, sha) : true;
+      return { status: found ? 200 : 404, ...index };
     });
     send(res, req, reply);
     // the page will ask for this commit's messages next: their read starts now, with a store of its own
@@ -137,14 +143,15 @@ function forbidden(why: string): Reply {
   return { status: 403, type: 'application/json', body: `${JSON.stringify({ v: 1, error: 'CrossSiteRequest', message: `a page on another site may not use this server's API (${why})` })}\n` };
 }
 
-/** The library's `ctx serve`: the store at `path` served until `close()` (127.0.0.1:7420 unless told). */
-export async function serveStore(path: string, opts: { host?: string; port?: number; env?: NodeJS.ProcessEnv; cwd?: string; note?: (line: string) => void } = {}): Promise<Serving> {
+/** The library's `ctx serve`: the store at `path` served until `close()` (127.0.0.1:7420 unless told); `code`: a work tree for the code pages. */
+export async function serveStore(path: string, opts: { host?: string; port?: number; env?: NodeJS.ProcessEnv; cwd?: string; code?: string; note?: (line: string) => void } = {}): Promise<Serving> {
   const open = () => openRepo({ store: path, env: opts.env, cwd: opts.cwd }).repo;
   await open().close(); // the store must be there before anything listens
   return serve({
     host: opts.host ?? '127.0.0.1',
     port: opts.port ?? 7420,
     cwd: opts.cwd ?? process.cwd(),
+    code: opts.code === undefined ? null : openCodeRepo(opts.code, opts.env ?? process.env),
     note: opts.note ?? ((line) => process.stderr.write(`${line}\n`)),
     withRepo: async (body) => {
       const repo = open();

@@ -2,8 +2,9 @@
 // The web view of `ctx serve`: plain DOM, no framework (bundled by esbuild into dist/web/app.js).
 // It reads only the server's JSON API; from src it takes types alone.
 import type { NeutralMessage } from '../core/neutral.js';
-import { api, failed, h, link, plural, short, show, type Commit, type Diff, type GraphLine, type Hit, type Page, type Resume, type Runtime, type Touch } from './dom.js';
+import { api, failed, h, link, main, plural, short, show, type Commit, type Diff, type GraphLine, type Hit, type Page, type Resume, type Runtime, type Touch } from './dom.js';
 import { FIRST_PAGE, message, messagePages } from './messages.js';
+import { blamePage, codeCommits, codePage } from './code.js';
 
 // ---- the graph: every branch and fork, as `ctx log --all --graph` draws it
 
@@ -80,7 +81,9 @@ async function commitPage(id: string): Promise<void> {
   // annotations (ctx annotate) in sight: the summary is the title already
   const notes = Object.entries(c.annotations).filter(([k]) => k !== 'summary' && k !== 'at' && k !== 'by');
   const noted = notes.length ? h('p', { class: 'notes' }, ...notes.flatMap(([k, v], i) => [i ? ' · ' : '', h('b', {}, k), ` ${typeof v === 'string' ? v : Array.isArray(v) ? v.join(', ') : JSON.stringify(v)}`])) : null;
-  show(h('h1', {}, c.summary || short(c.id)), meta, ...(noted ? [noted] : []), nav, resume, count, list);
+  // the code commits it led to (ctx's git hooks recorded them)
+  const led = codeCommits(c);
+  show(h('h1', {}, c.summary || short(c.id)), meta, ...(noted ? [noted] : []), nav, ...(led ? [led] : []), resume, count, list);
   // the messages first: a resume command renders the whole session on the server
   await messagePages(c.id, stop, list, count, first);
   const runtimes = (await api<Runtime>('runtimes')).sort((x, y) => Number(y.formats.includes(m.format)) - Number(x.formats.includes(m.format)));
@@ -175,10 +178,15 @@ async function route(): Promise<void> {
   const { pathname, search } = location;
   const q = new URLSearchParams(search);
   const id = /^\/(ctx-[0-9a-fA-F]{4,40})$/.exec(pathname)?.[1];
-  document.title = id ? `ctx ${short(id)}` : 'ctx';
+  const sha = /^\/code\/([0-9a-fA-F]{4,64})$/.exec(pathname)?.[1];
+  document.title = id ? `ctx ${short(id)}` : sha ? `code ${sha.slice(0, 12)}` : 'ctx';
+  // a code commit's diff and its conversation side by side take the whole width
+  main.classList.toggle('wide', sha !== undefined || pathname === '/blame');
   show(h('p', { class: 'status' }, 'loading…'));
   try {
     if (id) await commitPage(id);
+    else if (sha) await codePage(sha);
+    else if (pathname === '/blame') await blamePage(q);
     else if (pathname === '/diff') await diffPage(q.get('a') ?? '', q.get('b') ?? '');
     else if (pathname === '/search') await searchPage(q);
     else if (pathname === '/files') await filesPage(q);

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 // What every view of the page uses: elements built from text only, the API's JSON lines, links to commits.
-import type { commitJson, diffJson, fileTouchJson, graphLineJson, messagesJson, partJson, resumeJson, runtimeJson, searchHitJson } from '../output/records.js';
+import type { blameLineJson, codeCommitJson, commitJson, diffJson, fileTouchJson, graphLineJson, messagesJson, partJson, resumeJson, runtimeJson, searchHitJson, whyJson } from '../output/records.js';
 export type { Cut } from '../output/records.js';
 
 export type Commit = ReturnType<typeof commitJson>;
@@ -12,6 +12,9 @@ export type Runtime = ReturnType<typeof runtimeJson>;
 export type Hit = ReturnType<typeof searchHitJson>;
 export type Touch = ReturnType<typeof fileTouchJson>;
 export type Piece = ReturnType<typeof partJson>;
+export type CodeCommit = ReturnType<typeof codeCommitJson>;
+export type CodeContext = ReturnType<typeof whyJson>;
+export type BlameLine = ReturnType<typeof blameLineJson>;
 
 export const main = document.getElementById('main')!;
 
@@ -37,6 +40,8 @@ export const short = (id: string) => id.slice(0, 16);
 /** `1 message`, `2 messages` */
 export const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 export const link = (id: string, text = short(id)) => h('a', { href: `/${id}`, class: 'mono' }, text);
+/** A code commit's page. */
+export const codeLink = (sha: string, text = sha.slice(0, 12)) => h('a', { href: `/code/${sha}`, class: 'mono code-commit' }, text);
 
 export function show(...nodes: Node[]): void {
   main.replaceChildren(...nodes);
