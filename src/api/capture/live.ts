@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { derivedDir, writeDerived } from '../../store/derived.js';
-import { worktreeTop } from '../../store/code-repo.js';
+import { worktreeTop } from '../../store/code/repo.js';
 
 /** What a runtime says of a session for a later catch-up (LiveCapture.live). */
 export interface LiveInfo {

@@ -2,7 +2,7 @@
 // (attribute.ts says how), and the prompt that led to that call: the user message before it.
 import { cherryPickedFrom, contextClaims } from '../../core/links.js';
 import { NotFoundError, UsageError } from '../../errors/index.js';
-import { CodeBlameError, codeBlame, codeFileOf, codeMessages, type CodeBlameLine } from '../../store/code-blame.js';
+import { CodeBlameError, codeBlame, codeFileOf, codeMessages, type CodeBlameLine } from '../../store/code/blame.js';
 import type { RepoContext } from '../repo/repo-context.js';
 import { attributeLines, type Attribution } from './attribute.js';
 import { promptFinder } from './prompt.js';

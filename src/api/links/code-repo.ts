@@ -1,13 +1,13 @@
 // The code repository a view of links reads (`ctx serve` in a work tree, or --code PATH): found and
 // checked once, and what is asked of it checked before git sees it (a commit id is hex, a file a
 // plain path inside the work tree).
-import { codeCommitIds, codePatch, codeTop, type DiffFile } from '../../store/code-diff.js';
+import { codeCommitIds, codePatch, codeTop, type DiffFile } from '../../store/code/diff.js';
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { AmbiguousIdError, NotFoundError, UsageError } from '../../errors/index.js';
 
-export type { DiffFile, DiffLine, Hunk } from '../../store/code-diff.js';
-export type { CodeCommit } from '../../store/code-history.js';
+export type { DiffFile, DiffLine, Hunk } from '../../store/code/diff.js';
+export type { CodeCommit } from '../../store/code/history.js';
 
 export interface CodeRepo {
   /** the work tree's top */

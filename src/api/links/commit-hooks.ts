@@ -8,7 +8,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { contextClaims } from '../../core/links.js';
-import { configBool, worktreeTop } from '../../store/code-repo.js';
+import { configBool, worktreeTop } from '../../store/code/repo.js';
 import { appendDerived, derivedDir } from '../../store/derived.js';
 import { spawnGitSync } from '../../store/git-process.js';
 import { locateStore } from '../../store/repo.js';

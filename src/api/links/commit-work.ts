@@ -7,7 +7,7 @@
 import { readFileSync, unlinkSync } from 'node:fs';
 import { assistedValue, contextClaims, CONTEXT_TRAILER, ASSISTED_TRAILER } from '../../core/links.js';
 import { lockSession, readState, statePath } from '../../store/capture-state.js';
-import { addTrailers, commitAndParents, commitInfo, repoName, stagedChanges } from '../../store/code-repo.js';
+import { addTrailers, commitAndParents, commitInfo, repoName, stagedChanges } from '../../store/code/repo.js';
 import { writeDerived } from '../../store/derived.js';
 import { refs } from '../../store/refs.js';
 import { liveSessions, markLinked, type LiveSession } from '../capture/live.js';

@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, realpathSync, renameSync, unlinkSync } from 'n
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { shellQuote } from '../../core/shell.js';
 import { ConflictError, NotFoundError, UsageError } from '../../errors/index.js';
-import { codeRepo } from '../../store/code-repo.js';
+import { codeRepo } from '../../store/code/repo.js';
 import { lstatOrNull, replaceWhole } from '../../store/safe-write.js';
 
 export const GIT_HOOKS = ['prepare-commit-msg', 'post-commit', 'post-rewrite'] as const;

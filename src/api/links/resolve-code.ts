@@ -5,7 +5,7 @@
 // X's links too.
 import { cherryPickedFrom, contextClaims, type LinkRecord } from '../../core/links.js';
 import { CtxError } from '../../errors/index.js';
-import { addedLines, changedFiles, codeCommit, resolveCode, type AddedLines, type CodeCommit, type CodeFileChange } from '../../store/code-history.js';
+import { addedLines, changedFiles, codeCommit, resolveCode, type AddedLines, type CodeCommit, type CodeFileChange } from '../../store/code/history.js';
 import { effectsReader, type EffectsReader } from '../search/effects.js';
 import type { RepoContext } from '../repo/repo-context.js';
 import { contentIndex, normalise, type ContentHit } from './content-index.js';

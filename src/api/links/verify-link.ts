@@ -3,7 +3,7 @@
 // turns it into a verified link (or leaves it claimed). The tool calls' effects are the runtimes' to
 // say (search/effects.ts).
 import type { NeutralMessage } from '../../core/neutral.js';
-import type { AddedLines } from '../../store/code-history.js';
+import type { AddedLines } from '../../store/code/history.js';
 import { knownFormat } from '../../formats/registry.js';
 import { COMMIT_TYPES, SYNTHETIC_TRAILER, type CommitType } from '../../core/meta.js';
 import type { ChainLink } from '../../store/engine.js';

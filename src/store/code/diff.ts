@@ -2,7 +2,7 @@
 // and a commit's diff parsed into files and hunks. The repository is someone else's: git runs with SAFE_CONFIG, no
 // external diff, no textconv, no signature check (gpg.program), fixed prefixes and quoting, and
 // without the GIT_* variables that would point it at another repository.
-import { spawnGit, spawnGitSync } from './git-process.js';
+import { spawnGit, spawnGitSync } from '../git-process.js';
 
 /** Config a code repository may set that would change what `git show` prints or run a program. */
 const CODE_CONFIG = ['-c', 'log.showSignature=false', '-c', 'core.quotePath=true', '-c', 'diff.noprefix=false', '-c', 'diff.mnemonicPrefix=false', '-c', 'i18n.logOutputEncoding=UTF-8', '-c', 'color.ui=false', '-c', 'diff.suppressBlankEmpty=false'];

@@ -4,7 +4,7 @@
 // fsmonitor) and no textconv program, and the environment cannot point it at another repository.
 import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { spawnGit } from './git-process.js';
+import { spawnGit } from '../git-process.js';
 
 export interface CodeBlameLine {
   /** the line's number in the file at the revision blamed, from 1 */

@@ -3,8 +3,8 @@
 // its config must run nothing (no external diff, no textconv, no pager, no signature check), so every
 // git here runs with those turned off, one process per question.
 import type { SpawnSyncReturns } from 'node:child_process';
-import { NotFoundError } from '../errors/index.js';
-import { gitError, spawnGitSync } from './git-process.js';
+import { NotFoundError } from '../../errors/index.js';
+import { gitError, spawnGitSync } from '../git-process.js';
 
 /** Over SAFE_CONFIG: what a code repository's config could otherwise make git run or print differently. */
 const CODE_CONFIG = ['-c', 'core.quotePath=false', '-c', 'log.showSignature=false', '-c', 'color.ui=never', '-c', 'diff.noprefix=false', '-c', 'diff.mnemonicPrefix=false', '-c', 'diff.relative=false', '-c', 'log.follow=false'];

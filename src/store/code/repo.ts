@@ -3,8 +3,8 @@
 // from it, nothing it names is run (SAFE_CONFIG keeps its hooks and fsmonitor off every git here).
 import { existsSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { CtxError } from '../errors/index.js';
-import { spawnGitSync } from './git-process.js';
+import { CtxError } from '../../errors/index.js';
+import { spawnGitSync } from '../git-process.js';
 
 /** Git on the code repository at `cwd`, with the caller's environment (GIT_INDEX_FILE of a partial commit included). */
 function gitIn(cwd: string, args: string[], env: NodeJS.ProcessEnv, input?: string): { ok: boolean; out: string; err: string } {
