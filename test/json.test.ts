@@ -115,9 +115,9 @@ describe('--json records', () => {
     const claude = { CLAUDE_CONFIG_DIR: join(dir, 'claude') };
     expect(keys(['hooks', 'status', 'claude-code', '--user'], { env: claude })).toEqual(['action changed covers events installed path v']);
     expect(keys(['hooks', 'install', 'claude-code', '--user'], { env: claude })).toEqual(['action changed covers events installed path v']);
-    const code = join(dir, 'code');
-    execFileSync('git', ['init', '-q', code]);
-    const gitHooks = ctx(store, ['hooks', 'install', 'git', '--json'], { cwd: code, env });
+    const hooked = join(dir, 'hooked');
+    execFileSync('git', ['init', '-q', hooked]);
+    const gitHooks = ctx(store, ['hooks', 'install', 'git', '--json'], { cwd: hooked, env });
     expect(Object.keys(JSON.parse(gitHooks.stdout)).sort().join(' ')).toBe('action changed hooks installed path v');
     expect(keys(['export', 'claude-code', 'alice/auth-fix', '--dir', join(dir, 'out'), '--session-id', '3f6c2a9e-8b1d-4e57-a0c4-5d2e9b7f1a80'])).toEqual(['branch command path session_id v']);
 
