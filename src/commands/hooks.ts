@@ -23,9 +23,9 @@ export default defineCommand({
     'ctx hooks uninstall claude-code --user',
     'ctx hooks install codex    # notify in $CODEX_HOME/config.toml: ctx runs after every turn',
     'ctx hooks install gemini-cli',
-    "ctx hooks install git    # in a code repository: commits name the contexts that wrote them (Ctx-Context: trailers)",
+    'ctx hooks install git    # in a code repository: commits name the contexts that wrote them',
     'ctx hooks status git --json',
-    'git config ctx.links false    # the git hooks do nothing in this repository',
+    'ctx hooks uninstall git    # a hook that was there before comes back, byte for byte',
   ],
   async run(io, [action, runtime]: [string, string], flags: { user?: boolean }) {
     if (!HOOKS_ACTIONS.includes(action as HooksAction)) throw new UsageError(unknownName('action', action, HOOKS_ACTIONS, `unknown action '${action}' (${HOOKS_ACTIONS.join(', ')})`, { closed: true }));
