@@ -47,3 +47,8 @@ export function appendDerived(path: string, text: string): void {
     closeSync(fd);
   }
 }
+
+/** A line of `<store>/ctx/hook.log` (the runtime hooks' and the git hooks' failures); never through a link planted there. */
+export function appendHookLog(gitdir: string, line: string): void {
+  appendDerived(join(derivedDir(gitdir), 'hook.log'), line);
+}

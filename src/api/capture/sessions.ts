@@ -4,7 +4,6 @@ import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { BadInputError, ConflictError, CtxError, UsageError } from '../../errors/index.js';
 import { lockSession } from '../../store/capture-state.js';
-import { appendDerived, derivedDir } from '../../store/derived.js';
 import { checkBranchName } from '../../store/refs.js';
 import { initRepo, locateStore } from '../../store/repo.js';
 import { checkStoreTrust } from '../../store/trust.js';
@@ -190,7 +189,4 @@ export async function captureHook(runtimeName: string, input: unknown, opts: { s
   }
 }
 
-/** A line of `<repo>/ctx/hook.log`; never through a link planted there (throws: the caller writes to stderr). */
-export function appendHookLog(gitdir: string, line: string): void {
-  appendDerived(join(derivedDir(gitdir), 'hook.log'), line);
-}
+export { appendHookLog } from '../../store/derived.js';

@@ -5,12 +5,10 @@
 // pending contexts' link records, and those of contexts HEAD's message only claims once their tool
 // calls are seen to have touched its files. post-rewrite: links carried from each old commit to its
 // new one. This file decides cheaply whether there is work; commit-work.ts, loaded then, does it.
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { contextClaims } from '../../core/links.js';
-import { configBool, worktreeTop } from '../../store/code/repo.js';
-import { appendDerived, derivedDir } from '../../store/derived.js';
-import { spawnGitSync } from '../../store/git-process.js';
+import { commitSite, configBool } from '../../store/code/repo.js';
 import { locateStore } from '../../store/repo.js';
 import { checkStoreTrust } from '../../store/trust.js';
 import { liveSessions, recordLive, type LinkedMark, type LiveSession } from '../capture/live.js';
@@ -19,26 +17,7 @@ import type { RepoOptions } from '../repo/repo-context.js';
 
 /** The config key that turns the hooks off in a code repository: `git config ctx.links false`. */
 export const LINKS_KEY = 'ctx.links';
-/** Where the code commit is being made: its worktree's top, and its own git directory's files. */
-export interface CommitSite {
-  top: string;
-  /** the repository's git directory, shared by its worktrees */
-  common: string;
-  /** `<worktree git dir>/ctx-pending.json` */
-  pending: string;
-  /** a rebase is under way in this worktree: its commits are post-rewrite's */
-  rebasing: boolean;
-}
-
-/** The worktree holding `cwd` (null outside one); one git process for its per-worktree paths. */
-export function commitSite(cwd: string, env: NodeJS.ProcessEnv): CommitSite | null {
-  const top = worktreeTop(cwd);
-  if (top === null) return null;
-  const r = spawnGitSync(['rev-parse', '--path-format=absolute', '--git-common-dir', '--git-path', 'ctx-pending.json', '--git-path', 'rebase-merge', '--git-path', 'rebase-apply'], { cwd: top, env, encoding: 'utf8' });
-  if (r.status !== 0) return null;
-  const [common, pending, merge, apply] = r.stdout.split('\n');
-  return { top, common, pending, rebasing: existsSync(merge) || existsSync(apply) };
-}
+export type { CommitSite } from '../../store/code/repo.js';
 
 /** Whether the hooks work in this code repository (`ctx.links` unset or true). */
 export const linksOn = (top: string, env: NodeJS.ProcessEnv) => configBool(top, LINKS_KEY, env) !== false;
@@ -105,7 +84,4 @@ function idle(store: string, { live, linked }: { live: LiveSession; linked: Link
 /** CTX_NOW (tests), else the clock: as RepoContext reads it. */
 const clock = (env: NodeJS.ProcessEnv) => (env.CTX_NOW && !Number.isNaN(Date.parse(env.CTX_NOW)) ? new Date(env.CTX_NOW) : new Date());
 
-/** A line of `<store>/ctx/hook.log`; never through a link planted there. */
-export function appendHookLog(gitdir: string, line: string): void {
-  appendDerived(join(derivedDir(gitdir), 'hook.log'), line);
-}
+export { appendHookLog } from '../../store/derived.js';

@@ -15,7 +15,7 @@ import { currentBranch } from '../capture/capture.js';
 import { runtimeRegistry } from '../capture/sessions.js';
 import { readTipMeta } from '../read/context-reader.js';
 import type { RepoContext } from '../repo/repo-context.js';
-import type { CommitSite } from './commit-hooks.js';
+import type { CommitSite } from '../../store/code/repo.js';
 import type { LiveCapture } from '../capture/runtime.js';
 import { linkIndex, recordLink } from './records.js';
 import { bearsOut, insideWorktree, toolWrites, touchedFiles } from './touches.js';

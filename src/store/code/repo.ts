@@ -160,3 +160,24 @@ export function repoName(top: string, common: string, env: NodeJS.ProcessEnv): s
   const base = common.endsWith('/.git') ? dirname(common) : common;
   return base.split('/').pop() || base;
 }
+
+/** Where the code commit is being made: its worktree's top, and its own git directory's files. */
+export interface CommitSite {
+  top: string;
+  /** the repository's git directory, shared by its worktrees */
+  common: string;
+  /** `<worktree git dir>/ctx-pending.json` */
+  pending: string;
+  /** a rebase is under way in this worktree: its commits are post-rewrite's */
+  rebasing: boolean;
+}
+
+/** The worktree holding `cwd` (null outside one); one git process for its per-worktree paths. */
+export function commitSite(cwd: string, env: NodeJS.ProcessEnv): CommitSite | null {
+  const top = worktreeTop(cwd);
+  if (top === null) return null;
+  const r = spawnGitSync(['rev-parse', '--path-format=absolute', '--git-common-dir', '--git-path', 'ctx-pending.json', '--git-path', 'rebase-merge', '--git-path', 'rebase-apply'], { cwd: top, env, encoding: 'utf8' });
+  if (r.status !== 0) return null;
+  const [common, pending, merge, apply] = r.stdout.split('\n');
+  return { top, common, pending, rebasing: existsSync(merge) || existsSync(apply) };
+}
