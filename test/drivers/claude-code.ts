@@ -37,7 +37,7 @@ export const claudeCode: ResumeDriver<Handle, RecordedRequest> = {
     check('claude -p', await runCli(CLAUDE_BIN, ['-p', prompt, ...TOOLS], h.project, h.claude.env));
     const made = transcripts(h.claude).filter((t) => !before.has(t.file));
     if (made.length !== 1) throw new Error(`claude wrote ${made.length} new transcripts`);
-    return { transcript: made[0].file, session: made[0].session };
+    return { transcript: made[0].file, session: made[0].session, rows: this.conversation(h.api.turns().at(-1)!) };
   },
   async resume(h, exported, prompt) {
     const [id] = resumeArgs(exported, 'claude --resume');

@@ -65,7 +65,7 @@ stream_max_retries = 0
     const session = /session id: (\S+)/.exec(r.stderr)?.[1];
     const made = rollouts(h.codexHome).filter((f) => !before.has(f));
     if (session === undefined || made.length !== 1 || !made[0].endsWith(`-${session}.jsonl`)) throw new Error(`codex exec: session ${session}, new rollouts ${made.join(' ')}`);
-    return { transcript: made[0], session };
+    return { transcript: made[0], session, rows: this.conversation(h.mock.requests.at(-1)!) };
   },
   async resume(h, exported, prompt) {
     const [id] = resumeArgs(exported, 'codex resume');

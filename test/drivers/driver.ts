@@ -49,6 +49,8 @@ export interface SourceSession {
   transcript: string;
   /** the runtime's session id */
   session: string;
+  /** the conversation of the turn's last request (prompt, tool call, result), as `conversation` gives it */
+  rows: Row[];
 }
 
 /** The record `ctx export RUNTIME ID --json` prints. */
@@ -73,7 +75,7 @@ export interface ResumeDriver<H extends DriverHandle = DriverHandle, Req = unkno
    * HOME and config under `dir`; every run uses `project` as its cwd.
    */
   start(dir: string, project: string): Promise<H>;
-  /** Runs one real turn of the CLI with `prompt` (one tool round trip, then the answer); throws if it fails. */
+  /** Runs one real turn of the CLI with `prompt` (one tool round trip, then SCRIPT.answer); throws if it fails. */
   firstSession(h: H, prompt: string): Promise<SourceSession>;
   /**
    * Runs the resume command `exported.command` (as the CLI's non-interactive form) with `prompt`,

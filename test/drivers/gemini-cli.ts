@@ -56,7 +56,7 @@ export const geminiCli: ResumeDriver<Handle, Record<string, unknown>> = {
     check('gemini -p', await runCli(GEMINI, ['-p', prompt], h.project, h.run));
     const made = sessions(h.home).filter((f) => !before.has(f));
     if (made.length !== 1) throw new Error(`gemini wrote ${made.length} new sessions`);
-    return { transcript: made[0], session: JSON.parse(readFileSync(made[0], 'utf8').split('\n')[0]).sessionId };
+    return { transcript: made[0], session: JSON.parse(readFileSync(made[0], 'utf8').split('\n')[0]).sessionId, rows: this.conversation(h.mock.turns().at(-1)!) };
   },
   async resume(h, exported, prompt) {
     const [id] = resumeArgs(exported, 'gemini --resume');
