@@ -4,7 +4,7 @@ import { cherryPickedFrom, contextClaims } from '../../core/links.js';
 import { NotFoundError, UsageError } from '../../errors/index.js';
 import { CodeBlameError, codeBlame, codeFileOf, codeMessages, type CodeBlameLine } from '../../store/code/blame.js';
 import type { RepoContext } from '../repo/repo-context.js';
-import { attributeLines, type Attribution } from './attribute.js';
+import { attributions, type Attribution } from './attribute.js';
 import { promptFinder } from './prompt.js';
 import { linkIndex } from './records.js';
 
@@ -43,14 +43,20 @@ export async function blame(ctx: RepoContext, o: BlameOptions): Promise<BlameRes
   const f = await codeFileOf(o.file, o.cwd).catch(blameError);
   const lines = await codeBlame(f, { rev: o.rev, ranges: o.range ? [o.range] : undefined }).catch(blameError);
   const linked = await linkedContexts(ctx, f.top, [...new Set(lines.map((l) => l.commit))]);
-  const out: BlameLine[] = (await attributeLines(ctx, lines, linked, f.path)).map(({ conversation: _, ...l }) => l);
+  const who = await attributions(ctx, lines, linked, f.path);
+  // one literal per line: V8 makes `{ ...line, ...who }` a slow object, and a file has thousands
+  const out = lines.map((l, i): BlameLine => {
+    const a = who[i];
+    return { line: l.line, commit: l.commit, original: l.original, path: l.path, text: l.text, author: l.author, authorMail: l.authorMail, authorTime: l.authorTime, summary: l.summary, boundary: l.boundary, context: a.context, how: a.how, entry: a.entry, tool: a.tool, toolPath: a.toolPath, branch: a.branch, session: a.session, prompt: a.prompt };
+  });
   // the index holds the prompt of the call's own commit; one committed before it is looked for
   const missing = out.filter((l) => l.context !== null && l.prompt === null);
-  const promptOf = await promptFinder(ctx);
+  // grep's module is loaded only when a prompt is missing
+  const promptOf = missing.length > 0 ? await promptFinder(ctx) : null;
   const prompts = new Map<string, Promise<string | null>>();
   for (const l of missing) {
     const key = `${l.context} ${l.entry}`;
-    if (!prompts.has(key)) prompts.set(key, promptOf(l.context!, l.entry!));
+    if (!prompts.has(key)) prompts.set(key, promptOf!(l.context!, l.entry!));
     l.prompt = await prompts.get(key)!;
   }
   return { top: f.top, path: f.path, rev: o.rev ?? 'HEAD', lines: out };

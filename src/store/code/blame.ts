@@ -4,7 +4,7 @@
 // fsmonitor) and no textconv program, and the environment cannot point it at another repository.
 import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { spawnGit } from '../git-process.js';
+import { codeEnv, codeGit, firstErrorLine } from './code-git.js';
 
 export interface CodeBlameLine {
   /** the line's number in the file at the revision blamed, from 1 */
@@ -39,34 +39,19 @@ export class CodeBlameError extends Error {
   }
 }
 
-/** The environment of a git run in a code repository: none of the variables that would point it elsewhere. */
-function codeEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, GIT_LITERAL_PATHSPECS: '1', GIT_NO_REPLACE_OBJECTS: '1' };
-  for (const k of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_NAMESPACE', 'GIT_EXTERNAL_DIFF']) delete env[k];
-  return env;
-}
-
 /** Run git in `cwd`; its stdout, or a CodeBlameError of `kind` with git's first error line. */
-export function codeGit(cwd: string, args: readonly string[], kind: CodeBlameError['kind'] = 'git'): Promise<Buffer> {
-  return new Promise((ok, fail) => {
-    const proc = spawnGit(['-c', 'diff.external=', ...args], { cwd, env: codeEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    proc.stdout!.on('data', (c: Buffer) => out.push(c));
-    proc.stderr!.on('data', (c: Buffer) => err.push(c));
-    proc.on('error', (e) => fail(new CodeBlameError(`git: ${e.message}`, 'git')));
-    proc.on('close', (code) => {
-      if (code === 0) return ok(Buffer.concat(out));
-      const first = Buffer.concat(err).toString('utf8').split('\n').find((l) => l.trim() !== '') ?? `git ${args[0]} exited with ${code}`;
-      fail(new CodeBlameError(first.replace(/^(fatal|error): /, ''), kind));
-    });
+async function blameGit(cwd: string, args: readonly string[], kind: CodeBlameError['kind'] = 'git'): Promise<Buffer> {
+  const r = await codeGit(cwd, ['-c', 'diff.external=', ...args], { env: codeEnv() }).catch((e: Error) => {
+    throw new CodeBlameError(`git: ${e.message}`, 'git');
   });
+  if (r.code === 0) return r.out;
+  throw new CodeBlameError(firstErrorLine(r.err, `git ${args[0]} exited with ${r.code}`), kind);
 }
 
 /** The repository holding `file` (relative to `cwd`) and its path there; the file need not exist at HEAD yet. */
 export async function codeFileOf(file: string, cwd: string): Promise<CodeFile> {
   const abs = isAbsolute(file) ? file : resolve(cwd, file);
-  const top = (await codeGit(dirname(abs), ['rev-parse', '--show-toplevel'], 'no-repo').catch(() => {
+  const top = (await blameGit(dirname(abs), ['rev-parse', '--show-toplevel'], 'no-repo').catch(() => {
     throw new CodeBlameError(`${file} is not in a git repository`, 'no-repo');
   })).toString('utf8').replace(/\n$/, '');
   // the top git prints has its links resolved: resolve the file's directory the same way
@@ -80,7 +65,7 @@ export async function codeBlame(f: CodeFile, o: { rev?: string; ranges?: readonl
   const rev = o.rev ?? 'HEAD';
   if (rev.startsWith('-')) throw new CodeBlameError(`not a revision: '${rev}'`, 'revision');
   const ranges = (o.ranges ?? []).flatMap(([a, b]) => ['-L', `${a},${b}`]);
-  const out = await codeGit(f.top, ['blame', '--porcelain', '--no-textconv', ...ranges, rev, '--', f.path], 'range').catch((e: CodeBlameError) => {
+  const out = await blameGit(f.top, ['blame', '--porcelain', '--no-textconv', ...ranges, rev, '--', f.path], 'range').catch((e: CodeBlameError) => {
     // git's own words say which failure it was
     if (/^no such path /.test(e.message)) throw new CodeBlameError(`${f.path} is not tracked at ${rev}`, 'no-file');
     if (/has only \d+ lines?$|invalid -L|-L range/.test(e.message)) throw e;
@@ -135,7 +120,7 @@ export async function codeMessages(top: string, shas: readonly string[]): Promis
   const out = new Map<string, string>();
   const wanted = [...new Set(shas)].filter((s) => /^[0-9a-f]{40,64}$/.test(s) && !/^0+$/.test(s));
   if (wanted.length === 0) return out;
-  const text = (await codeGit(top, ['log', '--no-walk=unsorted', '-z', '--format=%H%n%B', ...wanted])).toString('utf8');
+  const text = (await blameGit(top, ['log', '--no-walk=unsorted', '-z', '--format=%H%n%B', ...wanted])).toString('utf8');
   for (const rec of text.split('\0')) {
     const nl = rec.indexOf('\n');
     if (nl > 0) out.set(rec.slice(0, nl), rec.slice(nl + 1));

@@ -2,7 +2,7 @@
 // and a commit's diff parsed into files and hunks. The repository is someone else's: git runs with SAFE_CONFIG, no
 // external diff, no textconv, no signature check (gpg.program), fixed prefixes and quoting, and
 // without the GIT_* variables that would point it at another repository.
-import { spawnGit, spawnGitSync } from '../git-process.js';
+import { codeEnv, codeGit, codeGitSync } from './code-git.js';
 
 /** Config a code repository may set that would change what `git show` prints or run a program. */
 const CODE_CONFIG = ['-c', 'log.showSignature=false', '-c', 'core.quotePath=true', '-c', 'diff.noprefix=false', '-c', 'diff.mnemonicPrefix=false', '-c', 'i18n.logOutputEncoding=UTF-8', '-c', 'color.ui=false', '-c', 'diff.suppressBlankEmpty=false'];
@@ -36,44 +36,18 @@ export interface DiffFile {
   cut: boolean;
 }
 
-/** The environment git runs in for a code repository: the caller's, less what would point it elsewhere. */
-export function codeEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const clean: NodeJS.ProcessEnv = { ...env, GIT_NO_REPLACE_OBJECTS: '1', GIT_LITERAL_PATHSPECS: '1', GIT_TERMINAL_PROMPT: '0' };
-  for (const k of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_NAMESPACE', 'GIT_CONFIG_PARAMETERS', 'GIT_CONFIG_COUNT', 'GIT_EXTERNAL_DIFF']) delete clean[k];
-  return clean;
-}
-
 /** The top of the git work tree `path` is in, or null when it is in none (a bare repository, no repository). */
 export function codeTop(path: string, env: NodeJS.ProcessEnv): string | null {
-  const r = spawnGitSync(['-C', path, 'rev-parse', '--is-inside-work-tree', '--show-toplevel'], { env: codeEnv(env), encoding: 'utf8' });
-  const [inside, top] = r.stdout?.split('\n') ?? [];
+  const r = codeGitSync(path, ['-C', path, 'rev-parse', '--is-inside-work-tree', '--show-toplevel'], { env: codeEnv(env) });
+  const [inside, top] = r.out.split('\n');
   return r.status === 0 && inside === 'true' && top ? top : null;
 }
 
 /** git in the code repository at `top`, to its end; stdout cut at `max` bytes (then `cut`). Throws on a failure. */
-function git(top: string, env: NodeJS.ProcessEnv, args: string[], max = MAX_OUTPUT): Promise<{ out: string; cut: boolean }> {
-  return new Promise((done, fail) => {
-    const proc = spawnGit(['-C', top, ...CODE_CONFIG, ...args], { env: codeEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let cut = false;
-    let err = '';
-    proc.stdout!.on('data', (b: Buffer) => {
-      if (cut) return;
-      chunks.push(b);
-      size += b.length;
-      if (size > max) {
-        cut = true;
-        proc.kill();
-      }
-    });
-    proc.stderr!.on('data', (b: Buffer) => void (err += b.toString('utf8')));
-    proc.on('error', fail);
-    proc.on('close', (code) => {
-      if (code !== 0 && !cut) return fail(new Error(err.split('\n').find((l) => l.trim()) ?? `git ${args[0]} exited with ${code}`));
-      done({ out: Buffer.concat(chunks).subarray(0, cut ? max : undefined).toString('utf8'), cut });
-    });
-  });
+async function git(top: string, env: NodeJS.ProcessEnv, args: string[], max = MAX_OUTPUT): Promise<{ out: string; cut: boolean }> {
+  const r = await codeGit(top, ['-C', top, ...CODE_CONFIG, ...args], { env: codeEnv(env), max });
+  if (r.code !== 0 && !r.cut) throw new Error(r.err.split('\n').find((l) => l.trim()) ?? `git ${args[0]} exited with ${r.code}`);
+  return { out: r.out.toString('utf8'), cut: r.cut };
 }
 
 /**
@@ -90,15 +64,9 @@ export async function codeCommitIds(top: string, env: NodeJS.ProcessEnv, prefix:
 }
 
 /** Each object's type, in order. */
-function objectTypes(top: string, env: NodeJS.ProcessEnv, ids: string[]): Promise<string[]> {
-  return new Promise((done, fail) => {
-    const proc = spawnGit(['-C', top, ...CODE_CONFIG, 'cat-file', '--batch-check=%(objecttype)'], { env: codeEnv(env), stdio: ['pipe', 'pipe', 'ignore'] });
-    let out = '';
-    proc.stdout!.on('data', (b: Buffer) => void (out += b.toString('utf8')));
-    proc.on('error', fail);
-    proc.on('close', () => done(out.split('\n').slice(0, ids.length)));
-    proc.stdin!.end(`${ids.join('\n')}\n`);
-  });
+async function objectTypes(top: string, env: NodeJS.ProcessEnv, ids: string[]): Promise<string[]> {
+  const r = await codeGit(top, ['-C', top, ...CODE_CONFIG, 'cat-file', '--batch-check=%(objecttype)'], { env: codeEnv(env), input: `${ids.join('\n')}\n` });
+  return r.out.toString('utf8').split('\n').slice(0, ids.length);
 }
 
 /** A commit's diff against its first parent (a root commit: against nothing), in files and hunks. */

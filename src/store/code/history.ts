@@ -2,9 +2,9 @@
 // changed and the lines it added, for `ctx why` and `ctx blame`. The repository is someone else's:
 // its config must run nothing (no external diff, no textconv, no pager, no signature check), so every
 // git here runs with those turned off, one process per question.
-import type { SpawnSyncReturns } from 'node:child_process';
 import { NotFoundError } from '../../errors/index.js';
-import { gitError, spawnGitSync } from '../git-process.js';
+import { gitError } from '../git-process.js';
+import { codeGitSync } from './code-git.js';
 
 /** Over SAFE_CONFIG: what a code repository's config could otherwise make git run or print differently. */
 const CODE_CONFIG = ['-c', 'core.quotePath=false', '-c', 'log.showSignature=false', '-c', 'color.ui=never', '-c', 'diff.noprefix=false', '-c', 'diff.mnemonicPrefix=false', '-c', 'diff.relative=false', '-c', 'log.follow=false'];
@@ -45,11 +45,12 @@ export interface AddedLines {
   lines: [number, string][];
 }
 
-function git(cwd: string, args: string[], what: string): SpawnSyncReturns<string> {
-  const r = spawnGitSync([...CODE_CONFIG, ...args], { cwd, encoding: 'utf8', maxBuffer: 1 << 30, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+/** git in `cwd` with the caller's environment; a failure throws git's first error line, unless `what` is empty. */
+function git(cwd: string, args: string[], what: string): { status: number | null; stdout: string } {
+  const r = codeGitSync(cwd, [...CODE_CONFIG, ...args], { env: process.env, maxBuffer: 1 << 30 });
   if (r.error) throw r.error;
-  if (r.status !== 0 && what) throw gitError(what, r.status, r.stderr);
-  return r;
+  if (r.status !== 0 && what) throw gitError(what, r.status, r.err);
+  return { status: r.status, stdout: r.out };
 }
 
 /** `rev` in the repository at `cwd` → its commit's sha; NotFoundError (exit 4) when it names none. */

@@ -4,12 +4,12 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { CtxError } from '../../errors/index.js';
-import { spawnGitSync } from '../git-process.js';
+import { codeGitSync } from './code-git.js';
 
 /** Git on the code repository at `cwd`, with the caller's environment (GIT_INDEX_FILE of a partial commit included). */
 function gitIn(cwd: string, args: string[], env: NodeJS.ProcessEnv, input?: string): { ok: boolean; out: string; err: string } {
-  const r = spawnGitSync(args, { cwd, env, encoding: 'utf8', input, maxBuffer: 64 * 1024 * 1024 });
-  return { ok: r.status === 0, out: r.stdout ?? '', err: r.stderr ?? '' };
+  const r = codeGitSync(cwd, args, { env, input });
+  return { ok: r.status === 0, out: r.out, err: r.err };
 }
 
 function mustGit(cwd: string, args: string[], env: NodeJS.ProcessEnv, input?: string): string {
@@ -176,8 +176,8 @@ export interface CommitSite {
 export function commitSite(cwd: string, env: NodeJS.ProcessEnv): CommitSite | null {
   const top = worktreeTop(cwd);
   if (top === null) return null;
-  const r = spawnGitSync(['rev-parse', '--path-format=absolute', '--git-common-dir', '--git-path', 'ctx-pending.json', '--git-path', 'rebase-merge', '--git-path', 'rebase-apply'], { cwd: top, env, encoding: 'utf8' });
-  if (r.status !== 0) return null;
-  const [common, pending, merge, apply] = r.stdout.split('\n');
+  const r = gitIn(top, ['rev-parse', '--path-format=absolute', '--git-common-dir', '--git-path', 'ctx-pending.json', '--git-path', 'rebase-merge', '--git-path', 'rebase-apply'], env);
+  if (!r.ok) return null;
+  const [common, pending, merge, apply] = r.out.split('\n');
   return { top, common, pending, rebasing: existsSync(merge) || existsSync(apply) };
 }
