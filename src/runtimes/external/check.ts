@@ -3,6 +3,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import type { Segment } from '../../api/capture/capture.js';
 import { UsageError } from '../../errors/index.js';
 import { compact, type NeutralMessage } from '../../core/neutral.js';
 import { describe, type Description } from './describe.js';
@@ -33,7 +34,7 @@ export function checkRuntime(name: string, builtIn: readonly string[], env: Node
   const step = <T>(check: string, needs: (string | undefined)[], f: () => T): T | undefined => {
     const missing = needs.find((n) => n !== undefined && !checks.some((c) => c.name === n && c.result === 'ok'));
     if (missing !== undefined) {
-      checks.push({ name: check, result: 'skip', reason: `${missing} failed` });
+      checks.push({ name: check, result: 'skip', reason: `needs ${missing}` });
       return undefined;
     }
     try {
@@ -51,8 +52,8 @@ export function checkRuntime(name: string, builtIn: readonly string[], env: Node
   const can = (c: string) => d?.capabilities.includes(c as never) !== false;
   const s = step('sample', ['describe'], () => sample(x));
   if (can('import') || can('capture')) {
-    step('split', ['sample'], () => checkSplit(x, s!));
-    step('split-again', ['split'], () => checkSplitAgain(x, s!));
+    const whole = step('split', ['sample'], () => checkSplit(x, s!));
+    step('split-again', ['split'], () => checkSplitAgain(x, s!, whole!));
   }
   const messages = step('to-neutral', ['sample'], () => nonEmpty(x, toNeutral(x, s!.transcript)));
   if (can('export')) step('render', ['to-neutral'], () => checkRender(x, d!, messages!));
@@ -61,13 +62,14 @@ export function checkRuntime(name: string, builtIn: readonly string[], env: Node
 }
 
 /** The sample's turns cover its bytes (`split` checks order and coverage), at least one. */
-function checkSplit(x: Executable, s: Sample): void {
-  if (split(x, s.transcript, true).segments.length === 0) throw new ProtocolError(`split: no turn in the sample's ${s.transcript.length} bytes`);
+function checkSplit(x: Executable, s: Sample): Segment[] {
+  const segments = split(x, s.transcript, true).segments;
+  if (segments.length > 0) return segments;
+  throw new ProtocolError(`split: no turn in the sample's ${s.transcript.length} bytes`);
 }
 
 /** Live capture splits what is new: the bytes after the first turn must split as the whole file's rest did. */
-function checkSplitAgain(x: Executable, s: Sample): void {
-  const whole = split(x, s.transcript, true).segments;
+function checkSplitAgain(x: Executable, s: Sample, whole: Segment[]): void {
   if (whole.length < 2) return;
   const at = whole[0].end;
   const rest = split(x, s.transcript.subarray(at), true).segments.map((g) => [g.kind, g.start + at, g.end + at]);
@@ -87,9 +89,8 @@ function checkRender(x: Executable, d: Description, messages: NeutralMessage[]):
   const back = toNeutral(x, out.bytes);
   const plain = (ms: NeutralMessage[]) => ms.map((m) => JSON.parse(JSON.stringify(compact({ ...m, ids: undefined, timestamp: undefined }))));
   const [a, b] = [plain(messages), plain(back)];
-  const i = a.findIndex((m, k) => !isDeepStrictEqual(m, b[k]));
-  if (a.length !== b.length || i !== -1)
-    throw new ProtocolError(`render: to-neutral of what it rendered differs from the messages it was given ${i === -1 ? `(${b.length} messages, not ${a.length})` : `at message ${i}`}`);
+  const why = a.length !== b.length ? `${b.length} messages, not ${a.length}` : `message ${a.findIndex((m, k) => !isDeepStrictEqual(m, b[k]))} differs`;
+  if (a.length !== b.length || !isDeepStrictEqual(a, b)) throw new ProtocolError(`render: to-neutral of what it rendered is not the messages it was given (${why})`);
 }
 
 function checkHook(x: Executable, s: Sample): void {
