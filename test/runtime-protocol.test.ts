@@ -10,7 +10,10 @@ const RUNTIMES = join(FIXTURES, 'runtimes');
 const TOY = join(RUNTIMES, 'ctx-runtime-toy');
 const SESSION_FILE = join(FIXTURES, 'toy', 'session.jsonl');
 const PATH = `${RUNTIMES}${delimiter}${process.env.PATH}`;
-const env = (extra: Record<string, string> = {}) => ({ ...FIXED_ENV, PATH, HOME: tempDir(), ...extra });
+// a generous limit for the calls that must answer (python starts slowly on a loaded machine); the hang tests set their own
+const env = (extra: Record<string, string> = {}) => ({ ...FIXED_ENV, PATH, HOME: tempDir(), CTX_RUNTIME_TIMEOUT_MS: '120000', ...extra });
+/** Each test starts the toy a dozen times or more. */
+const SLOW = { timeout: 600_000 };
 const CHECKS = ['describe', 'sample', 'split', 'split-again', 'to-neutral', 'render', 'hook'];
 
 /** An executable that leaves a file behind when it runs: proof that ctx ran it, or did not. */
@@ -21,7 +24,7 @@ function marker(dir: string, name: string): string {
   return ran;
 }
 
-describe('ctx runtime check', () => {
+describe('ctx runtime check', SLOW, () => {
   it('passes the toy runtime: every check ok, exit 0', () => {
     const r = ctx(newStore(), ['runtime', 'check', 'toy'], { env: env() });
     expect([r.code, r.stderr]).toEqual([0, '']);
@@ -87,7 +90,7 @@ describe('ctx runtime check', () => {
   });
 });
 
-describe('names', () => {
+describe('names', SLOW, () => {
   it('refuses a name with / or .. (exit 2) and runs nothing', () => {
     const dir = tempDir();
     const bin = join(dir, 'bin');
@@ -111,7 +114,7 @@ describe('names', () => {
   });
 });
 
-describe('a runtime from outside as a runtime', () => {
+describe('a runtime from outside as a runtime', SLOW, () => {
   it('imports its file byte-exact, a commit per turn and one per compaction; again: nothing new', () => {
     const store = newStore();
     const e = env();

@@ -5,7 +5,9 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
-import { CtxError, UsageError } from '../../errors/index.js';
+import { ProtocolError, UsageError } from '../../errors/index.js';
+
+export { ProtocolError };
 
 export const PROTOCOL = 1;
 export const PREFIX = 'ctx-runtime-';
@@ -13,11 +15,6 @@ export const PREFIX = 'ctx-runtime-';
 export const NAME = /^[a-z][a-z0-9-]{0,39}$/;
 const TIMEOUT_MS = 10_000;
 const MAX_OUTPUT = 64 << 20;
-
-/** An external runtime that answered wrong, too late, too much, or not at all. */
-export class ProtocolError extends CtxError {
-  override readonly code = 'ProtocolError';
-}
 
 /** Refuses a name that could be a path (exit 2) before anything is looked up. */
 export function checkName(name: string): string {
