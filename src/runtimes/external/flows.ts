@@ -14,7 +14,7 @@ import { BadInputError } from '../../errors/index.js';
 import { refs } from '../../store/refs.js';
 import { importSegments, readNonEmpty } from '../transcript.js';
 import type { Description } from './describe.js';
-import { SESSION, hook, render, split, type HookEvent } from './ops.js';
+import { hook, render, split, type HookEvent } from './ops.js';
 import type { Executable } from './protocol.js';
 
 export interface External {
@@ -78,5 +78,3 @@ export function sessionsDir(d: Description, env: NodeJS.ProcessEnv): string {
   const home = env.HOME || homedir();
   return d.sessions.dir === '~' ? home : d.sessions.dir.startsWith('~/') ? join(home, d.sessions.dir.slice(2)) : resolve(d.sessions.dir);
 }
-
-export { SESSION };
