@@ -119,6 +119,10 @@ describe('--json records', () => {
     execFileSync('git', ['init', '-q', hooked]);
     const gitHooks = ctx(store, ['hooks', 'install', 'git', '--json'], { cwd: hooked, env });
     expect(Object.keys(JSON.parse(gitHooks.stdout)).sort().join(' ')).toBe('action changed hooks installed path v');
+    // runtimes from outside: fixtures/runtimes on PATH
+    const runtimes = { PATH: `${join(FIXTURES, 'runtimes')}:${process.env.PATH}` };
+    expect(new Set(keys(['runtime', 'list'], { env: runtimes }))).toEqual(new Set(['capabilities name source title v', 'name path source used v']));
+    // `runtime check --json` is pinned whole in test/runtime-protocol.test.ts
     expect(keys(['export', 'claude-code', 'alice/auth-fix', '--dir', join(dir, 'out'), '--session-id', '3f6c2a9e-8b1d-4e57-a0c4-5d2e9b7f1a80'])).toEqual(['branch command path session_id v']);
 
     // the commands of context in time and among agents

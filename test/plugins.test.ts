@@ -110,7 +110,7 @@ describe('a new runtime is one folder and one registry line', () => {
       { role: 'user', content: 'ship it' },
     ]);
     expect(run(dir, store, ['export', 'echo', 'echo/standup'])).toMatchObject({ code: 2, stderr: 'ctx: echo has no export (export: claude-code, codex, gemini-cli)\n' });
-    expect(run(dir, store, ['import', 'nope', file])).toMatchObject({ code: 2, stderr: "ctx: unknown runtime 'nope' (claude-code, codex, gemini-cli, echo)\n" });
+    expect(run(dir, store, ['import', 'nope', file])).toMatchObject({ code: 2, stderr: "ctx: unknown runtime 'nope' (claude-code, codex, gemini-cli, echo; or an executable ctx-runtime-nope on PATH)\n" });
     const lib = await import(join(dir, 'dist', 'index.js'));
     expect(lib.runtimeNames()).toEqual(['claude-code', 'codex', 'gemini-cli', 'echo']);
     const s = await lib.openStore(store, { env: FIXED_ENV });

@@ -14,7 +14,7 @@ export default defineCommand({
   name: 'export',
   summary: "write a context as a new session of a runtime where it looks; prints the runtime's resume command",
   args: [
-    { name: 'runtime', description: 'the runtime to resume in', required: true, values: 'runtime:export' },
+    { name: 'runtime', description: 'the runtime to resume in (or NAME of a ctx-runtime-NAME on PATH)', required: true, values: 'runtime:export' },
     { name: 'id', description: 'commit id, branch, tag or NAME~N', required: true, values: 'branch' },
   ],
   options: [

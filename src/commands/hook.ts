@@ -53,7 +53,7 @@ export default defineCommand({
   name: 'hook',
   summary: "for a runtime's hooks: read the hook JSON on stdin (or as an argument), checkpoint what is new (always exits 0)",
   args: [
-    { name: 'runtime', description: 'the runtime whose hook runs it', required: true, values: 'runtime:capture' },
+    { name: 'runtime', description: 'the runtime whose hook runs it (or NAME of a ctx-runtime-NAME on PATH)', required: true, values: 'runtime:capture' },
     { name: 'input', description: "the hook JSON, when the runtime passes it as an argument (Codex's notify) instead of on stdin" },
   ],
   options: [],

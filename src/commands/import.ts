@@ -14,7 +14,7 @@ export default defineCommand({
   name: 'import',
   summary: 'a real transcript into a chain, split at turn boundaries (an older Gemini CLI chat: a snapshot per save); again later: only what is new',
   args: [
-    { name: 'runtime', description: `the runtime that wrote it: ${runtimeNames().join(', ')}`, required: true, values: 'runtime:import' },
+    { name: 'runtime', description: `the runtime that wrote it: ${runtimeNames().join(', ')}, or NAME of an executable ctx-runtime-NAME on PATH (docs/runtime-protocol.md)`, required: true, values: 'runtime:import' },
     { name: 'file', description: 'transcript file (Claude Code session .jsonl, Codex rollout .jsonl, Gemini CLI session .jsonl or chat .json), or a directory: every session file in it, recursively', required: true, values: 'file' },
   ],
   options: [

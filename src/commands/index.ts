@@ -97,6 +97,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import('./hooks.js'),
   },
   {
+    name: 'runtime',
+    usage: '<action> [name]',
+    summary: 'list the runtimes ctx can use (built in, and ctx-runtime-NAME executables on PATH), or check one from outside against the protocol',
+    load: () => import('./runtime.js'),
+  },
+  {
     name: 'export',
     usage: '[options] <runtime> <id>',
     summary: "write a context as a new session of a runtime where it looks; prints the runtime's resume command",

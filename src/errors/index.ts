@@ -22,6 +22,11 @@ export class UsageError extends CtxError {
   override readonly exit = EXIT.usage;
 }
 
+/** A runtime from outside (`ctx-runtime-<name>`) that answered wrong, too late, too much, or not at all. */
+export class ProtocolError extends CtxError {
+  override readonly code = 'ProtocolError';
+}
+
 /** Input bytes that do not parse as the format they claim: broken JSONL, truncated CBOR. */
 export class BadInputError extends CtxError {
   override readonly code = 'BadInputError';

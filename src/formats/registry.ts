@@ -4,7 +4,9 @@ import { bureauAgent } from './bureau-agent.js';
 import { claudeCode } from './claude-code.js';
 import { codexRollout } from './codex-rollout.js';
 import { codexRolloutV0 } from './codex-rollout-v0.js';
+import { EXTERNAL_FORMAT, externalFormat } from './external.js';
 import type { OutputFormat, StorageFormat } from './format.js';
+import type { NeutralMessage } from '../core/neutral.js';
 import { geminiChat } from './gemini-chat.js';
 import { geminiJsonl } from './gemini-jsonl.js';
 import { renderMarkdown } from './markdown.js';
@@ -27,15 +29,32 @@ export const SESSION_FORMAT = openaiChat.name;
 /** The formats a session can append entries to: those with an encoder, and JSON lines appended as they are. */
 export const appendable = () => storage.filter((f) => f.encode || (f.concatRule === 'append' && !f.binary)).map((f) => f.name);
 
-export function storageFormat(name: string): StorageFormat {
+/** The formats of runtimes from outside: translating ones once their runtime is loaded, else opaque. */
+const external = new Map<string, StorageFormat>();
+
+/** A runtime from outside was loaded by name: its format reads into messages through it from now on. */
+export function registerExternalFormat(name: string, toNeutral: (bytes: Uint8Array) => NeutralMessage[]): void {
+  if (!EXTERNAL_FORMAT.test(name)) throw new UsageError(`'${name}' is no external runtime's format (<name>-ext-v<N>)`);
+  external.set(name, externalFormat(name, toNeutral));
+}
+
+/** A built-in format, or a runtime-from-outside's (`<name>-ext-v<N>`: bytes as they are, appended). */
+function findFormat(name: string): StorageFormat | undefined {
   const f = storage.find((s) => s.name === name);
+  if (f || !EXTERNAL_FORMAT.test(name)) return f;
+  if (!external.has(name)) external.set(name, externalFormat(name));
+  return external.get(name);
+}
+
+export function storageFormat(name: string): StorageFormat {
+  const f = findFormat(name);
   if (!f) throw new UsageError(`unknown format '${name}' (known: ${storage.map((s) => s.name).join(', ')})`);
   return f;
 }
 
 /** The format of a stored artifact, or undefined when this build does not know it. */
 export function knownFormat(name: string): StorageFormat | undefined {
-  return storage.find((s) => s.name === name);
+  return findFormat(name);
 }
 
 /** An output-only format (markdown, raw), or undefined. */

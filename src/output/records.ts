@@ -368,3 +368,15 @@ export function blameLineJson(path: string, l: BlameLine) {
     text: l.text,
   };
 }
+
+/** `ctx runtime list`: one runtime, built in or an executable on PATH (`used`: false when a built-in name shadows it). */
+export function runtimeListJson(r: { name: string; title?: string; capabilities?: string[]; path?: string; used?: boolean }) {
+  return r.path === undefined
+    ? { v: 1, name: r.name, source: 'built-in', title: r.title, capabilities: r.capabilities }
+    : { v: 1, name: r.name, source: 'path', path: r.path, used: r.used !== false };
+}
+
+/** `ctx runtime check`: each check's result, and whether all passed. */
+export function runtimeCheckJson(r: { runtime: string; path: string; checks: { name: string; result: string; reason?: string }[] }) {
+  return { v: 1, runtime: r.runtime, path: r.path, ok: r.checks.every((c) => c.result === 'ok'), checks: r.checks.map((c) => ({ name: c.name, result: c.result, ...(c.reason !== undefined ? { reason: c.reason } : {}) })) };
+}

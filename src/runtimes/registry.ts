@@ -1,8 +1,12 @@
 // Adding a runtime: one folder under src/runtimes/ and one line here. A runtime's module is loaded
-// only when something asks for it (the hook loads one, `ctx --version` none).
+// only when something asks for it (the hook loads one, `ctx --version` none). A name that is none of
+// these is a runtime from outside: `ctx-runtime-<name>` on PATH (docs/runtime-protocol.md), run only
+// when the user's command or hook names it. The lists (runtimeNames, allRuntimes) hold the built-in
+// runtimes alone: listing never runs an executable; `ctx runtime list` finds those on PATH.
 import { unknownName } from '../core/nearest.js';
 import { UsageError } from '../errors/index.js';
 import type { Runtime } from '../api/capture/runtime.js';
+import type { CheckReport, Found } from './external/check.js';
 
 const RUNTIMES: Record<string, () => Promise<Runtime>> = {
   'claude-code': async () => (await import('./claude-code/index.js')).claudeCode,
@@ -10,13 +14,14 @@ const RUNTIMES: Record<string, () => Promise<Runtime>> = {
   'gemini-cli': async () => (await import('./gemini/index.js')).geminiCli,
 };
 
-/** Every runtime's name, without loading any. */
+export type { Check, CheckReport, Found } from './external/check.js';
+
+/** Every built-in runtime's name, without loading any. */
 export const runtimeNames = (): string[] => Object.keys(RUNTIMES);
 
-/** The runtime named; `need` names a capability it must have (`import`, `export`, …). */
-export async function runtime(name: string, need?: keyof Runtime): Promise<Runtime> {
-  if (!Object.hasOwn(RUNTIMES, name)) throw new UsageError(unknownName('runtime', name, runtimeNames(), `unknown runtime '${name}' (${runtimeNames().join(', ')})`));
-  const r = await RUNTIMES[name]();
+/** The runtime named (built-in names win); `need` names a capability it must have (`import`, `export`, …). */
+export async function runtime(name: string, need?: keyof Runtime, env: NodeJS.ProcessEnv = process.env): Promise<Runtime> {
+  const r = Object.hasOwn(RUNTIMES, name) ? await RUNTIMES[name]() : await outside(name, env);
   if (need !== undefined && r[need] === undefined) {
     const able = (await allRuntimes()).filter((x) => x[need] !== undefined).map((x) => x.name);
     throw new UsageError(`${name} has no ${need} (${need}: ${able.join(', ') || 'none'})`);
@@ -24,11 +29,27 @@ export async function runtime(name: string, need?: keyof Runtime): Promise<Runti
   return r;
 }
 
+async function outside(name: string, env: NodeJS.ProcessEnv): Promise<Runtime> {
+  const unknown = () => unknownName('runtime', name, runtimeNames(), `unknown runtime '${name}' (${runtimeNames().join(', ')}; or an executable ctx-runtime-${name} on PATH)`);
+  return (await import('./external/index.js')).externalRuntime(name, unknown, env);
+}
+
+/** The built-in runtimes. */
 export function allRuntimes(): Promise<Runtime[]> {
   return Promise.all(Object.values(RUNTIMES).map((load) => load()));
 }
 
-/** The runtime whose sessions are stored in `format`, if any. */
+/** The runtime whose sessions are stored in `format`, if any (built-in only: a store never picks an executable to run). */
 export async function runtimeOfFormat(format: string): Promise<Runtime | undefined> {
   return (await allRuntimes()).find((r) => r.formats.includes(format));
+}
+
+/** The `ctx-runtime-<name>` executables on PATH, none run; a built-in name among them is not used. */
+export async function externalRuntimes(env: NodeJS.ProcessEnv = process.env): Promise<Found[]> {
+  return (await import('./external/check.js')).foundOnPath(env);
+}
+
+/** The conformance check of a runtime from outside (`ctx runtime check`). */
+export async function checkExternalRuntime(name: string, env: NodeJS.ProcessEnv = process.env): Promise<CheckReport> {
+  return (await import('./external/check.js')).checkRuntime(name, runtimeNames(), env);
 }
