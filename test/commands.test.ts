@@ -47,7 +47,8 @@ describe('the command table', () => {
       expect(examples).toBeGreaterThan(help.stdout.indexOf('\nOptions:\n'));
       expect(help.stdout.slice(examples)).toBe(`\nExamples:\n${decl.examples.map((x) => `  ${x}\n`).join('')}`);
     }
-  });
+    // one ctx process per command: minutes on a loaded 2-core machine
+  }, 300_000);
 });
 
 /** Every file the bundle's entry loads without an `import()`: what `ctx --version` and `ctx --help` pay for. */

@@ -162,7 +162,8 @@ describe('--json records', () => {
     const REF = 'diverged local new ok old ref remote status v';
     for (const verb of ['push', 'fetch', 'pull']) expect(new Set(keys([verb]))).toEqual(new Set([REF]));
     expect(keys(['remote', 'remove', 'origin'])).toEqual(['removed url v']);
-  });
+    // some sixty ctx processes one after another: minutes on a loaded 2-core machine
+  }, 300_000);
 
   it('report errors as a JSON record on stderr with the exit code', () => {
     const store = newStore();
