@@ -41,11 +41,12 @@ function session(ctx: any): { file: string; id: string; cwd: string } | null {
   }
 }
 
-function capture(event: string, ctx: any): Promise<void> {
+// one capture at a time, in order: each waits for the one before (pi may not wait for every handler)
+let queue: Promise<void> = Promise.resolve();
+
+function run(event: string, s: { file: string; id: string; cwd: string }): Promise<void> {
   return new Promise((done) => {
     try {
-      const s = session(ctx);
-      if (!s) return done();
       const child = spawn(COMMAND, { shell: true, cwd: s.cwd, stdio: ["pipe", "ignore", "ignore"] });
       const timer = setTimeout(() => (child.unref(), done()), ${WAIT_MS});
       const end = () => (clearTimeout(timer), done());
@@ -57,6 +58,12 @@ function capture(event: string, ctx: any): Promise<void> {
       done();
     }
   });
+}
+
+function capture(event: string, ctx: any): Promise<void> {
+  const s = session(ctx);
+  if (s) queue = queue.then(() => run(event, s));
+  return queue;
 }
 
 function name(ctx: any): void {
