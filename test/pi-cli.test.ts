@@ -4,9 +4,9 @@
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { CTX, ctx, fsck } from './helpers.js';
+import { CTX, FIXTURES, ctx, fsck } from './helpers.js';
 import { agentMissing, describeAgent } from './agent-clis.js';
-import { messagesOf, pi, piSandbox, piSessionDir, piSessionId, piSessions } from './pi-cli.js';
+import { messagesOf, pi, piSandbox, piSessionDir, piSessionId, piSessions, type PiSandbox } from './pi-cli.js';
 
 const ENV = { CTX_PRINCIPAL: 'alice', CTX_MACHINE: 'box', CTX_NOW: '2026-01-02T03:04:05.678Z' };
 
@@ -99,4 +99,96 @@ describeAgent('pi with the real pi CLI', agentMissing('pi'), () => {
     expect([removed.code, removed.stdout, removed.stderr]).toEqual([0, ['turn_end', 'agent_end', 'session_compact', 'session_shutdown'].map((e) => `${e}\t-\n`).join(''), `removed from ${ext}\n`]);
     expect(existsSync(ext)).toBe(false);
   }, 180_000);
+
+  it('captures a compaction as a compaction commit, and an export of it resumes as pi resumes its own session', async () => {
+    // a window the first turn already fills: pi compacts after it (keeping its last answer)
+    const sb = await piSandbox({ contextWindow: 2000, settings: { compaction: { enabled: true, reserveTokens: 1990, keepRecentTokens: 1 } } });
+    const store = join(sb.proj, '.ctx');
+    expect(ctx(store, ['hooks', 'install', 'pi'], { cwd: sb.proj, env: ENV }).code).toBe(0);
+    const first = await pi(sb, ['read notes.txt please'], ENV);
+    expect([first.code, first.stdout]).toEqual([0, 'read: 3 messages\n']);
+    const [file] = piSessions(sb);
+    const id = piSessionId(file);
+    const branch = `pi/${id}`;
+    const entries = readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(entries.map((e) => e.type)).toEqual(['session', 'model_change', 'thinking_level_change', 'message', 'message', 'message', 'message', 'compaction']);
+    expect(rootBytes(store, branch).equals(readFileSync(file))).toBe(true);
+    expect(logOf(store, branch).map((c) => c.type)).toEqual(['compaction', 'delta', 'delta']);
+    // the default materialization starts at the compaction with what pi's resume reads: the header, the entry it kept, the compaction
+    const native = ctx(store, ['materialize', branch], { env: ENV }).stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(native).toEqual([entries[0], entries[6], entries[7]]);
+    expect(entries[7].firstKeptEntryId).toBe(entries[6].id);
+
+    const copy = '33333333-4444-4555-8666-777777777777';
+    const exported = ctx(store, ['export', 'pi', branch, '--session-id', copy], { env: { ...ENV, HOME: sb.home }, cwd: sb.proj });
+    const out = join(piSessionDir(sb), `2026-01-02T03-04-05-678Z_${copy}.jsonl`);
+    expect([exported.code, exported.stdout, exported.stderr.replace(/ctx-[0-9a-f]{12}/, 'ctx-…')]).toEqual([0, `pi --session ${copy}\n`, `wrote ${out} (3 lines from ctx-…); run it in ${sb.proj}; its hook capture continues pi/${copy}\n`]);
+    expect(readFileSync(out, 'utf8').split('\n')[0]).toBe(JSON.stringify({ type: 'session', version: 3, id: copy, timestamp: '2026-01-02T03:04:05.678Z', cwd: sb.proj }));
+    await sameResume(sb, id, copy);
+    // the copy's capture goes on from the exported commit
+    const tracked = logOf(store, `pi/${copy}`).map((c) => c.type);
+    expect(tracked.slice(-3)).toEqual(['compaction', 'delta', 'delta']);
+    expect(tracked.length).toBeGreaterThan(3);
+    expect(fsck(store)).toEqual({ code: 0, output: '' });
+  }, 240_000);
+
+  it('exports a pi chain that pi --session resumes as its own session, never over an existing file', async () => {
+    const sb = await piSandbox();
+    const store = join(sb.proj, '.ctx');
+    expect((await pi(sb, ['read notes.txt please'])).code).toBe(0);
+    const [file] = piSessions(sb);
+    const id = piSessionId(file);
+    expect(ctx(store, ['import', 'pi', file], { env: ENV, cwd: sb.proj }).code).toBe(0);
+    const copy = '44444444-5555-4666-8777-888888888888';
+    const exported = ctx(store, ['export', 'pi', `pi/${id}`, '--session-id', copy], { env: { ...ENV, HOME: sb.home }, cwd: sb.proj });
+    expect([exported.code, exported.stdout]).toEqual([0, `pi --session ${copy}\n`]);
+    const out = join(piSessionDir(sb), `2026-01-02T03-04-05-678Z_${copy}.jsonl`);
+    // every entry as pi wrote it, under a new header
+    expect(readFileSync(out, 'utf8').split('\n').slice(1).join('\n')).toBe(readFileSync(file, 'utf8').split('\n').slice(1).join('\n'));
+    const again = ctx(store, ['export', 'pi', `pi/${id}`, '--session-id', copy], { env: { ...ENV, HOME: sb.home }, cwd: sb.proj });
+    expect([again.code, again.stdout, again.stderr]).toEqual([1, '', `ctx: ${out} already exists\n`]);
+    await sameResume(sb, id, copy);
+  }, 240_000);
+
+  it('exports a Codex chain that pi --session resumes with its tool calls and results paired', async () => {
+    const sb = await piSandbox();
+    const store = join(sb.proj, '.ctx');
+    const rollout = join(FIXTURES, 'codex', 'rollout-2025-11-20T09-00-00-0a1b2c3d-4e5f-7a8b-9c0d-1e2f3a4b5c6d.jsonl');
+    expect(ctx(store, ['import', 'codex', rollout], { env: ENV, cwd: sb.proj }).code).toBe(0);
+    const copy = '55555555-6666-4777-8888-999999999999';
+    const exported = ctx(store, ['export', 'pi', 'codex/0a1b2c3d-4e5f-7a8b-9c0d-1e2f3a4b5c6d', '--stop', 'root', '--session-id', copy], { env: { ...ENV, HOME: sb.home }, cwd: sb.proj });
+    expect([exported.code, exported.stdout]).toEqual([0, `pi --session ${copy}\n`]);
+    const r = await pi(sb, ['--session', copy, 'next']);
+    expect([r.code, r.stdout]).toEqual([0, 'answer: next\n']);
+    const env = JSON.parse(readFileSync(rollout, 'utf8').split('\n')[1]).payload.content[0].text;
+    const text = (role: string, t: string) => ({ role, content: [{ type: 'text', text: t }] });
+    const shell = (id: string, command: string[], output: string) => [
+      { role: 'assistant', content: [{ type: 'tool_use', id, name: 'shell', input: { command } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: output, is_error: false }] },
+    ];
+    expect(messagesOf(sb.mock.turns()[0])).toEqual([
+      text('user', env),
+      text('user', 'Add a --done flag to todo list.'),
+      ...shell('call_a1', ['rg', '-n', 'def list', 'src'], '{"output":"src/cli.py:12:def list(args):\\n","metadata":{"exit_code":0,"duration_seconds":0.1}}'),
+      text('assistant', 'Added `--done`: it lists only finished items.'),
+      text('user', 'Now write tests for it.'),
+      ...shell('call_a2', ['pytest', '-q'], '{"output":"3 passed\\n","metadata":{"exit_code":0,"duration_seconds":1.9}}'),
+      text('assistant', 'Tests added in tests/test_list.py; all pass.'),
+      text('user', 'Thanks. Which files changed?'),
+      text('assistant', 'src/cli.py and tests/test_list.py.'),
+      text('user', 'next'),
+    ]);
+  }, 240_000);
 });
+
+/** `pi --session` of the original and of its export, each with the same prompt: the model gets the same messages. */
+async function sameResume(sb: PiSandbox, original: string, copy: string): Promise<void> {
+  const before = sb.mock.requests.length;
+  const own = await pi(sb, ['--session', original, 'once more'], ENV);
+  expect([own.code, own.stdout]).toEqual([0, 'answer: once more\n']);
+  const mid = sb.mock.requests.length;
+  const theirs = await pi(sb, ['--session', copy, 'once more'], ENV);
+  expect([theirs.code, theirs.stdout]).toEqual([0, 'answer: once more\n']);
+  expect(messagesOf(sb.mock.requests[mid])).toEqual(messagesOf(sb.mock.requests[before]));
+  expect(sb.mock.requests[mid].body.system).toEqual(sb.mock.requests[before].body.system);
+}

@@ -31,14 +31,17 @@ import { spawn } from "node:child_process";
 const COMMAND = ${JSON.stringify(command)};
 const EVENTS = ${JSON.stringify(Object.keys(TRIGGERS))};
 
+// pi -p shuts the session down before the last turn's events (and a compaction after it) arrive,
+// whose ctx can no longer name the session: they go to the session named last
+let known: { file: string; id: string; cwd: string } | null = null;
+
 function session(ctx: any): { file: string; id: string; cwd: string } | null {
   try {
     const file = ctx?.sessionManager?.getSessionFile?.();
     const id = ctx?.sessionManager?.getSessionId?.();
-    return typeof file === "string" && file && typeof id === "string" && id ? { file, id, cwd: String(ctx.cwd ?? process.cwd()) } : null;
-  } catch {
-    return null;
-  }
+    if (typeof file === "string" && file && typeof id === "string" && id) known = { file, id, cwd: String(ctx.cwd ?? process.cwd()) };
+  } catch {}
+  return known;
 }
 
 // one capture at a time, in order: each waits for the one before (pi may not wait for every handler)

@@ -7,8 +7,8 @@ import { isRecord } from '../../core/neutral.js';
 import type { Segment } from '../../api/capture/capture.js';
 import { summaryLine, type SplitLine } from '../transcript.js';
 
+// no `lines`: a compaction entry is whole on its own (its summary is in it), never held back for a next line
 export interface SessionSegment extends Segment {
-  lines: number;
   /** the header's session id, when the segment holds it */
   sessionId?: string;
 }
@@ -21,12 +21,11 @@ export function splitSession(bytes: Uint8Array): SessionSegment[] {
     const line = classify(value, start, end);
     let open = segments[segments.length - 1];
     if (line.kind === 'compaction' || !open || (line.kind === 'prompt' && (open.prompt !== undefined || open.kind === 'compaction'))) {
-      open = { kind: line.kind === 'compaction' ? 'compaction' : 'delta', start, end, lines: 0 };
+      open = { kind: line.kind === 'compaction' ? 'compaction' : 'delta', start, end };
       segments.push(open);
     }
     if (line.kind === 'prompt') open.prompt = line.prompt;
     open.end = end;
-    open.lines++;
     if (line.timestamp !== undefined) open.timestamp = line.timestamp;
     open.sessionId ??= line.sessionId;
   }
