@@ -9,7 +9,7 @@ export default defineCommand({
   name: 'files',
   summary: 'sessions and commits whose tool calls read, edited, wrote or ran a command on a path, newest first; exits 1 when none did',
   description:
-    "The tool calls that touched PATH, newest first: Claude Code's Read, Edit, MultiEdit, Write, NotebookEdit and Bash; Codex's apply_patch and shell commands; Gemini CLI's read_file, read_many_files, write_file, replace and run_shell_command. A path matches by a suffix of its components either way (src/auth.ts finds /home/me/app/src/auth.ts, and the other way round); a command matches when one of its words is the path. Each line: time, action (read, edit, write, run), tool, commit, branch, session; a table on a terminal, else TAB-separated (time, action, tool, id, branch, session, entry, path); --json gives one record per line.",
+    "The tool calls that touched PATH, newest first: Claude Code's Read, Edit, MultiEdit, Write, NotebookEdit and Bash; Codex's apply_patch and shell commands; Gemini CLI's read_file, read_many_files, write_file, replace and run_shell_command; pi's read, edit, write and bash. A path matches by a suffix of its components either way (src/auth.ts finds /home/me/app/src/auth.ts, and the other way round); a command matches when one of its words is the path. Each line: time, action (read, edit, write, run), tool, commit, branch, session; a table on a terminal, else TAB-separated (time, action, tool, id, branch, session, entry, path); --json gives one record per line.",
   args: [
     { name: 'path', description: 'the file, relative or absolute', required: true, values: 'file' },
     { name: 'branch...', description: 'branches (or commits) whose chains are read (default: every branch)', values: 'branch' },

@@ -25,6 +25,7 @@ export default defineCommand({
     'ctx import claude-code ~/.claude/projects/my-project/3f6c2a9e-8b1d-4e57-a0c4-5d2e9b7f1a83.jsonl -b alice/auth-fix',
     'ctx import codex ~/.codex/sessions/2025/11/17/rollout-2025-11-17T15-30-28-session.jsonl',
     'ctx import gemini-cli ~/.gemini/tmp/my-project/chats/session-2026-01-10T09-00-aaaa1111.jsonl --json',
+    'ctx import pi ~/.pi/agent/sessions/--home-alice-my-project--/2026-01-10T09-00-00-000Z_019a0001-aaaa-7bbb-8ccc-000000000001.jsonl',
     'ctx import codex ~/.codex/sessions    # a directory: every session in it; again later: only what is new',
     'ctx import claude-code ~/.claude/projects/-home-alice-my-project --json',
   ],

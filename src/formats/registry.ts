@@ -12,8 +12,9 @@ import { geminiJsonl } from './gemini-jsonl.js';
 import { renderMarkdown } from './markdown.js';
 import { renderRaw } from './raw.js';
 import { openaiChat } from './openai-chat.js';
+import { piSession } from './pi-session.js';
 
-const storage: readonly StorageFormat[] = [claudeCode, bureauAgent, codexRollout, codexRolloutV0, geminiJsonl, geminiChat, openaiChat];
+const storage: readonly StorageFormat[] = [claudeCode, bureauAgent, codexRollout, codexRolloutV0, geminiJsonl, geminiChat, openaiChat, piSession];
 /** Formats that only materialize writes. */
 const output: readonly OutputFormat[] = [
   { name: 'markdown', tier: 'rendering', render: renderMarkdown },

@@ -12,6 +12,7 @@ const RUNTIMES: Record<string, () => Promise<Runtime>> = {
   'claude-code': async () => (await import('./claude-code/index.js')).claudeCode,
   codex: async () => (await import('./codex/index.js')).codex,
   'gemini-cli': async () => (await import('./gemini/index.js')).geminiCli,
+  pi: async () => (await import('./pi/index.js')).pi,
 };
 
 export type { Check, CheckReport, Found } from './external/check.js';
