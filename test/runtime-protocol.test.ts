@@ -79,6 +79,7 @@ describe('ctx runtime check', SLOW, () => {
       'claude-code\tbuilt-in\timport,capture,hooks,export\n' +
         'codex\tbuilt-in\timport,capture,hooks,export\n' +
         'gemini-cli\tbuilt-in\timport,capture,hooks,export\n' +
+        'pi\tbuilt-in\timport,capture,hooks,export\n' +
         `broken\t${join(RUNTIMES, 'ctx-runtime-broken')}\texternal\n` +
         `codex\t${join(dir, 'ctx-runtime-codex')}\tnot used: a built-in runtime has this name\n` +
         `toy\t${TOY}\texternal\n`,
