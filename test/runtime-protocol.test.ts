@@ -111,7 +111,7 @@ describe('names', SLOW, () => {
 
   it('looks only in absolute PATH directories: a relative one would be the agent’s working directory', () => {
     const r = ctx(newStore(), ['import', 'toy', SESSION_FILE], { cwd: FIXTURES, env: env({ PATH: `runtimes${delimiter}${process.env.PATH}` }) });
-    expect([r.code, r.stderr]).toEqual([2, "ctx: unknown runtime 'toy' (claude-code, codex, gemini-cli; or an executable ctx-runtime-toy on PATH)\n"]);
+    expect([r.code, r.stderr]).toEqual([2, "ctx: unknown runtime 'toy' (claude-code, codex, gemini-cli, pi; or an executable ctx-runtime-toy on PATH)\n"]);
   });
 });
 
