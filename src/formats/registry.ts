@@ -10,8 +10,9 @@ import { geminiJsonl } from './gemini-jsonl.js';
 import { renderMarkdown } from './markdown.js';
 import { renderRaw } from './raw.js';
 import { openaiChat } from './openai-chat.js';
+import { opencodeSession } from './opencode-session.js';
 
-const storage: readonly StorageFormat[] = [claudeCode, bureauAgent, codexRollout, codexRolloutV0, geminiJsonl, geminiChat, openaiChat];
+const storage: readonly StorageFormat[] = [claudeCode, bureauAgent, codexRollout, codexRolloutV0, geminiJsonl, geminiChat, openaiChat, opencodeSession];
 /** Formats that only materialize writes. */
 const output: readonly OutputFormat[] = [
   { name: 'markdown', tier: 'rendering', render: renderMarkdown },
