@@ -39,7 +39,7 @@ export function toolThenText(callId: (n: number) => string, name: string, args: 
 }
 
 /** `promptTokens(n)`: the prompt tokens the n-th response reports (past a model's context, agents compact). */
-export async function startMockChat(script: ChatScript, opts: { promptTokens?: (n: number) => number } = {}): Promise<MockChat> {
+export async function startMockChat(script: ChatScript, opts: { promptTokens?: (n: number, body: Record<string, unknown>) => number } = {}): Promise<MockChat> {
   const requests: MockRequest[] = [];
   const server: Server = createServer(async (req, res) => {
     const raw = await readBody(req);
@@ -51,7 +51,7 @@ export async function startMockChat(script: ChatScript, opts: { promptTokens?: (
       const n = requests.length;
       requests.push({ method: req.method, url: req.url ?? '', body });
       const answer = script(body, n);
-      const prompt = opts.promptTokens?.(n) ?? 10;
+      const prompt = opts.promptTokens?.(n, body) ?? 10;
       const usage = { prompt_tokens: prompt, completion_tokens: 5, total_tokens: prompt + 5 };
       const id = `chatcmpl-${n}`;
       const model = typeof body.model === 'string' ? body.model : 'mock-model';

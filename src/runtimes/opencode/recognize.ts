@@ -4,6 +4,6 @@ import type { Recognizer } from '../../api/capture/runtime.js';
 import { isRecord } from '../../core/neutral.js';
 
 export const recognizer: Recognizer = {
-  kind: 'opencode session (`opencode export` output)',
+  kind: 'session as `opencode export <id>` prints it',
   claims: (v, document) => document && isRecord(v) && isRecord(v.info) && typeof v.info.id === 'string' && Array.isArray(v.messages),
 };
