@@ -39,24 +39,18 @@ export const isTitleRequest = (body: Record<string, unknown>) => JSON.stringify(
 export const agentRequests = (mock: MockChat) => mock.requests.filter((r) => !isTitleRequest(r.body));
 
 /** A temp HOME whose opencode config names the mock provider, a project with notes.txt, the mock. */
-export async function sandbox(script: ChatScript, opts: { context?: number; promptTokens?: (n: number, body: Record<string, unknown>) => number } = {}): Promise<Sandbox> {
-  const root = tempDir();
-  const home = join(root, 'home');
-  const proj = join(root, 'proj');
+/** The environment `opencode` runs in under `home`, its config naming the mock provider at `baseUrl` (and `model` settings). */
+export function sandboxConfig(home: string, proj: string, baseUrl: string, model: Record<string, unknown> = {}): Record<string, string> {
   mkdirSync(join(home, '.config', 'opencode'), { recursive: true });
-  mkdirSync(proj);
-  writeFileSync(join(proj, 'notes.txt'), 'hello from notes\n');
-  const mock = await startMockChat((body, n) => (isTitleRequest(body) ? { text: 'A title' } : script(body, n)), { promptTokens: opts.promptTokens ?? (() => 10) });
-  const model = opts.context ? { limit: { context: opts.context, output: 1000 } } : {};
   const config = {
-    provider: { mock: { npm: '@ai-sdk/openai-compatible', options: { baseURL: mock.baseUrl, apiKey: 'dummy' }, models: { 'mock-model': model } } },
+    provider: { mock: { npm: '@ai-sdk/openai-compatible', options: { baseURL: baseUrl, apiKey: 'dummy' }, models: { 'mock-model': model } } },
     model: 'mock/mock-model',
     autoupdate: false,
     share: 'disabled',
   };
   writeFileSync(join(home, '.config', 'opencode', 'opencode.json'), JSON.stringify(config, null, 2));
   for (const dir of [join(home, '.config', 'opencode'), join(proj, '.opencode')]) provisioned(dir);
-  const env = {
+  return {
     PATH: process.env.PATH ?? '',
     HOME: home,
     XDG_CONFIG_HOME: join(home, '.config'),
@@ -67,6 +61,17 @@ export async function sandbox(script: ChatScript, opts: { context?: number; prom
     OPENCODE_DISABLE_AUTOUPDATE: '1',
     NO_COLOR: '1',
   };
+}
+
+/** A temp HOME whose opencode config names the mock provider, a project with notes.txt, the mock. */
+export async function sandbox(script: ChatScript, opts: { context?: number; promptTokens?: (n: number, body: Record<string, unknown>) => number } = {}): Promise<Sandbox> {
+  const root = tempDir();
+  const home = join(root, 'home');
+  const proj = join(root, 'proj');
+  mkdirSync(proj);
+  writeFileSync(join(proj, 'notes.txt'), 'hello from notes\n');
+  const mock = await startMockChat((body, n) => (isTitleRequest(body) ? { text: 'A title' } : script(body, n)), { promptTokens: opts.promptTokens ?? (() => 10) });
+  const env = sandboxConfig(home, proj, mock.baseUrl, opts.context ? { limit: { context: opts.context, output: 1000 } } : {});
   return { root, home, proj, mock, env };
 }
 

@@ -4,9 +4,11 @@ import type { ResumeDriver } from './driver.js';
 import { claudeCode } from './claude-code.js';
 import { codex } from './codex.js';
 import { geminiCli } from './gemini-cli.js';
+import { opencode } from './opencode.js';
 
 export const DRIVERS: ResumeDriver[] = [
   claudeCode,
   codex,
   geminiCli,
+  opencode,
 ];
