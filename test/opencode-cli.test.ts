@@ -19,8 +19,11 @@ afterEach(async () => {
 });
 
 /** Each prompt: a read of notes.txt, then text naming the request. */
-const readThenText = (proj: string): ChatScript => (body, n) =>
-  messagesOf(body).at(-1)?.role === 'tool' ? text(`answer ${n}`) : toolCall(`call_${n}`, 'read', { filePath: join(proj, 'notes.txt') });
+const readThenText = (proj: string): ChatScript => (body) => {
+  // named by the turn, not the request: a resume of a copy gets the answers the original's resume gets
+  const turn = messagesOf(body).filter((m) => m.role === 'tool').length;
+  return messagesOf(body).at(-1)?.role === 'tool' ? text(`answer ${turn}`) : toolCall(`call_${turn + 1}`, 'read', { filePath: join(proj, 'notes.txt') });
+};
 
 async function box(script?: (proj: string) => ChatScript, opts: Parameters<typeof sandbox>[1] = {}): Promise<Sandbox> {
   let proj = '';
@@ -112,7 +115,7 @@ describeAgent('opencode CLI (real)', agentMissing('opencode'), () => {
     const [id] = await sessionIds(sb);
     writeFileSync(join(sb.root, 'one.json'), await exportSession(sb, id));
     expect(ctx(store, ['import', 'opencode', join(sb.root, 'one.json')], { env: ENV }).code).toBe(0);
-    const e = ctx(store, ['export', 'opencode', `opencode/${id}`, '--dir', sb.root, '--json'], { cwd: sb.proj, env: ENV });
+    const e = ctx(store, ['export', 'opencode', `opencode/${id}`, '--dir', sb.root, '--json'], { cwd: sb.proj, env: { ...ENV, HOME: sb.home, XDG_CONFIG_HOME: sb.env.XDG_CONFIG_HOME } });
     expect(e.code, e.stderr).toBe(0);
     const { session_id: copy, path } = JSON.parse(e.stdout) as { session_id: string; path: string };
     expect(path).toBe(join(sb.root, `${copy}.json`));
@@ -134,7 +137,8 @@ describeAgent('opencode CLI (real)', agentMissing('opencode'), () => {
     const store = newStore();
     const imp = ctx(store, ['import', 'claude-code', join(FIXTURES, 'claude-code', 'compacted-session.jsonl'), '-b', 'cc'], { env: ENV });
     expect(imp.code, imp.stderr).toBe(0);
-    const e = ctx(store, ['export', 'opencode', 'cc', '--stop', 'root', '--dir', sb.root, '--json'], { cwd: sb.proj, env: ENV });
+    // the translated messages name the model of opencode's config, as a resume of them must
+    const e = ctx(store, ['export', 'opencode', 'cc', '--stop', 'root', '--dir', sb.root, '--json'], { cwd: sb.proj, env: { ...ENV, HOME: sb.home, XDG_CONFIG_HOME: sb.env.XDG_CONFIG_HOME } });
     expect(e.code, e.stderr).toBe(0);
     const { session_id: copy, path } = JSON.parse(e.stdout) as { session_id: string; path: string };
     await run(sb, ['import', path]);
