@@ -28,6 +28,7 @@ export default defineCommand({
     'ctx import pi ~/.pi/agent/sessions/--home-alice-my-project--/2026-01-10T09-00-00-000Z_019a0001-aaaa-7bbb-8ccc-000000000001.jsonl',
     'ctx import codex ~/.codex/sessions    # a directory: every session in it; again later: only what is new',
     'ctx import claude-code ~/.claude/projects/-home-alice-my-project --json',
+    'opencode export ses_de246ed09ffeF1W7a6XGWmTOvp > s.json && ctx import opencode s.json    # an opencode session: branch opencode/<its id>',
   ],
   async run(io, [runtime, file]: [string, string], flags: MetadataFlags & { branch?: string }): Promise<Imported> {
     // before the store is opened: a refused import makes no store

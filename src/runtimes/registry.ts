@@ -13,6 +13,7 @@ const RUNTIMES: Record<string, () => Promise<Runtime>> = {
   codex: async () => (await import('./codex/index.js')).codex,
   'gemini-cli': async () => (await import('./gemini/index.js')).geminiCli,
   pi: async () => (await import('./pi/index.js')).pi,
+  opencode: async () => (await import('./opencode/index.js')).opencode,
 };
 
 export type { Check, CheckReport, Found } from './external/check.js';

@@ -5,10 +5,12 @@ import { claudeCode } from './claude-code.js';
 import { codex } from './codex.js';
 import { geminiCli } from './gemini-cli.js';
 import { pi } from './pi.js';
+import { opencode } from './opencode.js';
 
 export const DRIVERS: ResumeDriver[] = [
   claudeCode,
   codex,
   geminiCli,
   pi,
+  opencode,
 ];

@@ -1,0 +1,45 @@
+// What opencode's tool calls do to files (its built-in tools, 1.18): read, write, edit (oldString →
+// newString), multiedit, patch / apply_patch (a patch text), glob and grep (a path searched), list,
+// and the paths a bash command names.
+import type { ToolEffect, ToolKnowledge } from '../../api/capture/runtime.js';
+import { argsOf, commandEffects, commandText, linesOf, pathEffects } from '../tool-effects.js';
+
+function effects(call: { name: string; input: unknown }): ToolEffect[] {
+  const a = argsOf(call.input);
+  switch (call.name) {
+    case 'read':
+      return pathEffects(a, ['filePath', 'file_path', 'path'], 'read');
+    case 'write':
+      return pathEffects(a, ['filePath', 'file_path', 'path'], 'write', linesOf(a.content));
+    case 'edit':
+      return pathEffects(a, ['filePath', 'file_path', 'path'], 'edit', linesOf(a.newString), linesOf(a.oldString));
+    case 'multiedit': {
+      const edits = Array.isArray(a.edits) ? a.edits.map(argsOf) : [];
+      return pathEffects(a, ['filePath', 'file_path', 'path'], 'edit', edits.flatMap((e) => linesOf(e.newString) ?? []), edits.flatMap((e) => linesOf(e.oldString) ?? []));
+    }
+    case 'patch':
+    case 'apply_patch':
+      return patchEffects(typeof a.patchText === 'string' ? a.patchText : typeof a.patch === 'string' ? a.patch : '');
+    case 'bash':
+      return commandEffects(commandText(a.command));
+    default:
+      return [];
+  }
+}
+
+/** The files an opencode patch (`*** Begin Patch`, `*** Add|Update|Delete File: path`) touches, with its + and - lines. */
+export function patchEffects(patch: string): ToolEffect[] {
+  const out: ToolEffect[] = [];
+  let cur: ToolEffect | undefined;
+  for (const line of patch.split('\n')) {
+    const m = /^\*\*\* (Add|Update|Delete) File: (.+)$/.exec(line);
+    if (m) {
+      cur = { path: m[2].trim(), action: m[1] === 'Add' ? 'write' : 'edit', added: [], removed: [] };
+      out.push(cur);
+    } else if (cur && line.startsWith('+')) cur.added!.push(line.slice(1));
+    else if (cur && line.startsWith('-')) cur.removed!.push(line.slice(1));
+  }
+  return out;
+}
+
+export const tools: ToolKnowledge = { effects };
