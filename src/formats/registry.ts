@@ -4,6 +4,7 @@ import { bureauAgent } from './bureau-agent.js';
 import { claudeCode } from './claude-code.js';
 import { codexRollout } from './codex-rollout.js';
 import { codexRolloutV0 } from './codex-rollout-v0.js';
+import { copilotEvents } from './copilot-events.js';
 import type { OutputFormat, StorageFormat } from './format.js';
 import { geminiChat } from './gemini-chat.js';
 import { geminiJsonl } from './gemini-jsonl.js';
@@ -11,7 +12,7 @@ import { renderMarkdown } from './markdown.js';
 import { renderRaw } from './raw.js';
 import { openaiChat } from './openai-chat.js';
 
-const storage: readonly StorageFormat[] = [claudeCode, bureauAgent, codexRollout, codexRolloutV0, geminiJsonl, geminiChat, openaiChat];
+const storage: readonly StorageFormat[] = [claudeCode, bureauAgent, codexRollout, codexRolloutV0, geminiJsonl, geminiChat, copilotEvents, openaiChat];
 /** Formats that only materialize writes. */
 const output: readonly OutputFormat[] = [
   { name: 'markdown', tier: 'rendering', render: renderMarkdown },

@@ -8,6 +8,7 @@ const RUNTIMES: Record<string, () => Promise<Runtime>> = {
   'claude-code': async () => (await import('./claude-code/index.js')).claudeCode,
   codex: async () => (await import('./codex/index.js')).codex,
   'gemini-cli': async () => (await import('./gemini/index.js')).geminiCli,
+  copilot: async () => (await import('./copilot/index.js')).copilot,
 };
 
 /** Every runtime's name, without loading any. */
