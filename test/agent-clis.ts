@@ -1,5 +1,5 @@
 // Where the real agent CLIs are: .ci/agents/node_modules/.bin, installed by `npm run agents` and by
-// .ci/run, never by the top-level `npm ci` (they are about 900 MB; a newcomer trying ctx needs none).
+// .ci/run, never by the top-level `npm ci` (they are about 1.7 GB; a newcomer trying ctx needs none).
 // A suite that drives one is skipped, saying why, when it is missing; under CI (CI=true) a missing
 // CLI fails the suite instead, so CI can never pass by skipping them.
 import { existsSync } from 'node:fs';

@@ -1,0 +1,12 @@
+// Every runtime's resume driver: the resume matrix runs each ordered pair of them. One import and one
+// entry per runtime.
+import type { ResumeDriver } from './driver.js';
+import { claudeCode } from './claude-code.js';
+import { codex } from './codex.js';
+import { geminiCli } from './gemini-cli.js';
+
+export const DRIVERS: ResumeDriver[] = [
+  claudeCode,
+  codex,
+  geminiCli,
+];
