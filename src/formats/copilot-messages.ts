@@ -123,10 +123,11 @@ export function neutralToCopilotEvents(messages: readonly NeutralMessage[], pare
       else if (b.type === 'text' || b.type === 'thinking') texts.push(b.text);
       else if (b.type === 'image') texts.push(`[image${b.media_type ? ` ${b.media_type}` : ''}]`);
     }
-    const content = texts.filter((t) => t !== '').join('\n\n');
-    if (content === '') continue;
-    turn++;
-    push('user.message', { content, messageId: uuid('message') }, 'u');
+    // a user.message per text: another runtime's own additions (its environment, say) stay apart from the prompt
+    texts.filter((t) => t !== '').forEach((content, i) => {
+      turn++;
+      push('user.message', { content, messageId: uuid(`message ${i}`) }, `u ${i}`);
+    });
   }
   return out;
 }
