@@ -19,7 +19,7 @@ export default defineCommand({
   ],
   options: [
     { flags: '--session-id <uuid>', description: 'the new session id (default: random)' },
-    { flags: '--dir <dir>', description: 'write into DIR instead of where the runtime looks (Claude Code: <config>/projects/<encoded cwd>/; Codex: $CODEX_HOME/sessions/YYYY/MM/DD/; Gemini CLI: ~/.gemini/tmp/<project>/chats/)', values: 'file' },
+    { flags: '--dir <dir>', description: 'write into DIR instead of where the runtime looks (Claude Code: <config>/projects/<encoded cwd>/; Codex: $CODEX_HOME/sessions/YYYY/MM/DD/; Gemini CLI: ~/.gemini/tmp/<project>/chats/; Copilot CLI: <dir>/<session id>/events.jsonl in place of ~/.copilot/session-state/)', values: 'file' },
     STOP_OPTION,
     { flags: '--stdout', description: 'write the session to stdout instead of a file' },
   ],
@@ -29,6 +29,7 @@ export default defineCommand({
     'ctx export claude-code alice/auth-fix --stdout > session.jsonl',
     'ctx export codex claude/3f6c2a9e-8b1d-4e57-a0c4-5d2e9b7f1a83~3    # prints: codex resume <new thread id>',
     'ctx export gemini-cli alice/auth-fix --stop root',
+    'ctx export copilot codex/0a1b2c3d-4e5f-7a8b-9c0d-1e2f3a4b5c6d    # prints: copilot --resume=<new session id>',
   ],
   async run(io, [runtime, id]: [string, string], flags: Flags) {
     const opts = { sessionId: flags.sessionId, dir: flags.dir, stop: flags.stop, env: io.env, cwd: io.cwd, write: !flags.stdout };

@@ -61,6 +61,7 @@ export default defineCommand({
     'ctx hook claude-code < hook-input.json    # as Claude Code runs it once ctx hooks install claude-code added it',
     'ctx hook codex \'{"type":"agent-turn-complete","thread-id":"019a93b9-f380-7600-98ff-940e6b99603c","cwd":"/home/a/p"}\'    # as Codex runs its notify program',
     'ctx hook gemini-cli < hook-input.json     # as Gemini CLI runs it once ctx hooks install gemini-cli added it',
+    'ctx hook copilot < hook-input.json        # as Copilot CLI runs it once ctx hooks install copilot wrote its hook file',
     'ctx hook git prepare-commit-msg .git/COMMIT_EDITMSG message    # as the git hooks of ctx hooks install git run it (also post-commit, post-rewrite)',
   ],
   async run(io, [runtime, input]: [string, string?]) {

@@ -15,7 +15,7 @@ export default defineCommand({
   summary: 'a real transcript into a chain, split at turn boundaries (an older Gemini CLI chat: a snapshot per save); again later: only what is new',
   args: [
     { name: 'runtime', description: `the runtime that wrote it: ${runtimeNames().join(', ')}`, required: true, values: 'runtime:import' },
-    { name: 'file', description: 'transcript file (Claude Code session .jsonl, Codex rollout .jsonl, Gemini CLI session .jsonl or chat .json), or a directory: every session file in it, recursively', required: true, values: 'file' },
+    { name: 'file', description: 'transcript file (Claude Code session .jsonl, Codex rollout .jsonl, Gemini CLI session .jsonl or chat .json, Copilot CLI events.jsonl), or a directory: every session file in it, recursively', required: true, values: 'file' },
   ],
   options: [
     { flags: '-b, --branch <name>', description: "branch (default: the runtime's own for the session, e.g. claude/<session id>); a later save of a saved chat adds to an existing one", values: 'branch' },
@@ -26,6 +26,7 @@ export default defineCommand({
     'ctx import codex ~/.codex/sessions/2025/11/17/rollout-2025-11-17T15-30-28-session.jsonl',
     'ctx import gemini-cli ~/.gemini/tmp/my-project/chats/session-2026-01-10T09-00-aaaa1111.jsonl --json',
     'ctx import codex ~/.codex/sessions    # a directory: every session in it; again later: only what is new',
+    'ctx import copilot ~/.copilot/session-state    # the events.jsonl of every session folder (or one folder, or one file)',
     'ctx import claude-code ~/.claude/projects/-home-alice-my-project --json',
   ],
   async run(io, [runtime, file]: [string, string], flags: MetadataFlags & { branch?: string }): Promise<Imported> {

@@ -3,10 +3,12 @@
 import type { ResumeDriver } from './driver.js';
 import { claudeCode } from './claude-code.js';
 import { codex } from './codex.js';
+import { copilot } from './copilot.js';
 import { geminiCli } from './gemini-cli.js';
 
 export const DRIVERS: ResumeDriver[] = [
   claudeCode,
   codex,
   geminiCli,
+  copilot,
 ];
