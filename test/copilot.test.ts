@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { FIXTURES, ctx, fsck, git, newStore, tempDir } from './helpers.js';
 import { copilotEvents } from '../src/formats/copilot-events.js';
 import { tools } from '../src/runtimes/copilot/tools.js';
+import { shellSession } from '../src/runtimes/copilot/shell-session.js';
 import type { NeutralMessage } from '../src/core/neutral.js';
 
 const ENV = { CTX_PRINCIPAL: 'alice', CTX_MACHINE: 'box', CTX_NOW: '2026-01-02T03:04:05.678Z' };
@@ -228,5 +229,24 @@ describe('copilot tool effects', () => {
       { path: 'notes.txt', action: 'run' },
     ]);
     expect(tools.effects({ name: 'grep', input: { pattern: 'x' } })).toEqual([]);
+  });
+});
+
+describe('copilot: the session whose shell runs a command', () => {
+  it('is named by COPILOT_AGENT_SESSION_ID, its cwd read from the session.start of its events.jsonl', () => {
+    const home = join(tempDir(), '.copilot');
+    mkdirSync(join(home, 'session-state', SESSION), { recursive: true });
+    const file = join(home, 'session-state', SESSION, 'events.jsonl');
+    copyFileSync(FIXTURE, file);
+    expect(shellSession({ COPILOT_AGENT_SESSION_ID: SESSION, COPILOT_HOME: home })).toEqual({ session: SESSION, cwd: '/home/alice/proj', branch: BRANCH, transcript: file });
+    expect(shellSession({ COPILOT_HOME: home })).toBeNull();
+    expect(shellSession({ COPILOT_AGENT_SESSION_ID: '../../etc', COPILOT_HOME: home })).toBeNull();
+    expect(shellSession({ COPILOT_AGENT_SESSION_ID: 'aaaaaaaa-0000-4000-8000-000000000000', COPILOT_HOME: home })).toBeNull();
+  });
+
+  it('a hook input without a sessionId is said on stderr (no store to log in yet), and the hook still exits 0', () => {
+    const store = newStore();
+    const r = ctx(store, ['hook', 'copilot'], { input: '{"transcriptPath":"/nope","stopReason":"end_turn"}', env: ENV });
+    expect(r).toMatchObject({ code: 0, stdout: '', stderr: expect.stringMatching(/^ctx hook: .*\t-\t-\thook input has no sessionId\n$/) });
   });
 });
