@@ -2,7 +2,8 @@
 // sessions it writes import byte-exact as turn commits, ctx's hook file captures every turn and a
 // /compact as a compaction commit, and `ctx export copilot` writes sessions that `copilot --resume`
 // sends to the model exactly as it sends its own (a Claude Code chain with its tool calls paired).
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { CTX, FIXTURES, ctx, fsck } from './helpers.js';
@@ -194,5 +195,30 @@ describeAgent('copilot with the real copilot CLI', agentMissing('copilot'), () =
     expect(messages[5].content[0]).toMatchObject({ name: 'Edit', id: 'toolu_01Qa9sW3eD7rF1tG5yH8uJ2i' });
     expect(messages[6].content[0]).toMatchObject({ tool_use_id: 'toolu_01Qa9sW3eD7rF1tG5yH8uJ2i' });
     expect(messages.at(-1)).toEqual({ role: 'user', content: [{ type: 'text', text: 'and now?' }] });
+  }, 240_000);
+
+  it('captures through the project\'s .github/hooks/ctx.json once Copilot trusts the folder, run from a subdirectory', async () => {
+    const b = await box();
+    // a real repository: Copilot finds .github/hooks at the git top level through git
+    expect(spawnSync('git', ['init', '-q', b.proj]).status).toBe(0);
+    mkdirSync(join(b.proj, 'src'));
+    // the store at the top: the hook finds it walking up from the session's directory
+    const store = join(b.proj, '.ctx');
+    expect(ctx(store, ['init', store]).code).toBe(0);
+    const installed = ctx(store, ['hooks', 'install', 'copilot'], { env: { ...ENV, COPILOT_HOME: b.copilotHome }, cwd: join(b.proj, 'src') });
+    expect([installed.code, installed.stderr.split('\n')[0]]).toEqual([0, `installed in ${join(b.proj, '.github', 'hooks', 'ctx.json')}`]);
+    // an untrusted folder's hooks do not run
+    const untrusted = await copilot({ ...b, proj: join(b.proj, 'src') }, ['-p', 'read notes.txt please'], ENV);
+    expect(untrusted.code).toBe(0);
+    expect(ctx(store, ['branch'], { env: ENV }).stdout).toBe('');
+    // COPILOT_ALLOW_ALL=true trusts it
+    const trusted = await copilot({ ...b, proj: join(b.proj, 'src') }, ['-p', 'read notes.txt please'], { ...ENV, COPILOT_ALLOW_ALL: 'true' });
+    expect(trusted.code).toBe(0);
+    const id = sessionIds(b).find((s) => ctx(store, ['log', `copilot/${s}`], { env: ENV }).code === 0)!;
+    expect([id, existsSync(join(store, 'ctx', 'hook.log'))]).toEqual([expect.any(String), false]);
+    const chain = ctx(store, ['materialize', `copilot/${id}`, '--stop', 'root', '--verify'], { env: ENV }).bytes;
+    const whole = readFileSync(eventsOf(b, id));
+    expect(whole.subarray(0, chain.length).equals(chain)).toBe(true);
+    expect(types(whole.subarray(chain.length))).toEqual(['hook.end', 'session.shutdown']);
   }, 240_000);
 });
