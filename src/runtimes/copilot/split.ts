@@ -6,6 +6,7 @@
 import { parseJsonLines } from '../../formats/jsonl.js';
 import { isCompaction, isCopilotEvent } from '../../formats/copilot-messages.js';
 import type { Segment } from '../../api/capture/capture.js';
+import { compactionGist, compactionSummary } from '../../core/summary.js';
 import { summaryLine } from '../transcript.js';
 
 export interface SessionSegment extends Segment {
@@ -30,6 +31,8 @@ export function splitSession(bytes: Uint8Array): SessionSegment[] {
       segments.push(open);
     }
     if (prompt) open.prompt = summaryLine(e!.data.content as string);
+    // a compaction says what it compacted: the gist of Copilot's summary
+    if (compaction && typeof e!.data.summaryContent === 'string' && compactionGist(e!.data.summaryContent) !== '') open.prompt = compactionSummary(e!.data.summaryContent, 0);
     open.end = end;
     open.lines++;
     if (typeof e?.timestamp === 'string') open.timestamp = e.timestamp;
