@@ -115,7 +115,7 @@ describe('unknown names: nothing written, the nearest suggested', () => {
     const r = ctx(store, ['import', 'claud-code', CLAUDE], { env: FIXED_ENV });
     expect([r.code, r.stdout, r.stderr]).toEqual([2, '', 'ctx: unknown runtime claud-code: did you mean claude-code?\n']);
     expectNothingWritten(store);
-    expect(ctx(store, ['import', 'nothing-like-it', CLAUDE], { env: FIXED_ENV }).stderr).toBe("ctx: unknown runtime 'nothing-like-it' (claude-code, codex, gemini-cli)\n");
+    expect(ctx(store, ['import', 'nothing-like-it', CLAUDE], { env: FIXED_ENV }).stderr).toBe("ctx: unknown runtime 'nothing-like-it' (claude-code, codex, gemini-cli, copilot)\n");
     expectNothingWritten(store);
   }, SLOW);
 

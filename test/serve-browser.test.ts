@@ -144,7 +144,7 @@ describe.skipIf(SKIP)(`ctx serve in headless chromium${SKIP ? ` (skipped: ${CHRO
     expect(await page.$eval('table.meta', (t) => t.textContent)).toContain(`id${tip.id}`);
     // its own runtime's command comes by itself; a translated one when asked for
     await page.waitForSelector('.resume .cmd[data-runtime="claude-code"] code');
-    expect(await page.$$eval('.resume .cmd', (els) => els.map((el) => (el as HTMLElement).dataset.runtime))).toEqual(['claude-code', 'codex', 'gemini-cli']);
+    expect(await page.$$eval('.resume .cmd', (els) => els.map((el) => (el as HTMLElement).dataset.runtime))).toEqual(['claude-code', 'codex', 'gemini-cli', 'copilot']);
     expect(await page.locator('.resume code').count()).toBe(1);
     await page.click('.resume .cmd[data-runtime="codex"] button.show');
     await page.waitForSelector('.resume .cmd[data-runtime="codex"] code');
