@@ -39,9 +39,9 @@ describe('ctx completion', () => {
     expect(bash(file, ['ctx', 'mat'])).toBe('materialize');
     expect(bash(file, ['ctx', 'hel'])).toBe('help');
     expect(bash(file, ['ctx', 'help', 'imp'])).toBe('import');
-    expect(bash(file, ['ctx', 'import', ''])).toBe('claude-code codex gemini-cli pi opencode');
+    expect(bash(file, ['ctx', 'import', ''])).toBe('claude-code codex gemini-cli pi opencode copilot');
     expect(bash(file, ['ctx', 'materialize', 'x', '--format', ''])).toBe(formatNames().join(' '));
-    expect(bash(file, ['ctx', 'checkpoint', '--format', 'c'])).toBe('claude-code-v1 codex-rollout-v1 codex-rollout-v0');
+    expect(bash(file, ['ctx', 'checkpoint', '--format', 'c'])).toBe('claude-code-v1 codex-rollout-v1 codex-rollout-v0 copilot-events-v1');
     expect(bash(file, ['ctx', 'materialize', 'x', '--stop', ''])).toBe('compaction root');
     expect(bash(file, ['ctx', 'budget', 'x', '--stop', 'r'])).toBe('root');
     expect(bash(file, ['ctx', 'materialize', 'x', '--view', ''])).toBe('reasoning conversation');
@@ -51,7 +51,7 @@ describe('ctx completion', () => {
     expect(bash(file, ['ctx', 'log', '--a'])).toBe('--all');
     expect(bash(file, ['ctx', 'log', '-n', ''])).toBe('');
     expect(bash(file, ['ctx', 'hooks', ''])).toBe('install uninstall status');
-    expect(bash(file, ['ctx', 'hooks', 'install', ''])).toBe('claude-code codex gemini-cli pi opencode git');
+    expect(bash(file, ['ctx', 'hooks', 'install', ''])).toBe('claude-code codex gemini-cli pi opencode copilot git');
     expect(bash(file, ['ctx', 'completion', ''])).toBe('bash zsh fish');
     const store = storeWithBranch();
     expect(bash(file, ['ctx', '--store', store, 'log', ''])).toBe('alice/auth-fix');
@@ -88,9 +88,9 @@ describe('ctx completion', () => {
   it('takes runtime names from the registry, by capability; an unknown shell is a usage error', () => {
     const file = join(tempDir(), 'ctx.bash');
     writeFileSync(file, script('bash'));
-    expect(bash(file, ['ctx', 'import', ''])).toBe('claude-code codex gemini-cli pi opencode');
-    expect(bash(file, ['ctx', 'export', ''])).toBe('claude-code codex gemini-cli pi opencode');
-    expect(bash(file, ['ctx', 'hook', ''])).toBe('claude-code codex gemini-cli pi opencode');
+    expect(bash(file, ['ctx', 'import', ''])).toBe('claude-code codex gemini-cli pi opencode copilot');
+    expect(bash(file, ['ctx', 'export', ''])).toBe('claude-code codex gemini-cli pi opencode copilot');
+    expect(bash(file, ['ctx', 'hook', ''])).toBe('claude-code codex gemini-cli pi opencode copilot');
     const r = ctx(join(tempDir(), 'none'), ['completion', 'tcsh']);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe("ctx: unknown shell 'tcsh' (bash, zsh, fish)\n");

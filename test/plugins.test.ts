@@ -109,10 +109,10 @@ describe('a new runtime is one folder and one registry line', () => {
       { role: 'user', content: 'what changed since yesterday?' },
       { role: 'user', content: 'ship it' },
     ]);
-    expect(run(dir, store, ['export', 'echo', 'echo/standup'])).toMatchObject({ code: 2, stderr: 'ctx: echo has no export (export: claude-code, codex, gemini-cli)\n' });
-    expect(run(dir, store, ['import', 'nope', file])).toMatchObject({ code: 2, stderr: "ctx: unknown runtime 'nope' (claude-code, codex, gemini-cli, echo; or an executable ctx-runtime-nope on PATH)\n" });
+    expect(run(dir, store, ['export', 'echo', 'echo/standup'])).toMatchObject({ code: 2, stderr: 'ctx: echo has no export (export: claude-code, codex, gemini-cli, pi, opencode, copilot)\n' });
+    expect(run(dir, store, ['import', 'nope', file])).toMatchObject({ code: 2, stderr: "ctx: unknown runtime 'nope' (claude-code, codex, gemini-cli, echo, pi, opencode, copilot; or an executable ctx-runtime-nope on PATH)\n" });
     const lib = await import(join(dir, 'dist', 'index.js'));
-    expect(lib.runtimeNames()).toEqual(['claude-code', 'codex', 'gemini-cli', 'echo']);
+    expect(lib.runtimeNames()).toEqual(['claude-code', 'codex', 'gemini-cli', 'echo', 'pi', 'opencode', 'copilot']);
     const s = await lib.openStore(store, { env: FIXED_ENV });
     try {
       const again = await s.import('echo', file, { branch: 'echo/again' });

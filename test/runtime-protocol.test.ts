@@ -80,6 +80,8 @@ describe('ctx runtime check', SLOW, () => {
         'codex\tbuilt-in\timport,capture,hooks,export\n' +
         'gemini-cli\tbuilt-in\timport,capture,hooks,export\n' +
         'pi\tbuilt-in\timport,capture,hooks,export\n' +
+        'opencode\tbuilt-in\timport,capture,hooks,export\n' +
+        'copilot\tbuilt-in\timport,capture,hooks,export\n' +
         `broken\t${join(RUNTIMES, 'ctx-runtime-broken')}\texternal\n` +
         `codex\t${join(dir, 'ctx-runtime-codex')}\tnot used: a built-in runtime has this name\n` +
         `toy\t${TOY}\texternal\n`,
@@ -111,7 +113,7 @@ describe('names', SLOW, () => {
 
   it('looks only in absolute PATH directories: a relative one would be the agent’s working directory', () => {
     const r = ctx(newStore(), ['import', 'toy', SESSION_FILE], { cwd: FIXTURES, env: env({ PATH: `runtimes${delimiter}${process.env.PATH}` }) });
-    expect([r.code, r.stderr]).toEqual([2, "ctx: unknown runtime 'toy' (claude-code, codex, gemini-cli, pi; or an executable ctx-runtime-toy on PATH)\n"]);
+    expect([r.code, r.stderr]).toEqual([2, "ctx: unknown runtime 'toy' (claude-code, codex, gemini-cli, pi, opencode, copilot; or an executable ctx-runtime-toy on PATH)\n"]);
   });
 });
 

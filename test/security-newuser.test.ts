@@ -97,13 +97,14 @@ describeCorpus('every corpus file is recognized as its own runtime’s', () => {
     expectNothingWritten(store);
   }, SLOW);
 
-  it('and a file of another agent is refused by all three', () => {
+  it('and a file of another agent is refused by all three (a pi session is pointed to ctx import pi)', () => {
     const store = noStore();
     for (const file of readdirSync(join(CORPUS, 'other')).map((f) => join(CORPUS, 'other', f)))
       for (const runtime of names) {
         const r = ctx(store, ['import', runtime, file], { env: FIXED_ENV });
         expect([basename(file), runtime, r.code]).toEqual([basename(file), runtime, 2]);
-        expect(r.stderr).toMatch(new RegExp(`^ctx: .* is not an? ${RUNTIMES[runtime]} \\((line 1|none of its|a JSON document)`));
+        const pointed = /pi-session/.test(basename(file)) ? `: this looks like a pi session: ctx import pi ${file}\n$` : ' \\((line 1|none of its|a JSON document)';
+        expect(r.stderr).toMatch(new RegExp(`^ctx: .* is not an? ${RUNTIMES[runtime]}${pointed}`));
       }
     expectNothingWritten(store);
   }, SLOW);
@@ -115,7 +116,7 @@ describe('unknown names: nothing written, the nearest suggested', () => {
     const r = ctx(store, ['import', 'claud-code', CLAUDE], { env: FIXED_ENV });
     expect([r.code, r.stdout, r.stderr]).toEqual([2, '', 'ctx: unknown runtime claud-code: did you mean claude-code?\n']);
     expectNothingWritten(store);
-    expect(ctx(store, ['import', 'nothing-like-it', CLAUDE], { env: FIXED_ENV }).stderr).toBe("ctx: unknown runtime 'nothing-like-it' (claude-code, codex, gemini-cli; or an executable ctx-runtime-nothing-like-it on PATH)\n");
+    expect(ctx(store, ['import', 'nothing-like-it', CLAUDE], { env: FIXED_ENV }).stderr).toBe("ctx: unknown runtime 'nothing-like-it' (claude-code, codex, gemini-cli, pi, opencode, copilot; or an executable ctx-runtime-nothing-like-it on PATH)\n");
     expectNothingWritten(store);
   }, SLOW);
 

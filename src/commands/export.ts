@@ -19,7 +19,7 @@ export default defineCommand({
   ],
   options: [
     { flags: '--session-id <uuid>', description: 'the new session id (default: random)' },
-    { flags: '--dir <dir>', description: 'write into DIR instead of where the runtime looks (Claude Code: <config>/projects/<encoded cwd>/; Codex: $CODEX_HOME/sessions/YYYY/MM/DD/; Gemini CLI: ~/.gemini/tmp/<project>/chats/; pi: ~/.pi/agent/sessions/--<cwd>--/; opencode: ~/.config/opencode/ctx-exports/)', values: 'file' },
+    { flags: '--dir <dir>', description: 'write into DIR instead of where the runtime looks (Claude Code: <config>/projects/<encoded cwd>/; Codex: $CODEX_HOME/sessions/YYYY/MM/DD/; Gemini CLI: ~/.gemini/tmp/<project>/chats/; pi: ~/.pi/agent/sessions/--<cwd>--/; opencode: ~/.config/opencode/ctx-exports/; Copilot CLI: $COPILOT_HOME or ~/.copilot, session-state/<session id>/events.jsonl)', values: 'file' },
     STOP_OPTION,
     { flags: '--stdout', description: 'write the session to stdout instead of a file' },
   ],
@@ -31,6 +31,7 @@ export default defineCommand({
     'ctx export gemini-cli alice/auth-fix --stop root',
     'ctx export pi claude/3f6c2a9e-8b1d-4e57-a0c4-5d2e9b7f1a83    # prints: pi --session <new session id>',
     'ctx export opencode claude/3f6c2a9e-8b1d-4e57-a0c4-5d2e9b7f1a83    # prints: opencode import <file> && opencode run -s <new id>',
+    'ctx export copilot codex/0a1b2c3d-4e5f-7a8b-9c0d-1e2f3a4b5c6d    # prints: copilot --resume=<new session id>',
   ],
   async run(io, [runtime, id]: [string, string], flags: Flags) {
     const opts = { sessionId: flags.sessionId, dir: flags.dir, stop: flags.stop, env: io.env, cwd: io.cwd, write: !flags.stdout };

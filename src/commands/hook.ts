@@ -63,6 +63,7 @@ export default defineCommand({
     'ctx hook gemini-cli < hook-input.json     # as Gemini CLI runs it once ctx hooks install gemini-cli added it',
     'ctx hook pi < event.json    # as the extension that ctx hooks install pi writes runs it',
     'ctx hook opencode < hook-input.json     # as ctx\'s opencode plugin runs it after every turn',
+    'ctx hook copilot < hook-input.json        # as Copilot CLI runs it once ctx hooks install copilot wrote its hook file',
     'ctx hook git prepare-commit-msg .git/COMMIT_EDITMSG message    # as the git hooks of ctx hooks install git run it (also post-commit, post-rewrite)',
   ],
   async run(io, [runtime, input]: [string, string?]) {

@@ -16,7 +16,7 @@ export default defineCommand({
     { name: 'action', description: 'install, uninstall or status', required: true, values: HOOKS_ACTIONS },
     { name: 'runtime', description: "the runtime whose hooks run ctx, or git: the code repository's commit hooks", required: true, values: 'hooks-target' },
   ],
-  options: [{ flags: '--user', description: "the user's settings (Claude Code: $CLAUDE_CONFIG_DIR or ~/.claude; Gemini CLI: ~/.gemini; pi: ~/.pi/agent/extensions; opencode: ~/.config/opencode/plugin) instead of the project's; Codex has only the user's ($CODEX_HOME/config.toml)" }],
+  options: [{ flags: '--user', description: "the user's settings (Claude Code: $CLAUDE_CONFIG_DIR or ~/.claude; Gemini CLI: ~/.gemini; pi: ~/.pi/agent/extensions; opencode: ~/.config/opencode/plugin; Copilot CLI: $COPILOT_HOME or ~/.copilot, hooks/ctx.json) instead of the project's; Codex has only the user's ($CODEX_HOME/config.toml)" }],
   examples: [
     'ctx hooks install claude-code',
     'ctx hooks status claude-code --json',
@@ -25,6 +25,7 @@ export default defineCommand({
     'ctx hooks install gemini-cli',
     'ctx hooks install pi    # writes the extension .pi/extensions/ctx.ts: ctx runs after every turn',
     'ctx hooks install opencode    # .opencode/plugin/ctx.js: ctx runs after every turn',
+    'ctx hooks install copilot --user    # its own file ~/.copilot/hooks/ctx.json (project: .github/hooks/ctx.json, once Copilot trusts the folder)',
     'ctx hooks install git    # in a code repository: commits name the contexts that wrote them',
     'ctx hooks status git --json',
     'ctx hooks uninstall git    # a hook that was there before comes back, byte for byte',

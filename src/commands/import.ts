@@ -15,7 +15,7 @@ export default defineCommand({
   summary: 'a real transcript into a chain, split at turn boundaries (an older Gemini CLI chat: a snapshot per save); again later: only what is new',
   args: [
     { name: 'runtime', description: `the runtime that wrote it: ${runtimeNames().join(', ')}, or NAME of an executable ctx-runtime-NAME on PATH (docs/runtime-protocol.md)`, required: true, values: 'runtime:import' },
-    { name: 'file', description: 'transcript file (Claude Code session .jsonl, Codex rollout .jsonl, Gemini CLI session .jsonl or chat .json), or a directory: every session file in it, recursively', required: true, values: 'file' },
+    { name: 'file', description: 'transcript file (Claude Code session .jsonl, Codex rollout .jsonl, Gemini CLI session .jsonl or chat .json, Copilot CLI events.jsonl), or a directory: every session file in it, recursively', required: true, values: 'file' },
   ],
   options: [
     { flags: '-b, --branch <name>', description: "branch (default: the runtime's own for the session, e.g. claude/<session id>); a later save of a saved chat adds to an existing one", values: 'branch' },
@@ -27,6 +27,7 @@ export default defineCommand({
     'ctx import gemini-cli ~/.gemini/tmp/my-project/chats/session-2026-01-10T09-00-aaaa1111.jsonl --json',
     'ctx import pi ~/.pi/agent/sessions/--home-alice-my-project--/2026-01-10T09-00-00-000Z_019a0001-aaaa-7bbb-8ccc-000000000001.jsonl',
     'ctx import codex ~/.codex/sessions    # a directory: every session in it; again later: only what is new',
+    'ctx import copilot ~/.copilot/session-state    # the events.jsonl of every session folder (or one folder, or one file)',
     'ctx import claude-code ~/.claude/projects/-home-alice-my-project --json',
     'opencode export ses_de246ed09ffeF1W7a6XGWmTOvp > s.json && ctx import opencode s.json    # an opencode session: branch opencode/<its id>',
   ],

@@ -5,6 +5,7 @@ import { claudeCode } from './claude-code.js';
 import { codexRollout } from './codex-rollout.js';
 import { codexRolloutV0 } from './codex-rollout-v0.js';
 import { EXTERNAL_FORMAT, externalFormat } from './external.js';
+import { copilotEvents } from './copilot-events.js';
 import type { OutputFormat, StorageFormat } from './format.js';
 import type { NeutralMessage } from '../core/neutral.js';
 import { geminiChat } from './gemini-chat.js';
@@ -15,7 +16,7 @@ import { openaiChat } from './openai-chat.js';
 import { piSession } from './pi-session.js';
 import { opencodeSession } from './opencode-session.js';
 
-const storage: readonly StorageFormat[] = [claudeCode, bureauAgent, codexRollout, codexRolloutV0, geminiJsonl, geminiChat, openaiChat, piSession, opencodeSession];
+const storage: readonly StorageFormat[] = [claudeCode, bureauAgent, codexRollout, codexRolloutV0, geminiJsonl, geminiChat, openaiChat, piSession, opencodeSession, copilotEvents];
 /** Formats that only materialize writes. */
 const output: readonly OutputFormat[] = [
   { name: 'markdown', tier: 'rendering', render: renderMarkdown },

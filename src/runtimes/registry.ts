@@ -14,6 +14,7 @@ const RUNTIMES: Record<string, () => Promise<Runtime>> = {
   'gemini-cli': async () => (await import('./gemini/index.js')).geminiCli,
   pi: async () => (await import('./pi/index.js')).pi,
   opencode: async () => (await import('./opencode/index.js')).opencode,
+  copilot: async () => (await import('./copilot/index.js')).copilot,
 };
 
 export type { Check, CheckReport, Found } from './external/check.js';

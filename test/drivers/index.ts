@@ -3,6 +3,7 @@
 import type { ResumeDriver } from './driver.js';
 import { claudeCode } from './claude-code.js';
 import { codex } from './codex.js';
+import { copilot } from './copilot.js';
 import { geminiCli } from './gemini-cli.js';
 import { pi } from './pi.js';
 import { opencode } from './opencode.js';
@@ -13,4 +14,5 @@ export const DRIVERS: ResumeDriver[] = [
   geminiCli,
   pi,
   opencode,
+  copilot,
 ];

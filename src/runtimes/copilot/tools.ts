@@ -1,0 +1,21 @@
+// What Copilot CLI's tool calls do to files: view, create, edit, and the paths a bash command names.
+import type { ToolEffect, ToolKnowledge } from '../../api/capture/runtime.js';
+import { argsOf, commandEffects, commandText, linesOf, pathEffects } from '../tool-effects.js';
+
+function effects(call: { name: string; input: unknown }): ToolEffect[] {
+  const a = argsOf(call.input);
+  switch (call.name) {
+    case 'view':
+      return pathEffects(a, ['path'], 'read');
+    case 'create':
+      return pathEffects(a, ['path'], 'write', linesOf(a.file_text));
+    case 'edit':
+      return pathEffects(a, ['path'], 'edit', linesOf(a.new_str), linesOf(a.old_str));
+    case 'bash':
+      return commandEffects(commandText(a.command));
+    default:
+      return [];
+  }
+}
+
+export const tools: ToolKnowledge = { effects };
