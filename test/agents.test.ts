@@ -28,7 +28,9 @@ const chat = (store: string, args: string[]) => JSON.parse(run(store, ['material
  * 4 planner, 5 coder. Cursors: planner after 1, coder after 2, reviewer none.
  */
 function buildDesignRoom(): { store: string; ids: string[] } {
-  const store = newStore();
+  // a directory of its own, removed after the file: tempDir()'s are removed after each test
+  const store = join(mkdtempSync(join(tmpdir(), 'ctx-room-')), '.ctx');
+  ok(ctx(store, ['init', store]));
   const ids: string[] = [];
   const commit = (author: string, thread: string, messages: object[], minute: number) => {
     const r = run(store, ['checkpoint', '-b', 'design-room', '--format', 'openai-chat-v1', '--author', author, '--thread', thread, '--summary', `${author} turn`, '--json', '-'], JSON.stringify(messages), {
@@ -49,6 +51,9 @@ function buildDesignRoom(): { store: string; ids: string[] } {
 
 /** Built once (every id is fixed), then a copy per test: the tests write to it. */
 let room: { store: string; ids: string[] } | undefined;
+afterAll(() => {
+  if (room) rmSync(join(room.store, '..'), { recursive: true, force: true });
+});
 function designRoom(): { store: string; ids: string[] } {
   room ??= buildDesignRoom();
   const store = join(tempDir(), '.ctx');

@@ -2,10 +2,11 @@
 // (the ref, the commit, packed-refs) in one line, exit 5, on both engines; never `internal error`,
 // never wrong data. What the damage does not touch still reads; listings (branch, log --all) go
 // around a damaged ref with a warning, as git's "ignoring broken ref".
-import { beforeAll, describe, expect, it } from 'vitest';
-import { cpSync, readFileSync, readdirSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ENGINES, ctx, git, newStore, tempDir } from './helpers.js';
+import { ENGINES, ctx, git, tempDir } from './helpers.js';
 import { RepoContext } from '../src/api/repo/repo-context.js';
 import { branchList } from '../src/api/read/read.js';
 
@@ -14,12 +15,17 @@ const line = (text: string) => `{"type":"user","message":{"role":"user","content
 
 /** main: three commits, annotated at its tip; ok: one commit of its own. Built once (ids are fixed), copied per test. */
 let template: string;
+let templateDir: string;
 beforeAll(() => {
-  template = newStore();
+  // a directory of its own: tempDir()'s are removed after each test
+  templateDir = mkdtempSync(join(tmpdir(), 'ctx-corrupt-'));
+  template = join(templateDir, '.ctx');
+  expect(ctx(template, ['init', template]).code).toBe(0);
   for (const text of ['one', 'two', 'three']) expect(ctx(template, ['checkpoint', '-b', 'main', '--format', 'claude-code-v1', '-'], { input: line(text), env: ENV }).code).toBe(0);
   expect(ctx(template, ['checkpoint', '-b', 'ok', '--format', 'claude-code-v1', '-'], { input: line('ok'), env: ENV }).code).toBe(0);
   expect(ctx(template, ['annotate', 'main', '--summary', 'hello'], { env: ENV }).code).toBe(0);
 });
+afterAll(() => rmSync(templateDir, { recursive: true, force: true }));
 
 function store() {
   const s = join(tempDir(), '.ctx');
