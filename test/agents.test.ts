@@ -1,6 +1,6 @@
 // Several agents in one conversation: authors and threads on commits, `ctx threads`, cursors
 // (annotations that sync), and each agent's view (`materialize --for`).
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,8 +27,10 @@ const chat = (store: string, args: string[]) => JSON.parse(run(store, ['material
  * 1 planner (the user's ask and the plan), 2 coder (with a tool call), 3 reviewer (thread 7a01),
  * 4 planner, 5 coder. Cursors: planner after 1, coder after 2, reviewer none.
  */
-function designRoom(): { store: string; ids: string[] } {
-  const store = newStore();
+function buildDesignRoom(): { store: string; ids: string[] } {
+  // a directory of its own, removed after the file: tempDir()'s are removed after each test
+  const store = join(mkdtempSync(join(tmpdir(), 'ctx-room-')), '.ctx');
+  ok(ctx(store, ['init', store]));
   const ids: string[] = [];
   const commit = (author: string, thread: string, messages: object[], minute: number) => {
     const r = run(store, ['checkpoint', '-b', 'design-room', '--format', 'openai-chat-v1', '--author', author, '--thread', thread, '--summary', `${author} turn`, '--json', '-'], JSON.stringify(messages), {
@@ -45,6 +47,18 @@ function designRoom(): { store: string; ids: string[] } {
   commit('planner', '9f2c', [say('assistant', 'Coder: fix eviction')], 4);
   commit('coder', '9f2c', [say('assistant', 'Fixed eviction')], 5);
   return { store, ids };
+}
+
+/** Built once (every id is fixed), then a copy per test: the tests write to it. */
+let room: { store: string; ids: string[] } | undefined;
+afterAll(() => {
+  if (room) rmSync(join(room.store, '..'), { recursive: true, force: true });
+});
+function designRoom(): { store: string; ids: string[] } {
+  room ??= buildDesignRoom();
+  const store = join(tempDir(), '.ctx');
+  cpSync(room.store, store, { recursive: true });
+  return { store, ids: [...room.ids] };
 }
 
 const CALL = { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'run_tests', arguments: '{}' } }] };

@@ -324,22 +324,35 @@ function treeSnapshot(dir: string): Map<string, string> {
   return out;
 }
 
-describe.each([
-  ['git binary', {}],
-  ['isomorphic-git (no git on PATH)', noGit],
-] as const)('a remote that advertises ref names git refuses, with the %s', (_, env) => {
-  it.each([
-    ['refs/heads/../../../../x', 'a branch that climbs out of the store'],
-    ['refs/heads/../../../config', "a branch onto the store's config"],
-    ['refs/tags/../../config', "a tag onto the store's config"],
-    ['refs/tags/../../../x', 'a tag that climbs out of the store'],
-    ['refs/heads/a..b', 'a name with ".."'],
-  ])('fetch, pull and push refuse %s (%s) before writing anything', (bad) => {
+/** One served repo with a pushed branch, made once: each case below only rewrites its crafted-refs. */
+let crafted: { url: string; dir: string } | undefined;
+function craftedRemote(): { url: string; dir: string } {
+  if (!crafted) {
     const source = newStore();
-    const { url, dir } = served();
+    crafted = served();
     commit(source, 'main', 'served');
-    ok(ctx(source, ['remote', 'add', 'origin', url]));
+    ok(ctx(source, ['remote', 'add', 'origin', crafted.url]));
     ok(ctx(source, ['push']));
+  }
+  return crafted;
+}
+
+const badNames = [
+  ['refs/heads/../../../../x', 'a branch that climbs out of the store'],
+  ['refs/heads/../../../config', "a branch onto the store's config"],
+  ['refs/tags/../../config', "a tag onto the store's config"],
+  ['refs/tags/../../../x', 'a tag that climbs out of the store'],
+  ['refs/heads/a..b', 'a name with ".."'],
+] as const;
+
+// Both transports refuse through the one checkAdvertisedRef (src/store/sync/transport-interface.ts):
+// every name on the git binary, one on isomorphic-git to prove its listing reaches the check too.
+describe.each([
+  ['git binary', {}, badNames],
+  ['isomorphic-git (no git on PATH)', noGit, badNames.slice(1, 2)],
+] as const)('a remote that advertises ref names git refuses, with the %s', (_, env, names) => {
+  it.each(names)('fetch, pull and push refuse %s (%s) before writing anything', (bad) => {
+    const { url, dir } = craftedRemote();
     writeFileSync(join(dir, 'crafted-refs'), `${bad} refs/heads/main\n`);
 
     const store = newStore();
