@@ -1,4 +1,4 @@
-// `ctx hooks install|uninstall|status codex`: ctx as Codex's `notify` program, the top-level key of
+// ctx as Codex's `notify` program (what Codex before hooks.json runs; settings.ts installs it beside hooks.json), the top-level key of
 // config.toml that Codex runs after every turn with the turn's JSON as its last argument. The file is
 // parsed as TOML; only that key's statement is touched, every other byte stays as it was, and a
 // notify that is not ctx's (another program, a table, a dotted key) is never replaced.
@@ -16,7 +16,7 @@ const SUFFIX = ['hook', 'codex'];
  * `$CODEX_HOME/config.toml` (or `~/.codex`), with or without --user: Codex 0.169 runs the `notify`
  * of its user config only (measured: a project's `.codex/config.toml`, trusted or not, is not read for it).
  */
-export function configPath(_user: boolean, _cwd: string, env: NodeJS.ProcessEnv = process.env): string {
+export function configPath(env: NodeJS.ProcessEnv = process.env): string {
   return join(codexHome(env), 'config.toml');
 }
 
