@@ -18,7 +18,7 @@ afterAll(() => api?.close());
 
 const lines = (bytes: Buffer | string) => bytes.toString().split('\n').filter(Boolean).map((l) => JSON.parse(l));
 
-describeClaude('ctx export claude-code, resumed by the real claude CLI (2.1.330)', () => {
+describeClaude('ctx export claude-code, resumed by the real claude CLI (2.1.332)', () => {
   it('a session in a project whose encoded path is over 200 characters: captured with its /compact, exported 0600 where claude looks; the resume sends what claude’s own resume sends; its capture forks from the exported commit', async () => {
     const root = tempDir();
     const dir = join(root, ...Array.from({ length: 5 }, (_, i) => `deeply-nested-project-directory-${i}-${'x'.repeat(20)}`));
@@ -79,6 +79,51 @@ describeClaude('ctx export claude-code, resumed by the real claude CLI (2.1.330)
     const after = git(store, ['cat-file', 'blob', `${first}:delta.jsonl`]);
     expect(readFileSync(rec.path).subarray(exportedBytes, exportedBytes + Buffer.byteLength(after)).toString()).toBe(after);
   }, 180_000);
+
+  it('an export of the tip, the root, tip~1 and a pre-compaction commit, each resumed into a new session file (--fork-session): captured on claude/<new id> forked from the exported commit, holding the new file past its copied lines', async () => {
+    const root = tempDir();
+    const dir = join(root, 'project');
+    mkdirSync(dir);
+    execFileSync('git', ['init', '-q', dir]);
+    const store = join(dir, '.ctx');
+    const c = claudeEnv(root, api.url);
+    const env = { CLAUDE_CONFIG_DIR: c.config, HOME: c.home };
+    expect(ctx(store, ['init', store]).code).toBe(0);
+    expect(ctx(store, ['hooks', 'install', 'claude-code'], { cwd: dir, env }).code).toBe(0);
+    expect((await runClaude(c, dir, ['-p', 'say a word', '--allowedTools', 'Bash'])).code).toBe(0);
+    const [t] = transcripts(c);
+    expect((await runClaude(c, dir, ['-p', '--resume', t.session, 'two', '--allowedTools', 'Bash'])).code).toBe(0);
+    expect((await runClaude(c, dir, ['-p', '--resume', t.session, '/compact'])).code).toBe(0);
+    expect((await runClaude(c, dir, ['-p', '--resume', t.session, 'three', '--allowedTools', 'Bash'])).code).toBe(0);
+    const branch = `claude/${t.session}`;
+    const rootCommit = git(store, ['rev-list', '--max-parents=0', branch]).trim();
+    const preCompaction = git(store, ['log', '--format=%H', '--grep=^two$', branch]).trim();
+    expect(preCompaction).toMatch(/^[0-9a-f]{40}$/);
+    for (const spec of [branch, rootCommit, `${branch}~1`, preCompaction]) {
+      const exported = git(store, ['rev-parse', spec]).trim();
+      const rec = JSON.parse(ctx(store, ['export', 'claude-code', spec, '--json'], { cwd: dir, env }).stdout);
+      const before = new Set(transcripts(c).map((x) => x.session));
+      const r = await runClaude(c, dir, ['-p', '--resume', rec.session_id, '--fork-session', 'next', '--allowedTools', 'Bash']);
+      expect(r.code).toBe(0);
+      const fresh = transcripts(c).filter((x) => !before.has(x.session));
+      expect(fresh).toHaveLength(1);
+      const [n] = fresh;
+      const bytes = readFileSync(n.file);
+      const ls = bytes.toString().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+      // Claude Code's copies keep the export's forkedFrom, commit included
+      const copies = ls.filter((l) => l.forkedFrom?.commit !== undefined);
+      expect(copies.length).toBeGreaterThan(0);
+      expect(new Set(copies.map((l) => l.forkedFrom.commit))).toEqual(new Set([`ctx-${exported}`]));
+      const last = bytes.toString().split('\n').findLastIndex((l) => l.includes('"forkedFrom":{') && l.includes(`"commit":"ctx-${exported}"`));
+      const copiedEnd = Buffer.byteLength(bytes.toString().split('\n').slice(0, last + 1).join('\n') + '\n');
+      const forked = `claude/${n.session}`;
+      const added = git(store, ['rev-list', '--reverse', `${exported}..${forked}`]).split('\n').filter(Boolean);
+      expect(added.length).toBeGreaterThan(0);
+      expect(git(store, ['rev-parse', `${added[0]}^`]).trim()).toBe(exported);
+      const held = added.map((oid) => git(store, ['cat-file', 'blob', `${oid}:delta.jsonl`])).join('');
+      expect(held).toBe(bytes.subarray(copiedEnd).toString());
+    }
+  }, 300_000);
 
   it('a Codex chain exported to claude-code resumes with its tool calls as tool_use/tool_result', async () => {
     const root = tempDir();

@@ -30,7 +30,7 @@ function project(): { dir: string; store: string; c: ClaudeEnv } {
 
 const materialized = (store: string, branch: string, stop = 'root') => ctx(store, ['materialize', branch, '--stop', stop]).bytes;
 
-describeClaude('live capture of the real claude CLI (2.1.330)', () => {
+describeClaude('live capture of the real claude CLI (2.1.332)', () => {
   it('installs hooks with an explicit timeout; each claude -p turn lands on claude/<session>, byte-exact with the transcript', async () => {
     const { dir, store, c } = project();
     const settings = JSON.parse(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8'));

@@ -1,12 +1,13 @@
-// The real Codex CLI (0.169, `codex exec`) against a mock Responses API: its rollouts import byte for
-// byte and again incrementally, `ctx hooks install codex` captures every turn through `notify`, and
+// The real Codex CLI (0.171, `codex exec`) against a mock Responses API: its rollouts import byte for
+// byte and again incrementally, `ctx hooks install codex` captures every turn through its trusted
+// hooks.json hooks (a compaction through PreCompact/PostCompact) and through `notify`, and
 // `ctx export codex` writes threads that `codex exec resume` continues with exactly that conversation.
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeAgent } from './agent-clis.js';
 import { CODEX_MISSING, codexSandbox, eventually, readJsonLines } from './codex-cli.js';
-import { FIXTURES, ROOT, ctx, newStore } from './helpers.js';
+import { FIXTURES, ROOT, ctx, git, newStore } from './helpers.js';
 import { assistantText, isCompactionRequest, startMockOpenAI, toolThenText, type MockOpenAI } from './mock-openai-api.js';
 
 const ENV = { CTX_PRINCIPAL: 'alice', CTX_MACHINE: 'box', CTX_NOW: '2026-01-02T03:04:05.678Z' };
@@ -116,21 +117,72 @@ describeAgent('the codex CLI', CODEX_MISSING, () => {
     expect(input.slice(at + items.length, -1).every((i) => i.type === 'message' && i.role !== 'assistant')).toBe(true);
   }, 120_000);
 
-  it('captures every turn through notify once ctx hooks install codex --user added it, byte for byte', async () => {
+  it('captures every turn through hooks.json once ctx hooks install codex --user wrote and trusted it (notify taken out); an untrusted hook runs nothing; uninstall gives config.toml back', async () => {
+    const box = codexSandbox(mock);
+    const config = join(box.codexHome, 'config.toml');
+    const hooksJson = join(box.codexHome, 'hooks.json');
+    const original = readFileSync(config, 'utf8');
+    const env = { ...ENV, CODEX_HOME: box.codexHome };
+    const store = join(box.cwd, '.ctx');
+    const command = [process.execPath, join(ROOT, 'bin', 'ctx'), 'hook', 'codex'].join(' ');
+    const installed = ctx(store, ['hooks', 'install', 'codex', '--user'], { env });
+    expect([installed.code, installed.stdout]).toEqual([0, ['Stop', 'PreCompact', 'PostCompact', 'SessionEnd', 'notify'].map((e) => `${e}\t${command}\n`).join('')]);
+    expect(installed.stderr.split('\n')[0]).toBe(`installed in ${hooksJson}`);
+    // only hooks.json can capture now
+    writeFileSync(config, readFileSync(config, 'utf8').replace(/^notify = .*\n/m, ''));
+    const trusted = readFileSync(config, 'utf8');
+    const stop = `[hooks.state.${JSON.stringify(`${hooksJson}:stop:0:0`)}]\ntrusted_hash = "`;
+    expect(trusted).toContain(stop);
+
+    const first = await box.run(['say hi']);
+    expect(first.code).toBe(0);
+    const [file] = rollouts(box.codexHome);
+    const branch = `codex/${first.thread}`;
+    const chain = () => ctx(store, ['materialize', branch, '--stop', 'root'], { env }).bytes;
+    // Codex waits for its Stop hook: the turn is captured when codex exits, all but the task_complete event it writes after the hook
+    const uptoStop = () => {
+      const lines = readFileSync(file, 'utf8').split(/(?<=\n)/);
+      expect(JSON.parse(lines.at(-1)!).payload.type).toBe('task_complete');
+      return Buffer.from(lines.slice(0, -1).join(''));
+    };
+    expect(chain().equals(uptoStop())).toBe(true);
+    const tip = () => ctx(store, ['log', branch, '--json'], { env }).stdout.split('\n')[0];
+    const afterFirst = tip();
+
+    // a hash Codex does not compute for the hook: it skips it, silently
+    writeFileSync(config, trusted.replace(new RegExp(`(${stop.replace(/[[\].*+?^${}()|\\]/g, '\\$&')})sha256:[0-9a-f]{64}`), '$1sha256:' + '0'.repeat(64)));
+    expect((await box.run(['resume', first.thread!, 'second prompt'])).code).toBe(0);
+    expect(tip()).toBe(afterFirst);
+    writeFileSync(config, trusted);
+    expect((await box.run(['resume', first.thread!, 'third prompt'])).code).toBe(0);
+    expect(chain().equals(uptoStop())).toBe(true);
+    const log = ctx(store, ['log', branch, '--json'], { env }).stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(log.map((r) => [r.summary, r.type])).toEqual([['third prompt', 'delta'], ['second prompt', 'delta'], ['say hi', 'delta']]);
+    // the hook's commits are the ones an import of the whole rollout writes
+    expect(ctx(store, ['import', 'codex', file, '-b', 'imported'], { env }).code).toBe(0);
+    const imported = ctx(store, ['log', 'imported', '--json'], { env }).stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(imported.map((r) => [r.message_count, r.token_count, r.summary])).toEqual(log.map((r) => [r.message_count, r.token_count, r.summary]));
+    expect(existsSync(join(store, 'ctx', 'hook.log'))).toBe(false);
+
+    const removed = ctx(store, ['hooks', 'uninstall', 'codex', '--user'], { env });
+    expect([removed.code, removed.stdout]).toEqual([0, ['Stop', 'PreCompact', 'PostCompact', 'SessionEnd', 'notify'].map((e) => `${e}\t-\n`).join('')]);
+    expect(readFileSync(config, 'utf8')).toBe(original);
+    expect(existsSync(hooksJson)).toBe(false);
+  }, 120_000);
+
+  it('captures every turn through notify alone (a Codex without hooks.json: the file taken out), byte for byte; with hooks.json and notify both there, no capture fails and the chain ends as the whole rollout', async () => {
     const box = codexSandbox(mock);
     const config = join(box.codexHome, 'config.toml');
     const original = readFileSync(config, 'utf8');
     const env = { ...ENV, CODEX_HOME: box.codexHome };
     const store = join(box.cwd, '.ctx');
-    expect(ctx(store, ['hooks', 'status', 'codex', '--user'], { env })).toMatchObject({ code: 0, stdout: 'notify\t-\n' });
-    const installed = ctx(store, ['hooks', 'install', 'codex', '--user'], { env });
-    expect([installed.code, installed.stderr]).toEqual([0, `installed in ${config}\n`]);
+    expect(ctx(store, ['hooks', 'status', 'codex', '--user'], { env })).toMatchObject({ code: 0, stdout: expect.stringMatching(/\nnotify\t-\n$/) });
+    expect(ctx(store, ['hooks', 'install', 'codex', '--user'], { env }).code).toBe(0);
     const notify = [process.execPath, join(ROOT, 'bin', 'ctx'), 'hook', 'codex'];
-    expect(installed.stdout).toBe(`notify\t${notify.join(' ')}\n`);
-    // a top-level key, before the first table; nothing else in the file changes
+    // a top-level key, before the first table
     const table = original.indexOf('\n[') + 1;
-    expect(readFileSync(config, 'utf8')).toBe(`${original.slice(0, table)}notify = ${JSON.stringify(notify)}\n${original.slice(table)}`);
-    expect(ctx(store, ['hooks', 'install', 'codex', '--user'], { env })).toMatchObject({ code: 0, stderr: `${config}: nothing to change\n` });
+    expect(readFileSync(config, 'utf8').startsWith(`${original.slice(0, table)}notify = ${JSON.stringify(notify)}\n${original.slice(table)}`)).toBe(true);
+    unlinkSync(join(box.codexHome, 'hooks.json'));
 
     const first = await box.run(['say hi']);
     expect(first.code).toBe(0);
@@ -141,19 +193,48 @@ describeAgent('the codex CLI', CODEX_MISSING, () => {
     await eventually(() => existsSync(store) && chain().equals(readFileSync(file)));
     expect(ctx(store, ['log', branch, '--json'], { env }).stdout.trimEnd().split('\n').map((l) => JSON.parse(l).summary)).toEqual(['say hi']);
 
+    // both: the Stop hook captures the turn, notify what Codex wrote after it; no capture fails
+    expect(ctx(store, ['hooks', 'install', 'codex', '--user'], { env }).code).toBe(0);
     expect((await box.run(['resume', first.thread!, 'second prompt'])).code).toBe(0);
     await eventually(() => chain().equals(readFileSync(file)));
-    const log = ctx(store, ['log', branch, '--json'], { env }).stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
-    expect(log.map((r) => [r.summary, r.type])).toEqual([['second prompt', 'delta'], ['say hi', 'delta']]);
-    // the hook's commits are the ones an import of the whole rollout writes
-    expect(ctx(store, ['import', 'codex', file, '-b', 'imported'], { env }).code).toBe(0);
-    const imported = ctx(store, ['log', 'imported', '--json'], { env }).stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
-    expect(imported.map((r) => [r.message_count, r.token_count, r.summary])).toEqual(log.map((r) => [r.message_count, r.token_count, r.summary]));
+    const log = () => ctx(store, ['log', branch, '--json'], { env }).stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(log().map((r) => r.summary).slice(-2)).toEqual(['second prompt', 'say hi']);
     expect(existsSync(join(store, 'ctx', 'hook.log'))).toBe(false);
 
-    const removed = ctx(store, ['hooks', 'uninstall', 'codex', '--user'], { env });
-    expect([removed.code, removed.stdout]).toEqual([0, 'notify\t-\n']);
+    expect(ctx(store, ['hooks', 'uninstall', 'codex', '--user'], { env }).code).toBe(0);
     expect(readFileSync(config, 'utf8')).toBe(original);
+  }, 120_000);
+
+  it('captures an auto-compaction through the PreCompact and PostCompact hooks: the turn before it, then the compaction; the chain is the rollout byte for byte up to its Stop', async () => {
+    const compacting = await startMockOpenAI(
+      (body, n) => (isCompactionRequest(body) ? [assistantText('SUMMARY of the work')] : toolThenText((k) => `call_${k}`, { cmd: 'echo hi' }, (k) => `done ${k}`)(body, n)),
+      { inputTokens: (n) => (n === 0 ? 50_000 : 10) },
+    );
+    try {
+      const box = codexSandbox(compacting, {}, 'model_context_window = 60000\nmodel_auto_compact_token_limit = 20000\n');
+      const config = join(box.codexHome, 'config.toml');
+      const env = { ...ENV, CODEX_HOME: box.codexHome };
+      const store = join(box.cwd, '.ctx');
+      expect(ctx(store, ['hooks', 'install', 'codex', '--user'], { env }).code).toBe(0);
+      writeFileSync(config, readFileSync(config, 'utf8').replace(/^notify = .*\n/m, ''));
+      const run = await box.run(['say hi']);
+      expect(run.code).toBe(0);
+      expect(run.stderr).toMatch(/hook: PreCompact Completed[\s\S]*hook: PostCompact Completed[\s\S]*hook: Stop Completed/);
+      const [file] = rollouts(box.codexHome);
+      const branch = `codex/${run.thread}`;
+      // all but the task_complete event Codex writes after its Stop hook
+      const lines = readFileSync(file, 'utf8').split(/(?<=\n)/);
+      expect(JSON.parse(lines.at(-1)!).payload.type).toBe('task_complete');
+      expect(ctx(store, ['materialize', branch, '--stop', 'root'], { env }).stdout).toBe(lines.slice(0, -1).join(''));
+      const log = ctx(store, ['log', branch, '--json'], { env }).stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+      // PreCompact captured the turn before the compacted line was written
+      expect([log.at(-1).type, log.at(-1).summary]).toEqual(['delta', 'say hi']);
+      expect(git(store, ['cat-file', 'blob', `${log.at(-1).id.slice(4)}:delta.jsonl`])).not.toContain('"type":"compacted"');
+      expect(log.filter((r) => r.type === 'compaction').map((r) => r.summary)).toEqual(['compacted: SUMMARY of the work']);
+      expect(existsSync(join(store, 'ctx', 'hook.log'))).toBe(false);
+    } finally {
+      await compacting.close();
+    }
   }, 120_000);
 
   it('turns an auto-compaction of codex exec into a compaction commit, and exports the compacted thread for resume', async () => {

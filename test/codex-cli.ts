@@ -2,6 +2,7 @@
 // working directory, a config.toml whose model provider is a mock Responses API on 127.0.0.1, no
 // approvals, no update check. Every run is killed after a timeout.
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from './helpers.js';
@@ -86,3 +87,19 @@ export async function eventually<T>(check: () => T | undefined | false, ms = 20_
 }
 
 export const readJsonLines = (path: string) => readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+
+/**
+ * The tables `ctx hooks install codex` appends to config.toml to trust its hooks at `hooksJson`:
+ * `sha256:` of the identity Codex 0.171 hashes (checked against the real CLI in codex-cli.test.ts).
+ */
+export function codexTrust(hooksJson: string, command: string, group = 0): string {
+  return ['stop', 'pre_compact', 'post_compact', 'session_end']
+    .map((event) => {
+      const hash = createHash('sha256').update(`{"event_name":"${event}","hooks":[{"async":false,"command":${JSON.stringify(command)},"timeout":30,"type":"command"}]}`).digest('hex');
+      return `[hooks.state.${JSON.stringify(`${hooksJson}:${event}:${group}:0`)}]\ntrusted_hash = "sha256:${hash}"\n`;
+    })
+    .join('\n');
+}
+
+/** What `ctx hooks status codex` prints: each hooks.json event, then notify, with ctx's command or `-`. */
+export const codexHookLines = (command: string | null) => ['Stop', 'PreCompact', 'PostCompact', 'SessionEnd', 'notify'].map((e) => `${e}\t${command ?? '-'}\n`).join('');

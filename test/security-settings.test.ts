@@ -5,6 +5,7 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CTX, ctx, tempDir } from './helpers.js';
+import { codexHookLines, codexTrust } from './codex-cli.js';
 
 const RUNTIMES = [
   { runtime: 'claude-code', dir: '.claude' },
@@ -144,39 +145,41 @@ function codex(text: string) {
   mkdirSync(codexHome);
   writeFileSync(config, text);
   const run = (action: string) => ctx(join(dir, '.ctx'), ['hooks', action, 'codex'], { env: { CODEX_HOME: codexHome }, cwd: dir });
-  return { config, run };
+  // ctx's hooks go to the project's .codex/hooks.json, trusted at the end of config.toml
+  const trusted = `\n${codexTrust(join(dir, '.codex', 'hooks.json'), JSON.parse(ours()).join(' '))}`;
+  return { config, run, trusted };
 }
 
 describe('ctx hooks … codex parses config.toml', () => {
   it('does not take a "[…]" line inside a multi-line string for a table: notify goes before the real one, and out again', () => {
     const original = 'model = "o3"\ndeveloper_instructions = """\nBe brief.\n[important]\nNever push.\n"""\n\n[tui]\nnotifications = true\n';
-    const { config, run } = codex(original);
+    const { config, run, trusted } = codex(original);
     expect(run('install').code).toBe(0);
-    expect(readFileSync(config, 'utf8')).toBe(`model = "o3"\ndeveloper_instructions = """\nBe brief.\n[important]\nNever push.\n"""\n\nnotify = ${ours()}\n[tui]\nnotifications = true\n`);
-    expect(run('status').stdout).toBe(`notify\t${JSON.parse(ours()).join(' ')}\n`);
+    expect(readFileSync(config, 'utf8')).toBe(`model = "o3"\ndeveloper_instructions = """\nBe brief.\n[important]\nNever push.\n"""\n\nnotify = ${ours()}\n[tui]\nnotifications = true\n${trusted}`);
+    expect(run('status').stdout).toBe(codexHookLines(JSON.parse(ours()).join(' ')));
     expect(run('uninstall').code).toBe(0);
     expect(readFileSync(config, 'utf8')).toBe(original);
   });
 
   it('does not take a nested array line of a multi-line array for a table', () => {
     const original = 'pairs = [\n  [1, 2],\n  [3, 4],\n]\n[tui]\nnotifications = true\n';
-    const { config, run } = codex(original);
+    const { config, run, trusted } = codex(original);
     expect(run('install').code).toBe(0);
-    expect(readFileSync(config, 'utf8')).toBe(`pairs = [\n  [1, 2],\n  [3, 4],\n]\nnotify = ${ours()}\n[tui]\nnotifications = true\n`);
+    expect(readFileSync(config, 'utf8')).toBe(`pairs = [\n  [1, 2],\n  [3, 4],\n]\nnotify = ${ours()}\n[tui]\nnotifications = true\n${trusted}`);
     expect(run('uninstall').code).toBe(0);
     expect(readFileSync(config, 'utf8')).toBe(original);
   });
 
   it('finds a notify written with a quoted key: another program is refused, ctx\'s own is replaced', () => {
     const original = '"notify" = ["notify-send", "Codex"]\n';
-    const { config, run } = codex(original);
+    const { config, run, trusted } = codex(original);
     expect(run('install')).toMatchObject({ code: 1, stdout: '', stderr: `ctx: ${config}: notify already runs another program ("notify" = ["notify-send", "Codex"]); nothing changed\n` });
     expect(readFileSync(config, 'utf8')).toBe(original);
-    expect(run('status')).toMatchObject({ code: 0, stdout: 'notify\t-\n' });
+    expect(run('status')).toMatchObject({ code: 0, stdout: codexHookLines(null) });
 
     writeFileSync(config, `'notify' = ["/old/node", "/old/ctx", "hook", "codex"] # old\nmodel = "o3"\n`);
     expect(run('install').code).toBe(0);
-    expect(readFileSync(config, 'utf8')).toBe(`notify = ${ours()}\nmodel = "o3"\n`);
+    expect(readFileSync(config, 'utf8')).toBe(`notify = ${ours()}\nmodel = "o3"\n${trusted}`);
   });
 
   it('refuses a notify that is a table (dotted key or [notify]), saying what is there', () => {
@@ -203,7 +206,7 @@ describe('ctx hooks … codex parses config.toml', () => {
   });
 
   it('keeps the mode of config.toml and edits a linked one through to its target', () => {
-    const { config, run } = codex('model = "o3"\n');
+    const { config, run, trusted } = codex('model = "o3"\n');
     chmodSync(config, 0o600);
     expect(run('install').code).toBe(0);
     expect(mode(config)).toBe(0o600);
@@ -213,7 +216,7 @@ describe('ctx hooks … codex parses config.toml', () => {
     symlinkSync(target, config);
     expect(run('install').code).toBe(0);
     expect(readlinkSync(config)).toBe(target);
-    expect(readFileSync(target, 'utf8')).toBe(`model = "o3"\nnotify = ${ours()}\n`);
+    expect(readFileSync(target, 'utf8')).toBe(`model = "o3"\nnotify = ${ours()}\n${trusted}`);
     expect(run('uninstall').code).toBe(0);
     expect([readlinkSync(config), readFileSync(target, 'utf8')]).toEqual([target, 'model = "o3"\n']);
   });

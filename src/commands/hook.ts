@@ -54,11 +54,12 @@ export default defineCommand({
   summary: "for a runtime's hooks: read the hook JSON on stdin (or as an argument), checkpoint what is new (always exits 0)",
   args: [
     { name: 'runtime', description: 'the runtime whose hook runs it (or NAME of a ctx-runtime-NAME on PATH)', required: true, values: 'runtime:capture' },
-    { name: 'input', description: "the hook JSON, when the runtime passes it as an argument (Codex's notify) instead of on stdin" },
+    { name: 'input', description: "the hook JSON, when the runtime passes it as an argument (Codex's notify) instead of on stdin (Codex's hooks.json hooks)" },
   ],
   options: [],
   examples: [
     'ctx hook claude-code < hook-input.json    # as Claude Code runs it once ctx hooks install claude-code added it',
+    'ctx hook codex < hook-input.json    # as Codex runs its hooks.json hooks once ctx hooks install codex added them',
     'ctx hook codex \'{"type":"agent-turn-complete","thread-id":"019a93b9-f380-7600-98ff-940e6b99603c","cwd":"/home/a/p"}\'    # as Codex runs its notify program',
     'ctx hook gemini-cli < hook-input.json     # as Gemini CLI runs it once ctx hooks install gemini-cli added it',
     'ctx hook pi < event.json    # as the extension that ctx hooks install pi writes runs it',

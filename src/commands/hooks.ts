@@ -21,7 +21,7 @@ export default defineCommand({
     'ctx hooks install claude-code',
     'ctx hooks status claude-code --json',
     'ctx hooks uninstall claude-code --user',
-    'ctx hooks install codex    # notify in $CODEX_HOME/config.toml: ctx runs after every turn',
+    'ctx hooks install codex --user    # hooks.json in $CODEX_HOME, trusted in its config.toml, and notify',
     'ctx hooks install gemini-cli',
     'ctx hooks install pi    # writes the extension .pi/extensions/ctx.ts: ctx runs after every turn',
     'ctx hooks install opencode    # .opencode/plugin/ctx.js: ctx runs after every turn',

@@ -4,6 +4,7 @@ import { concatBytes, contentTexts, timestampField, type StorageFormat } from '.
 import { claudeCompactLines, withPreserved } from './claude-code-compaction.js';
 import { isMessage, neutralLines } from './claude-code-messages.js';
 import { claudeLinesFromNeutral } from './claude-code-write.js';
+import { claudeSessionInfo } from './claude-code-session-info.js';
 
 export const claudeCode: StorageFormat = {
   name: 'claude-code-v1',
@@ -20,4 +21,5 @@ export const claudeCode: StorageFormat = {
   writeCompaction: claudeCompactLines,
   withKept: withPreserved,
   entryTime: timestampField,
+  sessionInfo: claudeSessionInfo,
 };

@@ -74,6 +74,17 @@ export interface StorageFormat {
    * then cuts inside an artifact, between whole entries. Without it, a window goes by commit time.
    */
   entryTime?(entry: unknown): string | undefined;
+  /**
+   * What an artifact says about its session as a whole (a title the runtime gave it, the pull
+   * request it is linked to); the newest wins, and a chain's commits carry it forward in meta.source.
+   */
+  sessionInfo?(bytes: Uint8Array): SessionInfo;
+}
+
+/** A session's title and pull request, as meta.source keeps them. */
+export interface SessionInfo {
+  title?: string;
+  pr?: { number: number; url: string; repository: string };
 }
 
 /** What `writeCompaction` gets: the context as read, and what the compaction pipeline made of it. */

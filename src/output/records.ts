@@ -47,6 +47,17 @@ export function logJson(r: CommitRecord) {
     summary: r.summary,
     branches: r.branches,
     links: r.links,
+    ...titleJson(m),
+  };
+}
+
+/** `title` and `pr` where the chain's session has them (a runtime's title line, its pull request link). */
+function titleJson(m: { source?: Record<string, unknown> }): { title?: string; pr?: { number: number; url: string; repository: string } } {
+  const s = m.source as { title?: unknown; pr?: { number?: unknown; url?: unknown; repository?: unknown } } | undefined;
+  const pr = s?.pr;
+  return {
+    ...(typeof s?.title === 'string' ? { title: s.title } : {}),
+    ...(pr && typeof pr.number === 'number' && typeof pr.url === 'string' && typeof pr.repository === 'string' ? { pr: { number: pr.number, url: pr.url, repository: pr.repository } } : {}),
   };
 }
 
@@ -55,7 +66,7 @@ export function writtenJson(w: WrittenCommit, branch: string) {
 }
 
 export function branchJson(b: BranchInfo) {
-  return { v: 1, name: b.name, id: b.id, type: b.meta.type, created_at: b.meta.created_at, summary: displaySummary(b.meta.summary, b.meta) };
+  return { v: 1, name: b.name, id: b.id, type: b.meta.type, created_at: b.meta.created_at, summary: displaySummary(b.meta.summary, b.meta), ...titleJson(b.meta) };
 }
 
 /** `damaged`: what a damaged branch's ref held instead of a commit id (its id is then null). */

@@ -2,7 +2,7 @@
 // turning byte-range segments of a transcript into a chain (every byte in exactly one artifact).
 import { basename } from 'node:path';
 import { BadInputError, ConflictError } from '../errors/index.js';
-import type { Segment, Stream, StreamReport } from '../api/capture/capture.js';
+import type { Position, Segment, Stream, StreamReport } from '../api/capture/capture.js';
 import { readRange, readTranscript } from '../api/read/files.js';
 import type { RepoContext } from '../api/repo/repo-context.js';
 import type { ImportOptions, ImportResult } from '../api/capture/runtime.js';
@@ -87,13 +87,13 @@ export async function importSegments(ctx: RepoContext, c: SegmentChain, opts: Im
  * A re-import: what is new in a transcript past its branch's tip, written as the hook's capture writes
  * it, holding the session's capture lock as the hook holds it (never beside a hook's capture).
  */
-export async function recapture(ctx: RepoContext, session: string, stream: Stream): Promise<StreamReport> {
+export async function recapture(ctx: RepoContext, session: string, stream: Stream, known?: Position): Promise<StreamReport> {
   const release = lockSession(ctx.gitdir, session);
   if (!release) throw new ConflictError(`a ctx hook is capturing session ${session}; import again when it is done`);
   try {
     // loaded by a re-import only: the splitters that import this file need none of it
     const { captureStream } = await import('../api/capture/capture.js');
-    return await captureStream(ctx, stream, { session, trigger: 'import', final: true, strict: true });
+    return await captureStream(ctx, stream, { session, trigger: 'import', final: true, strict: true }, known);
   } finally {
     release();
   }

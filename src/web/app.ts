@@ -51,6 +51,15 @@ async function graphPage(q: URLSearchParams): Promise<void> {
 
 // ---- a commit: metadata, annotations, resume commands, its context's messages page by page
 
+/** The session's title and its pull request (a link only to an http(s) address), where the chain has them. */
+function sessionLine(source: Record<string, unknown> | undefined): HTMLElement | null {
+  const title = typeof source?.title === 'string' ? source.title : null;
+  const pr = source?.pr as { number?: unknown; url?: unknown; repository?: unknown } | undefined;
+  const prLink = pr && typeof pr.url === 'string' && /^https?:\/\//.test(pr.url) ? h('a', { href: pr.url, class: 'pr', rel: 'noopener noreferrer' }, `${typeof pr.repository === 'string' ? pr.repository : ''}#${String(pr.number)}`) : null;
+  if (title === null && prLink === null) return null;
+  return h('p', { class: 'session-title' }, ...(title !== null ? [h('b', {}, title)] : []), ...(prLink ? [title !== null ? ' · pull request ' : 'pull request ', prLink] : []));
+}
+
 async function commitPage(id: string): Promise<void> {
   // the first page of messages is asked for with the commit, not after it
   const stop = new URLSearchParams(location.search).get('stop') === 'root' ? 'root' : 'compaction';
@@ -83,7 +92,8 @@ async function commitPage(id: string): Promise<void> {
   const noted = notes.length ? h('p', { class: 'notes' }, ...notes.flatMap(([k, v], i) => [i ? ' · ' : '', h('b', {}, k), ` ${typeof v === 'string' ? v : Array.isArray(v) ? v.join(', ') : JSON.stringify(v)}`])) : null;
   // the code commits it led to (ctx's git hooks recorded them)
   const led = codeCommits(c);
-  show(h('h1', {}, c.summary || short(c.id)), meta, ...(noted ? [noted] : []), nav, ...(led ? [led] : []), resume, count, list);
+  const titled = sessionLine(m.source);
+  show(h('h1', {}, c.summary || short(c.id)), ...(titled ? [titled] : []), meta, ...(noted ? [noted] : []), nav, ...(led ? [led] : []), resume, count, list);
   // the messages first: a resume command renders the whole session on the server
   await messagePages(c.id, stop, list, count, first);
   const runtimes = (await api<Runtime>('runtimes')).sort((x, y) => Number(y.formats.includes(m.format)) - Number(x.formats.includes(m.format)));

@@ -7,6 +7,7 @@ import { fullId } from '../../core/ids.js';
 import { derivedSummary } from '../../core/summary.js';
 import { COMMIT_TYPES, TRIGGERS, isoMs, type CommitType, type Meta, type Trigger } from '../../core/meta.js';
 import { storageFormat } from '../../formats/registry.js';
+import type { SessionInfo } from '../../formats/format.js';
 import { addInPieces, tallyOf } from '../../core/tokens.js';
 import { LongStrings } from '../../formats/jsonl.js';
 import { commitSpec } from '../../store/context-commits.js';
@@ -204,6 +205,13 @@ export async function checkpoint(ctx: RepoContext, input: CheckpointInput, state
 }
 
 /** The parent's structured state, carried into a commit that does not change it: the same subtree. */
+/** The title and pull request the parent's meta.source carries. */
+async function carriedSessionInfo(ctx: RepoContext, parent: string | null): Promise<SessionInfo> {
+  if (parent === null) return {};
+  const source = (await readTipMeta(ctx, parent)).source as SessionInfo | undefined;
+  return { ...(typeof source?.title === 'string' ? { title: source.title } : {}), ...(source?.pr && typeof source.pr === 'object' ? { pr: source.pr } : {}) };
+}
+
 async function carriedState(ctx: RepoContext, parent: string | null): Promise<TreeFile[]> {
   const tree = parent === null ? null : await subtreeOf(ctx.gitdir, ctx.engine, parent, STATE_DIR);
   return tree === null ? [] : [{ path: STATE_DIR, tree }];
@@ -244,6 +252,9 @@ export async function writeChain(
   const ext = storageFormat(format).ext;
   const policy = items.length ? secretPolicy(ctx.config, items[0].secrets) : 'redact';
   const state = await carriedState(ctx, onto);
+  const fmt = storageFormat(format);
+  // the session's title and pull request, carried from commit to commit (formats that have them)
+  let session: SessionInfo = fmt.sessionInfo ? await carriedSessionInfo(ctx, onto) : {};
   const written: WrittenCommit[] = [];
   let batch: Awaited<ReturnType<typeof prepareCommit>>[] = [];
   let held = 0;
@@ -256,7 +267,12 @@ export async function writeChain(
   };
   for (const item of items) {
     const artifact = typeof item.artifact === 'function' ? item.artifact() : item.artifact;
-    batch.push(await prepareCommit(ctx, format, artifact, item, item.secrets === undefined ? policy : secretPolicy(ctx.config, item.secrets)));
+    const prepared = await prepareCommit(ctx, format, artifact, item, item.secrets === undefined ? policy : secretPolicy(ctx.config, item.secrets));
+    if (fmt.sessionInfo) {
+      session = { ...session, ...fmt.sessionInfo(prepared.artifact) };
+      if (session.title !== undefined || session.pr !== undefined) prepared.meta.source = { ...prepared.meta.source, ...session };
+    }
+    batch.push(prepared);
     held += artifact.byteLength;
     onProgress?.(written.length + batch.length);
     if (held >= BATCH_BYTES) await write();

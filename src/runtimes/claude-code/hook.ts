@@ -75,7 +75,10 @@ export async function captureSession(ctx: RepoContext, transcript: TranscriptStr
   const file = resolve(input.cwd ?? '.', input.transcript_path);
   const run: Run = { session, trigger, final: input.hook_event_name === 'SessionEnd' };
   const reports: StreamReport[] = [];
-  const main = await captureStream(ctx, { transcript, key: session, base: sessionBranch(session), file, main: true }, run);
+  const base = sessionBranch(session);
+  // a new session forked from an exported commit starts at that commit (only on its first capture: the branch is new)
+  const known = ctx.refs.read(refs.branch(base)) === null ? await (await import('./forked.js')).forkedPosition(ctx, base, file) : null;
+  const main = await captureStream(ctx, { transcript, key: session, base, file, main: true }, run, known ?? undefined);
   reports.push(main);
   if (main.forked) note(`transcript ${main.forked.reason}: started ${main.branch} at ${main.forked.at ?? 'a new root'}`);
   for (const agent of agentFiles(ctx.gitdir, file, session)) {

@@ -14,6 +14,7 @@ import { refs } from '../../store/refs.js';
 import { importSegments, recapture } from '../transcript.js';
 import { AGENT_FILE } from './agents.js';
 import { findSpawnCommit } from './spawn.js';
+import { forkedPosition } from './forked.js';
 import { CLAUDE_FORMAT, agentBranch, sessionBranch } from './names.js';
 import { splitTranscriptFile } from './split.js';
 
@@ -26,6 +27,13 @@ export async function importClaudeCode(ctx: RepoContext, file: string, transcrip
   const agent = AGENT_FILE.exec(basename(file))?.[1] ?? sidechainAgent(first());
   const branch = opts.branch ?? (agent !== undefined ? agentBranch(session, agent) : sessionBranch(session));
   const tip = ctx.refs.read(refs.branch(branch));
+  // a session Claude Code forked from an exported commit: only the lines after the copies, on top of that commit
+  const forked = tip === null && agent === undefined ? await forkedPosition(ctx, branch, file) : null;
+  if (forked !== null) {
+    const r = await recapture(ctx, session, { transcript, key: opts.branch === undefined ? session : undefined, base: branch, file, main: true }, forked);
+    const now = ctx.refs.read(refs.branch(r.branch))!;
+    return { branch: r.branch, session, bytes: size, commits: r.commits, unchanged: false, tip: now };
+  }
   if (tip === null) {
     // a subagent's chain starts at the commit that spawned it, as the hook's capture starts it
     const mainTip = agent === undefined ? null : ctx.refs.read(refs.branch(sessionBranch(session)));

@@ -1,12 +1,12 @@
 // Codex CLI as a runtime plug-in: import of its rollouts (current and pre-envelope), live capture
-// from its `notify` program, that setting in config.toml, export for `codex resume`.
+// from its hooks.json hooks (and `notify` before them), those settings, export for `codex resume`.
 import type { Runtime } from '../../api/capture/runtime.js';
 import { writeSession } from '../session-file.js';
 import { CODEX_FORMAT, CODEX_LEGACY_FORMAT, importCodex, sessionBranch, transcript } from './import.js';
 import { captureEvent, captureTurn, catchUpLive, liveInfo } from './hook.js';
 import { exportPath } from './paths.js';
 import { recognizer } from './recognize.js';
-import { configPath, install, status, uninstall } from './settings.js';
+import { configPath, covers, install, status, uninstall } from './settings.js';
 import { tools } from './tools.js';
 import { shellSession } from './shell-session.js';
 
@@ -18,7 +18,7 @@ export const codex: Runtime = {
   import: { accepts: 'a Codex rollout .jsonl', files: /^rollout-.*\.jsonl$/, recognizer, run: importCodex },
   transcript,
   capture: { parse: captureEvent, run: captureTurn, live: liveInfo, catchUp: catchUpLive, shellSession },
-  hooks: { path: configPath, install, uninstall, status },
+  hooks: { path: configPath, install, uninstall, status, covers },
   export: {
     render: async (ctx, spec, opts) => (await import('./export.js')).exportCodex(ctx, spec, opts),
     path: exportPath,
