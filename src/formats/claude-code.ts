@@ -8,6 +8,7 @@ import { claudeLinesFromNeutral } from './claude-code-write.js';
 export const claudeCode: StorageFormat = {
   name: 'claude-code-v1',
   ext: 'jsonl',
+  runtime: 'claude-code',
   parse: parseObjectLines,
   eachEntry: eachObjectLine,
   longTexts: true,
