@@ -148,9 +148,11 @@ describe('codex-rollout-v1 as neutral messages', () => {
 
   it('reads the thread system prompt (session_meta.base_instructions) as the first message', () => {
     const messages = read(readFileSync(RESUMED));
-    expect(messages[0]).toEqual({ role: 'system', content: [{ type: 'text', text: 'You are Codex, a coding agent running in the Codex CLI. Be precise, safe and helpful.' }], timestamp: '2026-11-22T21:04:49.423Z' });
+    expect(messages[0]).toEqual({ role: 'system', content: [{ type: 'text', text: 'You are Codex, a coding agent running in the Codex CLI. Be precise, safe and helpful.' }], timestamp: '2026-11-22T21:04:49.423Z', origin: { runtime: 'codex', kind: 'preamble' } });
     expect(texts(messages, 'user').filter((t) => !t.startsWith('<'))).toEqual(['say hi', 'second prompt']);
     expect(messages.map((m) => m.role)).toEqual(['system', 'system', 'user', 'user', 'assistant', 'tool', 'assistant', 'user', 'assistant', 'tool', 'assistant']);
+    // the system prompt, the skills and the environment are Codex's own (docs/format.md 8.3); the rest is the conversation
+    expect(messages.map((m) => m.origin?.kind ?? null)).toEqual(['preamble', 'preamble', 'preamble', ...Array(8).fill(null)]);
   });
 
   it('reads a prompt recorded only as a user_message event, and a prompt recorded both ways once', () => {
@@ -189,7 +191,8 @@ describe('codex-rollout-v1 as neutral messages', () => {
       ].map((l) => `${JSON.stringify(l)}\n`).join(''),
     );
     const back = read(bytes).map(({ timestamp: _t, ...m }) => m);
-    expect(back).toEqual([messages[0], { role: 'user', content: [{ type: 'text', text: 'list files' }] }, { role: 'assistant', content: [{ type: 'text', text: 'Listing.' }, messages[2].content[2]] }, messages[3], messages[4]]);
+    // base_instructions are the thread's system prompt: Codex's own preamble once written there
+    expect(back).toEqual([{ ...messages[0], origin: { runtime: 'codex', kind: 'preamble' } }, { role: 'user', content: [{ type: 'text', text: 'list files' }] }, { role: 'assistant', content: [{ type: 'text', text: 'Listing.' }, messages[2].content[2]] }, messages[3], messages[4]]);
   });
 });
 

@@ -76,6 +76,11 @@ function expectResumed(rows: Row[], turn: Row[]): void {
   const answer = rows.findIndex((r, i) => i > c + 1 && r.role === 'assistant' && r.kind === 'text');
   expect(rows[answer]?.text, JSON.stringify(rows)).toBe(SCRIPT.answer);
   expect(rows.at(-1)).toEqual({ role: 'user', kind: 'text', text: SCRIPT.next });
+  // the id the source's model gave the call reaches the target's model unchanged (both APIs carry one)
+  if (call.id !== undefined && rows[c].id !== undefined) expect(rows[c].id).toBe(call.id);
+  // and nothing else: the source runtime's own system prompt, permissions, environment or session
+  // context is not conversation (the target adds its own, which its driver leaves out)
+  expect(rows.map(strip), JSON.stringify(rows)).toEqual([prompt, call, result, { role: 'assistant', kind: 'text', text: SCRIPT.answer }, { role: 'user', kind: 'text', text: SCRIPT.next }].map(strip));
 }
 
 for (const source of DRIVERS) {

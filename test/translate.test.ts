@@ -3,6 +3,7 @@
 // markdown renders a fixed fixture exactly; an unknown stored format falls back to raw, exit 0.
 import { encode } from 'cbor-x';
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,7 +13,10 @@ import { claudeCode } from '../src/formats/claude-code.js';
 import { codexRollout } from '../src/formats/codex-rollout.js';
 import { codexRolloutV0 } from '../src/formats/codex-rollout-v0.js';
 import type { StorageFormat } from '../src/formats/format.js';
-import { resultText, type NeutralMessage } from '../src/core/neutral.js';
+import { forRuntime, resultText, type NeutralMessage } from '../src/core/neutral.js';
+import { callId } from '../src/formats/gemini-messages.js';
+import { claudeLinesFromNeutral } from '../src/formats/claude-code-write.js';
+import { geminiJsonl } from '../src/formats/gemini-jsonl.js';
 import { NO_RESULT, openaiChat, orphanResultText } from '../src/formats/openai-chat.js';
 import { FIXED_ENV, FIXTURES, corpusFiles, ctx, describeCorpus, git, itCorpus, newStore, tempDir } from './helpers.js';
 
@@ -288,8 +292,127 @@ describe('rendering and raw tiers', () => {
       ]);
     }
   });
+  it('writes a call id the Messages API would refuse as one it takes, the same for its call and its result, two ids never as one', () => {
+    const call = (id: string) => ({ type: 'tool_call' as const, id, name: 'ls', input: {} });
+    const result = (id: string) => ({ type: 'tool_result' as const, call_id: id, content: 'ok' });
+    const bytes = claudeLinesFromNeutral([
+      { role: 'assistant', content: [call('a.b'), call('a:b'), call('toolu_01-x')] },
+      { role: 'tool', content: [result('a.b'), result('a:b'), result('toolu_01-x')] },
+    ]);
+    const [calls, results] = Buffer.from(bytes).toString('utf8').trimEnd().split('\n').map((l) => JSON.parse(l).message.content);
+    const ids = ['a_b_' + sha8('a.b'), 'a_b_' + sha8('a:b'), 'toolu_01-x'];
+    expect(calls.map((b: { id: string }) => b.id)).toEqual(ids);
+    expect(results.map((b: { tool_use_id: string }) => b.tool_use_id)).toEqual(ids);
+    expect(ids.slice(0, 2)).toEqual(['a_b_2e7336dc', 'a_b_6783a31e']);
+  });
 });
+
+const sha8 = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 8);
 
 function execGit(gitdir: string, args: string[], input: string): string {
   return execFileSync('git', ['--git-dir', gitdir, ...args], { input, encoding: 'utf8' }).trim();
 }
+
+// A runtime's own preamble (its system prompt, permissions, skills, environment, session context) is
+// stale in another runtime, which adds its own: translation into another runtime's format leaves it
+// out and carries over what the user wrote (docs/format.md, "Runtime preamble"). The fixtures are
+// Codex 0.171.0 and Gemini CLI 0.61.0 sessions of the resume matrix's turn, trimmed.
+describe('translation between runtimes', () => {
+  const CODEX = join(FIXTURES, 'codex', 'rollout-2026-03-01T10-00-00-01a21dd1-845b-7400-9ae0-912b49e4f6bb.jsonl');
+  const GEMINI = join(FIXTURES, 'gemini-cli', 'session-2026-03-02T09-00-2e7e3091.jsonl');
+  const codexPreamble = { runtime: 'codex', kind: 'preamble' } as const;
+  const geminiPreamble = { runtime: 'gemini-cli', kind: 'preamble' } as const;
+  const SESSION_CONTEXT =
+    "<session_context>\nThis is the Gemini CLI. We are setting up the context for our chat.\nToday's date is Monday, March 2, 2026 (formatted according to the user's locale).\nMy operating system is: linux\nThe project's temporary directory is: /work/gemini-cli/home/.gemini/tmp/proj\n- **Workspace Directories:**\n  - /work/proj\n- **Directory Structure:**\n\nShowing up to 200 items (files + folders).\n\n/work/proj/\n└───notes.txt\n\n\n</session_context>";
+  const AGENTS_MD = '# AGENTS.md instructions for /work/proj\n\n<INSTRUCTIONS>\nRun the tests before you commit.\n</INSTRUCTIONS>';
+  const text = (t: string) => [{ type: 'text', text: t }];
+
+  it('reads Codex’s system prompt, developer sections and environment as its preamble, AGENTS.md and untagged developer text as the user’s instructions', () => {
+    const developer = { timestamp: '2026-03-01T10:00:01.000Z', ids: { id: 'msg_01a21dd1-85f9-7ef1-8847-0c7f5138fadc' } };
+    expect(neutral(codexRollout, readFileSync(CODEX))).toEqual([
+      { role: 'system', content: text('You are a coding agent running in the Codex CLI.'), origin: codexPreamble, timestamp: '2026-03-01T10:00:00.000Z' },
+      { role: 'system', content: [...text('<skills_instructions>\n## Skills\n- skill-installer\n</skills_instructions>'), ...text('<permissions instructions>\nsandbox_mode is danger-full-access.\n</permissions instructions>')], ...developer, origin: codexPreamble },
+      { role: 'system', content: text('Answer in English.'), ...developer, origin: { runtime: 'codex', kind: 'instructions' } },
+      { role: 'user', content: text('<environment_context>\n  <cwd>/work/proj</cwd>\n  <shell>bash</shell>\n</environment_context>'), timestamp: '2026-03-01T10:00:02.000Z', ids: { id: 'msg_01a21dd1-85f9-7ef1-8847-0c8a87153178' }, origin: codexPreamble },
+      { role: 'user', content: text(AGENTS_MD), timestamp: '2026-03-01T10:00:03.000Z', ids: { id: 'msg_agents' }, origin: { runtime: 'codex', kind: 'instructions' } },
+      { role: 'user', content: text('read notes.txt please'), timestamp: '2026-03-01T10:00:04.000Z', ids: { id: 'msg_01a21dd1-8665-7710-8cc4-93f6babff56a' } },
+      { role: 'assistant', content: [{ type: 'tool_call', id: 'call_notes', name: 'exec_command', input: { cmd: 'cat notes.txt' } }], timestamp: '2026-03-01T10:00:05.000Z', ids: { id: 'fc_call_notes' } },
+      { role: 'tool', content: [{ type: 'tool_result', call_id: 'call_notes', content: 'hello from notes\n' }], timestamp: '2026-03-01T10:00:06.000Z', ids: { id: 'fco_01a21dd1-8872-73e3-9d35-f24991952782' } },
+      { role: 'assistant', content: text('The notes say hello.'), timestamp: '2026-03-01T10:00:07.000Z', ids: { id: 'msg_efdc7a1f' } },
+    ]);
+  });
+
+  it('reads Gemini CLI’s session context as its preamble, and a call’s id as the model saw it (without the tool’s name Gemini CLI records before it)', () => {
+    expect(neutral(geminiJsonl, readFileSync(GEMINI))).toEqual([
+      { role: 'user', content: text(SESSION_CONTEXT), timestamp: '2026-03-02T09:00:32.250Z', ids: { id: 'd04923d38bb0f6017037e74183378ef4' }, origin: geminiPreamble },
+      { role: 'user', content: text('read notes.txt please'), timestamp: '2026-03-02T09:00:32.689Z', ids: { id: 'f8f82108-3a81-4604-a54e-15f279b9ff6f' } },
+      { role: 'assistant', content: [{ type: 'tool_call', id: 'read_file_1795796612933_0', name: 'read_file', input: { file_path: '/work/proj/notes.txt' } }], timestamp: '2026-03-02T09:00:34.023Z', ids: { id: 'a537db23-4909-42ae-957f-2e262dfff980' } },
+      { role: 'tool', content: [{ type: 'tool_result', call_id: 'read_file_1795796612933_0', content: 'hello from notes\n' }], timestamp: '2026-03-02T09:00:34.424Z' },
+      { role: 'assistant', content: text('The notes say hello.'), timestamp: '2026-03-02T09:00:34.648Z', ids: { id: 'a692047f-0308-4435-ab6b-03e6803bb86e' } },
+    ]);
+    // an id that merely starts like its tool's name is kept
+    expect(callId({ id: 'read_file__', name: 'read_file' })).toBe('read_file__');
+    expect(callId({ id: 'ls__ls_1_0', name: 'ls' })).toBe('ls_1_0');
+    expect(callId({ id: 'rf-1', name: 'read_file' })).toBe('rf-1');
+  });
+
+  it('drops another runtime’s preamble, carries its system-role instructions over as a marked user message, keeps its own and everything else', () => {
+    const ms: NeutralMessage[] = [
+      { role: 'system', content: text('base'), origin: codexPreamble },
+      { role: 'system', content: text('Answer in English.'), origin: { runtime: 'codex', kind: 'instructions' } },
+      { role: 'user', content: text(AGENTS_MD), origin: { runtime: 'codex', kind: 'instructions' } },
+      { role: 'user', content: text('hi') },
+    ];
+    expect(forRuntime(ms, 'codex')).toEqual(ms);
+    expect(forRuntime(ms, 'claude-code')).toEqual([
+      { role: 'user', content: text('Instructions carried over from codex:\n\nAnswer in English.'), origin: { runtime: 'codex', kind: 'instructions' } },
+      ms[2],
+      ms[3],
+    ]);
+  });
+
+  it('translates each into the other runtimes without its preamble, instructions carried over and call ids unchanged: exact bytes', () => {
+    const store = newStore();
+    expect(ctx(store, ['import', 'codex', CODEX, '-b', 'cx'], { env }).code).toBe(0);
+    expect(ctx(store, ['import', 'gemini-cli', GEMINI, '-b', 'gm'], { env }).code).toBe(0);
+    const cases: [string, string, string[]][] = [
+      ['cx', 'gemini-cli-jsonl-v1', [
+        "{\"id\":\"msg_01a21dd1-85f9-7ef1-8847-0c7f5138fadc\",\"timestamp\":\"2026-03-01T10:00:01.000Z\",\"type\":\"user\",\"content\":[{\"text\":\"Instructions carried over from codex:\\n\\nAnswer in English.\"}]}\n",
+        "{\"id\":\"msg_agents\",\"timestamp\":\"2026-03-01T10:00:03.000Z\",\"type\":\"user\",\"content\":[{\"text\":\"# AGENTS.md instructions for /work/proj\\n\\n<INSTRUCTIONS>\\nRun the tests before you commit.\\n</INSTRUCTIONS>\"}]}\n",
+        "{\"id\":\"msg_01a21dd1-8665-7710-8cc4-93f6babff56a\",\"timestamp\":\"2026-03-01T10:00:04.000Z\",\"type\":\"user\",\"content\":[{\"text\":\"read notes.txt please\"}]}\n",
+        "{\"id\":\"fc_call_notes\",\"timestamp\":\"2026-03-01T10:00:05.000Z\",\"type\":\"gemini\",\"content\":[{\"functionCall\":{\"id\":\"call_notes\",\"name\":\"exec_command\",\"args\":{\"cmd\":\"cat notes.txt\"}}}]}\n",
+        "{\"id\":\"fco_01a21dd1-8872-73e3-9d35-f24991952782\",\"timestamp\":\"2026-03-01T10:00:06.000Z\",\"type\":\"user\",\"content\":[{\"functionResponse\":{\"id\":\"call_notes\",\"name\":\"exec_command\",\"response\":{\"output\":\"hello from notes\\n\"}}}]}\n",
+        "{\"id\":\"msg_efdc7a1f\",\"timestamp\":\"2026-03-01T10:00:07.000Z\",\"type\":\"gemini\",\"content\":[{\"text\":\"The notes say hello.\"}]}\n",
+      ]],
+      ['gm', 'codex-rollout-v1', [
+        "{\"timestamp\":\"2026-03-02T09:00:32.689Z\",\"type\":\"session_meta\",\"payload\":{\"id\":\"\",\"timestamp\":\"2026-03-02T09:00:32.689Z\",\"cwd\":\"\",\"originator\":\"ctx\",\"cli_version\":\"\",\"source\":\"exec\",\"model_provider\":\"\"}}\n",
+        "{\"timestamp\":\"2026-03-02T09:00:32.689Z\",\"type\":\"response_item\",\"payload\":{\"type\":\"message\",\"role\":\"user\",\"content\":[{\"type\":\"input_text\",\"text\":\"read notes.txt please\"}]}}\n",
+        "{\"timestamp\":\"2026-03-02T09:00:32.689Z\",\"type\":\"event_msg\",\"payload\":{\"type\":\"user_message\",\"message\":\"read notes.txt please\",\"images\":[]}}\n",
+        "{\"timestamp\":\"2026-03-02T09:00:34.023Z\",\"type\":\"response_item\",\"payload\":{\"type\":\"function_call\",\"name\":\"read_file\",\"arguments\":\"{\\\"file_path\\\":\\\"/work/proj/notes.txt\\\"}\",\"call_id\":\"read_file_1795796612933_0\"}}\n",
+        "{\"timestamp\":\"2026-03-02T09:00:34.424Z\",\"type\":\"response_item\",\"payload\":{\"type\":\"function_call_output\",\"call_id\":\"read_file_1795796612933_0\",\"output\":\"hello from notes\\n\"}}\n",
+        "{\"timestamp\":\"2026-03-02T09:00:34.648Z\",\"type\":\"response_item\",\"payload\":{\"type\":\"message\",\"role\":\"assistant\",\"content\":[{\"type\":\"output_text\",\"text\":\"The notes say hello.\"}]}}\n",
+      ]],
+      ['cx', 'claude-code-v1', [
+        "{\"parentUuid\":null,\"isSidechain\":false,\"userType\":\"external\",\"sessionId\":\"7791eb74-3a1f-45c4-a6a3-666b4afca103\",\"version\":\"2.1.330\",\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"Instructions carried over from codex:\\n\\nAnswer in English.\"}]},\"uuid\":\"aae386b3-9ae6-46a6-a07d-c97163ce4877\",\"timestamp\":\"2026-03-01T10:00:01.000Z\"}\n",
+        "{\"parentUuid\":\"aae386b3-9ae6-46a6-a07d-c97163ce4877\",\"isSidechain\":false,\"userType\":\"external\",\"sessionId\":\"7791eb74-3a1f-45c4-a6a3-666b4afca103\",\"version\":\"2.1.330\",\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"# AGENTS.md instructions for /work/proj\\n\\n<INSTRUCTIONS>\\nRun the tests before you commit.\\n</INSTRUCTIONS>\"}]},\"uuid\":\"a4190315-0ba6-443c-ab9d-12898364d314\",\"timestamp\":\"2026-03-01T10:00:03.000Z\"}\n",
+        "{\"parentUuid\":\"a4190315-0ba6-443c-ab9d-12898364d314\",\"isSidechain\":false,\"userType\":\"external\",\"sessionId\":\"7791eb74-3a1f-45c4-a6a3-666b4afca103\",\"version\":\"2.1.330\",\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"read notes.txt please\"}]},\"uuid\":\"2fb2b945-8938-4dce-a49f-8b2717ad0504\",\"timestamp\":\"2026-03-01T10:00:04.000Z\"}\n",
+        "{\"parentUuid\":\"2fb2b945-8938-4dce-a49f-8b2717ad0504\",\"isSidechain\":false,\"userType\":\"external\",\"sessionId\":\"7791eb74-3a1f-45c4-a6a3-666b4afca103\",\"version\":\"2.1.330\",\"type\":\"assistant\",\"message\":{\"id\":\"msg_ctx_a912543659264833aa23d3c76dfb3fad\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"ctx-translated\",\"content\":[{\"type\":\"tool_use\",\"id\":\"call_notes\",\"name\":\"exec_command\",\"input\":{\"cmd\":\"cat notes.txt\"}}],\"stop_reason\":\"tool_use\",\"stop_sequence\":null,\"usage\":{\"input_tokens\":0,\"output_tokens\":0}},\"uuid\":\"a9125436-5926-4833-aa23-d3c76dfb3fad\",\"timestamp\":\"2026-03-01T10:00:05.000Z\"}\n",
+        "{\"parentUuid\":\"a9125436-5926-4833-aa23-d3c76dfb3fad\",\"isSidechain\":false,\"userType\":\"external\",\"sessionId\":\"7791eb74-3a1f-45c4-a6a3-666b4afca103\",\"version\":\"2.1.330\",\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"call_notes\",\"content\":\"hello from notes\\n\"}]},\"uuid\":\"fbac6319-3682-45d6-afcb-afd092a29253\",\"timestamp\":\"2026-03-01T10:00:06.000Z\"}\n",
+        "{\"parentUuid\":\"fbac6319-3682-45d6-afcb-afd092a29253\",\"isSidechain\":false,\"userType\":\"external\",\"sessionId\":\"7791eb74-3a1f-45c4-a6a3-666b4afca103\",\"version\":\"2.1.330\",\"type\":\"assistant\",\"message\":{\"id\":\"msg_ctx_1d3564b382ee4323a848293b94744a1f\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"ctx-translated\",\"content\":[{\"type\":\"text\",\"text\":\"The notes say hello.\"}],\"stop_reason\":\"end_turn\",\"stop_sequence\":null,\"usage\":{\"input_tokens\":0,\"output_tokens\":0}},\"uuid\":\"1d3564b3-82ee-4323-a848-293b94744a1f\",\"timestamp\":\"2026-03-01T10:00:07.000Z\"}\n",
+      ]],
+      ['gm', 'claude-code-v1', [
+        "{\"parentUuid\":null,\"isSidechain\":false,\"userType\":\"external\",\"sessionId\":\"7791eb74-3a1f-45c4-a6a3-666b4afca103\",\"version\":\"2.1.330\",\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"read notes.txt please\"}]},\"uuid\":\"aed63fee-46ab-49df-a896-9045962e7e66\",\"timestamp\":\"2026-03-02T09:00:32.689Z\"}\n",
+        "{\"parentUuid\":\"aed63fee-46ab-49df-a896-9045962e7e66\",\"isSidechain\":false,\"userType\":\"external\",\"sessionId\":\"7791eb74-3a1f-45c4-a6a3-666b4afca103\",\"version\":\"2.1.330\",\"type\":\"assistant\",\"message\":{\"id\":\"msg_ctx_ec26b38be2544b7aaae54fa08dcdee76\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"ctx-translated\",\"content\":[{\"type\":\"tool_use\",\"id\":\"read_file_1795796612933_0\",\"name\":\"read_file\",\"input\":{\"file_path\":\"/work/proj/notes.txt\"}}],\"stop_reason\":\"tool_use\",\"stop_sequence\":null,\"usage\":{\"input_tokens\":0,\"output_tokens\":0}},\"uuid\":\"ec26b38b-e254-4b7a-aae5-4fa08dcdee76\",\"timestamp\":\"2026-03-02T09:00:34.023Z\"}\n",
+        "{\"parentUuid\":\"ec26b38b-e254-4b7a-aae5-4fa08dcdee76\",\"isSidechain\":false,\"userType\":\"external\",\"sessionId\":\"7791eb74-3a1f-45c4-a6a3-666b4afca103\",\"version\":\"2.1.330\",\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"read_file_1795796612933_0\",\"content\":\"hello from notes\\n\"}]},\"uuid\":\"4cefa06d-4acb-4b25-a9fe-17ee0996563e\",\"timestamp\":\"2026-03-02T09:00:34.424Z\"}\n",
+        "{\"parentUuid\":\"4cefa06d-4acb-4b25-a9fe-17ee0996563e\",\"isSidechain\":false,\"userType\":\"external\",\"sessionId\":\"7791eb74-3a1f-45c4-a6a3-666b4afca103\",\"version\":\"2.1.330\",\"type\":\"assistant\",\"message\":{\"id\":\"msg_ctx_04085f95c5dc4ffba6fd5c11448d06b1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"ctx-translated\",\"content\":[{\"type\":\"text\",\"text\":\"The notes say hello.\"}],\"stop_reason\":\"end_turn\",\"stop_sequence\":null,\"usage\":{\"input_tokens\":0,\"output_tokens\":0}},\"uuid\":\"04085f95-c5dc-4ffb-a6fd-5c11448d06b1\",\"timestamp\":\"2026-03-02T09:00:34.648Z\"}\n",
+      ]],
+    ];
+    for (const [branch, format, lines] of cases) {
+      const r = ctx(store, ['materialize', branch, '--format', format], { env });
+      expect([branch, format, r.code, r.stdout.split(/(?<=\n)/)]).toEqual([branch, format, 0, lines]);
+    }
+    // the same runtime's own materialization and export stay byte for byte what it wrote, preamble included
+    expect(ctx(store, ['materialize', 'cx'], { env }).stdout).toBe(readFileSync(CODEX, 'utf8'));
+    expect(ctx(store, ['materialize', 'gm'], { env }).stdout).toBe(readFileSync(GEMINI, 'utf8'));
+  });
+});

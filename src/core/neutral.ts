@@ -41,6 +41,19 @@ export interface NeutralMessage {
   timestamp?: string;
   /** the source's own ids (uuid, message id, item id), by the source's field names */
   ids?: Record<string, string>;
+  /** what put the message there when neither the user nor the model wrote it in the conversation */
+  origin?: Origin;
+}
+
+/**
+ * A message the source runtime added on its own (docs/format.md, "Runtime preamble"): `preamble` is
+ * the runtime's own context (its system prompt, permissions, skills, environment, session context),
+ * stale anywhere else; `instructions` are user-written instructions it loaded (AGENTS.md), which
+ * any runtime's model needs. `runtime` names the runtime, as the formats of its sessions do.
+ */
+export interface Origin {
+  runtime: string;
+  kind: 'preamble' | 'instructions';
 }
 
 export const ROLES: readonly Role[] = ['system', 'user', 'assistant', 'tool'];
@@ -62,6 +75,24 @@ export function resultText(content: Block[] | string): string {
   if (typeof content === 'string') return content;
   return content.map((b) => (b.type === 'text' || b.type === 'thinking' ? b.text : b.type === 'image' ? `[image${b.media_type ? ` ${b.media_type}` : ''}]` : JSON.stringify(b))).join('\n');
 }
+
+/**
+ * The messages a translation into `runtime`'s sessions carries: another runtime's preamble is left
+ * out (the target adds its own system prompt and environment); instructions another runtime held in
+ * its system role become a user message saying where they come from; the rest stays as it is.
+ */
+export function forRuntime(messages: readonly NeutralMessage[], runtime: string): NeutralMessage[] {
+  return messages.flatMap((m): NeutralMessage[] => {
+    if (m.origin === undefined || m.origin.runtime === runtime) return [m];
+    if (m.origin.kind === 'preamble') return [];
+    if (m.role !== 'system') return [m];
+    const text = m.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n\n');
+    return [{ ...m, role: 'user', content: [{ type: 'text', text: carriedInstructions(m.origin.runtime, text) }] }];
+  });
+}
+
+/** System-role instructions of another runtime, as the user message that carries them over. */
+export const carriedInstructions = (runtime: string, text: string) => `Instructions carried over from ${runtime}:\n\n${text}`;
 
 /** Drops undefined fields, so messages compare deep-equal after a trip through CBOR or JSON. */
 export function compact<T extends object>(o: T): { [K in keyof T]: Exclude<T[K], undefined> } {

@@ -17,12 +17,13 @@ describe('claude-code-v1 fromNeutral', () => {
     const bytes = claudeCode.fromNeutral!(MESSAGES);
     expect(Buffer.from(claudeCode.fromNeutral!(MESSAGES)).equals(Buffer.from(bytes))).toBe(true);
     const lines = Buffer.from(bytes).toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
-    // the empty assistant message has nothing to send: no line
+    // the empty assistant message has nothing to send: no line; an id the Messages API refuses has its
+    // characters replaced and its own hash appended, for the call and its result alike
     expect(lines.map((l) => [l.type, l.message.content])).toEqual([
       ['user', [{ type: 'text', text: 'be brief' }]],
       ['user', [{ type: 'text', text: 'list files' }]],
-      ['assistant', [{ type: 'tool_use', id: 'call_1_a', name: 'shell', input: { command: ['ls'] } }]],
-      ['user', [{ type: 'tool_result', tool_use_id: 'call_1_a', content: 'a.txt', is_error: true }]],
+      ['assistant', [{ type: 'tool_use', id: 'call_1_a_4608f7eb', name: 'shell', input: { command: ['ls'] } }]],
+      ['user', [{ type: 'tool_result', tool_use_id: 'call_1_a_4608f7eb', content: 'a.txt', is_error: true }]],
       ['assistant', [{ type: 'text', text: 'one file' }]],
     ]);
     expect(lines[0].parentUuid).toBeNull();
@@ -34,8 +35,8 @@ describe('claude-code-v1 fromNeutral', () => {
     expect(claudeCode.toNeutral!(claudeCode.parse(bytes)).map((m) => [m.role, m.content])).toEqual([
       ['user', [{ type: 'text', text: 'be brief' }]],
       ['user', [{ type: 'text', text: 'list files' }]],
-      ['assistant', [{ type: 'tool_call', id: 'call_1_a', name: 'shell', input: { command: ['ls'] } }]],
-      ['tool', [{ type: 'tool_result', call_id: 'call_1_a', content: 'a.txt', is_error: true }]],
+      ['assistant', [{ type: 'tool_call', id: 'call_1_a_4608f7eb', name: 'shell', input: { command: ['ls'] } }]],
+      ['tool', [{ type: 'tool_result', call_id: 'call_1_a_4608f7eb', content: 'a.txt', is_error: true }]],
       ['assistant', [{ type: 'text', text: 'one file' }]],
     ]);
   });

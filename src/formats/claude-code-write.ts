@@ -38,8 +38,11 @@ export function claudeLinesFromNeutral(messages: readonly NeutralMessage[]): Uin
   return Buffer.from(out.join(''), 'utf8');
 }
 
-/** Tool ids the Messages API accepts: letters, digits, `_` and `-`. */
-const toolId = (id: string) => id.replace(/[^A-Za-z0-9_-]/g, '_') || 'toolu_ctx';
+/**
+ * Tool ids the Messages API accepts (letters, digits, `_` and `-`): an id that is one stays as it is;
+ * another gets its own hash appended, so two ids that differ only in the characters replaced stay two.
+ */
+const toolId = (id: string) => (/^[A-Za-z0-9_-]+$/.test(id) ? id : id === '' ? 'toolu_ctx' : `${id.replace(/[^A-Za-z0-9_-]/g, '_')}_${createHash('sha256').update(id).digest('hex').slice(0, 8)}`);
 
 /** One neutral block as Claude content; a thinking block without its signature cannot be sent back, so it is left out. */
 function claudeBlock(b: Block, assistant: boolean): Record<string, unknown>[] {

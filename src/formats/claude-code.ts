@@ -9,6 +9,7 @@ import { claudeSessionInfo } from './claude-code-session-info.js';
 export const claudeCode: StorageFormat = {
   name: 'claude-code-v1',
   ext: 'jsonl',
+  runtime: 'claude-code',
   parse: parseObjectLines,
   eachEntry: eachObjectLine,
   longTexts: true,

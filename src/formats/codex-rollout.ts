@@ -4,7 +4,7 @@
 import { eachObjectLine, parseObjectLines } from './jsonl.js';
 import { concatBytes, timestampField, type StorageFormat } from './format.js';
 import { writeRollout } from './codex-rollout-write.js';
-import { compact, isRecord, parseArguments, str, type Block, type NeutralMessage, type Role } from '../core/neutral.js';
+import { compact, isRecord, parseArguments, str, type Block, type NeutralMessage, type Origin, type Role } from '../core/neutral.js';
 
 // User-role messages Codex writes itself: the environment, AGENTS.md / user instructions, notices.
 export const INJECTED = /^\s*(<environment_context>|<user_instructions>|<INSTRUCTIONS>|# AGENTS\.md instructions|<turn_aborted>|<subagent_notification>)/;
@@ -102,9 +102,29 @@ function toNeutral(entries: readonly unknown[]): NeutralMessage[] {
     const prev = out[out.length - 1];
     if (prev && prev.role === role && (role === 'assistant' || role === 'tool')) return void prev.content.push(...content);
     const id = str(item.id);
-    out.push(compact({ role, content, timestamp, ids: id ? { id } : undefined }));
+    for (const [origin, blocks] of originRuns(item, content)) out.push(compact({ role, content: blocks, timestamp, ids: id ? { id } : undefined, origin }));
   });
   return out;
+}
+
+const PREAMBLE: Origin = { runtime: 'codex', kind: 'preamble' };
+const INSTRUCTIONS: Origin = { runtime: 'codex', kind: 'instructions' };
+
+/**
+ * Who put a message's blocks there, in runs of one origin: developer text is Codex's own context
+ * (`<permissions instructions>`, `<skills_instructions>` …) unless untagged (the user's
+ * developer_instructions), `<environment_context>` its own too, AGENTS.md and user instructions the user's.
+ */
+function originRuns(item: Record<string, unknown>, content: Block[]): [Origin | undefined, Block[]][] {
+  if (item.type !== 'message' || (item.role !== 'developer' && item.role !== 'system' && item.role !== 'user')) return [[undefined, content]];
+  const runs: [Origin | undefined, Block[]][] = [];
+  for (const b of content) {
+    const text = b.type === 'text' ? b.text : undefined;
+    const origin = text === undefined ? runs.at(-1)?.[0] : item.role !== 'user' ? (/^\s*<[A-Za-z_ ]+>/.test(text) ? PREAMBLE : INSTRUCTIONS) : /^\s*<environment_context>/.test(text) ? PREAMBLE : /^\s*(<user_instructions>|<INSTRUCTIONS>|# AGENTS\.md instructions)/.test(text) ? INSTRUCTIONS : undefined;
+    if (runs.length && runs.at(-1)![0] === origin) runs.at(-1)![1].push(b);
+    else runs.push([origin, [b]]);
+  }
+  return runs;
 }
 
 /** The lines that are messages outside response items: the system prompt, a prompt seen only as an event. */
@@ -113,7 +133,7 @@ function extraMessage(line: unknown, covered: boolean): NeutralMessage | undefin
   const p = line.payload;
   if (line.type === 'session_meta') {
     const text = baseInstructions(p.base_instructions);
-    return text ? { role: 'system', content: [{ type: 'text', text }] } : undefined;
+    return text ? { role: 'system', content: [{ type: 'text', text }], origin: PREAMBLE } : undefined;
   }
   const text = promptEventText(line);
   if (text === undefined || covered) return undefined;
@@ -166,6 +186,7 @@ function coveredPromptEvents(entries: readonly unknown[]): Set<number> {
 export const codexRollout: StorageFormat = {
   name: 'codex-rollout-v1',
   ext: 'jsonl',
+  runtime: 'codex',
   parse: parseObjectLines,
   eachEntry: eachObjectLine,
   concat: concatBytes,

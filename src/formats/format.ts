@@ -50,6 +50,11 @@ export interface StorageFormat {
    * Text formats leave it out: secret redaction then replaces bytes in place.
    */
   mapStrings?(bytes: Uint8Array, map: (s: string) => string): Uint8Array;
+  /**
+   * The runtime whose sessions this format holds, as its messages' `origin.runtime` names it: a
+   * translation into this format leaves out another runtime's preamble (the runtime adds its own).
+   */
+  runtime?: string;
   /** Parsed entries → neutral messages (structural translation reads through this). */
   toNeutral?(entries: readonly unknown[]): NeutralMessage[];
   /** Neutral messages → one artifact of this format (structural translation writes through this). */

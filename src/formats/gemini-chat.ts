@@ -29,6 +29,7 @@ export function parseGeminiChat(bytes: Uint8Array): GeminiChat {
 export const geminiChat: StorageFormat = {
   name: 'gemini-cli-chat-v1',
   ext: 'json',
+  runtime: 'gemini-cli',
   parse: (bytes) => parseGeminiChat(bytes).messages,
   concat: (parts) => {
     if (parts.length === 0) throw new BadInputError('nothing to concatenate');

@@ -60,6 +60,7 @@ function lineMessages(e: unknown): GeminiRecord[] {
 export const geminiJsonl: StorageFormat = {
   name: GEMINI_JSONL_FORMAT,
   ext: 'jsonl',
+  runtime: 'gemini-cli',
   parse: parseObjectLines,
   eachEntry: eachObjectLine,
   concat: concatBytes,

@@ -4,7 +4,7 @@
 // thinking), inlineData, fileData, functionCall, functionResponse. Tool calls are a gemini record's
 // `toolCalls` (with their results) or, once Gemini has resumed a session, functionCall parts in its
 // content answered by a user record of functionResponse parts.
-import { compact, isRecord, resultText, str, type Block, type NeutralMessage, type ToolResultBlock } from '../core/neutral.js';
+import { compact, isRecord, resultText, str, type Block, type NeutralMessage, type Origin, type ToolResultBlock } from '../core/neutral.js';
 
 export type GeminiRecord = Record<string, unknown>;
 
@@ -45,6 +45,21 @@ function partBlocks(parts: readonly GeminiRecord[]): Block[] {
   });
 }
 
+/**
+ * A call's id as the model saw it: Gemini CLI records a call the model left unnamed as
+ * `<tool>__<tool>_<time>_<n>` while the API carried `<tool>_<time>_<n>`; the tool's prefix is dropped.
+ */
+export function callId(c: GeminiRecord): string {
+  const id = String(c.id ?? '');
+  const prefix = `${String(c.name ?? '')}__`;
+  return prefix.length > 2 && id.startsWith(prefix) && id.length > prefix.length ? id.slice(prefix.length) : id;
+}
+
+const PREAMBLE: Origin = { runtime: 'gemini-cli', kind: 'preamble' };
+/** Gemini CLI's setup message (the date, the OS, the workspace's files) and, in older sessions, the model's reply to it. */
+const SETUP = /^\s*(<session_context>|This is the Gemini CLI\. We are setting up the context for our chat\.)/;
+const SETUP_REPLY = 'Got it. Thanks for the context!';
+
 const callOf = (p: GeminiRecord) => (isRecord(p.functionCall) ? p.functionCall : undefined);
 const responseOf = (p: GeminiRecord) => (isRecord(p.functionResponse) ? p.functionResponse : undefined);
 
@@ -56,7 +71,7 @@ const responseOf = (p: GeminiRecord) => (isRecord(p.functionResponse) ? p.functi
 export function geminiMessagesToNeutral(records: readonly unknown[]): NeutralMessage[] {
   const messages = records.filter(isGeminiMessage);
   const answeredByRecord = new Set(
-    messages.filter((m) => m.type === 'user').flatMap((m) => partsOf(m.content).flatMap((p) => (responseOf(p) ? [String(responseOf(p)!.id ?? '')] : []))),
+    messages.filter((m) => m.type === 'user').flatMap((m) => partsOf(m.content).flatMap((p) => (responseOf(p) ? [callId(responseOf(p)!)] : []))),
   );
   const answered = new Set<string>();
   const out: NeutralMessage[] = [];
@@ -69,11 +84,12 @@ export function geminiMessagesToNeutral(records: readonly unknown[]): NeutralMes
     const parts = partsOf(m.content);
     if (m.type === 'user') {
       pushResults(
-        parts.flatMap((p) => (responseOf(p) ? [responseResult(responseOf(p)!, String(responseOf(p)!.id ?? ''))] : [])),
+        parts.flatMap((p) => (responseOf(p) ? [responseResult(responseOf(p)!, callId(responseOf(p)!))] : [])),
         base.timestamp,
       );
       const content = partBlocks(parts.filter((p) => !responseOf(p)));
-      if (content.length) out.push(compact({ role: 'user', content, ...base }));
+      const setup = content[0]?.type === 'text' && SETUP.test(content[0].text);
+      if (content.length) out.push(compact({ role: 'user', content, ...base, origin: setup ? PREAMBLE : undefined }));
       continue;
     }
     const inContent = parts.flatMap((p) => (callOf(p) ? [callOf(p)!] : []));
@@ -84,10 +100,11 @@ export function geminiMessagesToNeutral(records: readonly unknown[]): NeutralMes
       : (Array.isArray(m.thoughts) ? m.thoughts : []).flatMap((t) =>
           isRecord(t) ? [{ type: 'thinking' as const, text: [str(t.subject), str(t.description)].filter(Boolean).join('\n') }] : [],
         );
-    const callBlocks: Block[] = calls.map((c) => ({ type: 'tool_call', id: String(c.id ?? ''), name: String(c.name ?? ''), input: c.args ?? {} }));
+    const callBlocks: Block[] = calls.map((c) => ({ type: 'tool_call', id: callId(c), name: String(c.name ?? ''), input: c.args ?? {} }));
     const content = [...thoughts, ...partBlocks(parts.filter((p) => !callOf(p))), ...callBlocks];
-    if (content.length) out.push(compact({ role: 'assistant', content, ...base }));
-    const recorded = toolCalls.filter((c) => !answeredByRecord.has(String(c.id ?? '')));
+    const setupReply = out.at(-1)?.origin === PREAMBLE && content.length === 1 && content[0].type === 'text' && content[0].text.trim() === SETUP_REPLY;
+    if (content.length) out.push(compact({ role: 'assistant', content, ...base, origin: setupReply ? PREAMBLE : undefined }));
+    const recorded = toolCalls.filter((c) => !answeredByRecord.has(callId(c)));
     pushResults(
       recorded.map((c) => toolCallResult(c)),
       base.timestamp,
@@ -98,7 +115,7 @@ export function geminiMessagesToNeutral(records: readonly unknown[]): NeutralMes
 
 /** A `toolCalls` entry's result: its functionResponse parts (or string), an error when its status says so. */
 function toolCallResult(call: GeminiRecord): ToolResultBlock {
-  const id = String(call.id ?? '');
+  const id = callId(call);
   const result = call.result;
   const responses = typeof result === 'string' ? [] : partsOf(result).flatMap((p) => (responseOf(p) ? [responseResult(responseOf(p)!, id)] : []));
   const text = typeof result === 'string' ? result : responses.map((r) => resultText(r.content)).join('\n');

@@ -80,7 +80,8 @@ stream_max_retries = 0
     for (const i of (req.body.input as Item[] | undefined) ?? []) {
       if (i.type === 'message' && (i.role === 'user' || i.role === 'assistant')) {
         const parts = typeof i.content === 'string' ? [{ text: i.content }] : (i.content as { text?: string }[]);
-        for (const p of parts) if (typeof p.text === 'string') rows.push({ role: i.role, kind: 'text', text: p.text });
+        // Codex's environment context is its own addition (AGENTS.md is the user's: it stays)
+        for (const p of parts) if (typeof p.text === 'string' && !/^\s*<environment_context>/.test(p.text)) rows.push({ role: i.role, kind: 'text', text: p.text });
       } else if (i.type === 'function_call') rows.push({ role: 'assistant', kind: 'call', text: callText(String(i.name), i.arguments), id: String(i.call_id) });
       else if (i.type === 'function_call_output') {
         const text = typeof i.output === 'string' ? i.output : (i.output as { text?: string }[]).map((x) => x.text ?? '').join('');

@@ -7,6 +7,7 @@ import { parseTrailers } from '../../core/meta.js';
 import { configuredWindow, parseSince, type Window } from '../../core/window.js';
 import { VIEWS, conversationView, maskToolOutputs, type View } from '../../core/views.js';
 import { forView } from '../../core/for-view.js';
+import { forRuntime } from '../../core/neutral.js';
 import { checkOutputFormat, knownFormat, outputFormat, rawOutput, storageFormat, storageNames, viewCarriers, viewFormatFor } from '../../formats/registry.js';
 import { MaterializeCache } from '../../store/cache.js';
 import { readEntries } from '../../store/context-commits.js';
@@ -240,7 +241,10 @@ async function build(ctx: RepoContext, spec: string, opts: Built): Promise<Mater
       messages = forView(messages.map((m, i) => ({ message: m, author: from[i] === undefined ? undefined : metas[from[i]!].author, unseen: from[i] !== undefined && !seen.has(parts[from[i]!].oid) })), opts.for);
     }
     const out = outputFormat(format);
-    bytes = out?.tier === 'rendering' ? out.render(messages) : storageFormat(format).fromNeutral!(messages);
+    const target = out?.tier === 'rendering' ? undefined : storageFormat(format);
+    // a runtime's session gets that runtime's own preamble on resume, not the source's stale one
+    if (target?.runtime !== undefined) messages = forRuntime(messages, target.runtime);
+    bytes = out?.tier === 'rendering' ? out.render(messages) : target!.fromNeutral!(messages);
   }
   const commits = parts.map((p) => fullId(p.oid));
   const written = tier === 'raw' ? rawOutput().name : format;
