@@ -12,6 +12,7 @@ const lines = (events: readonly unknown[]) => Buffer.from(events.map((e) => `${J
 
 export const copilotEvents: StorageFormat = {
   name: COPILOT_FORMAT,
+  runtime: 'copilot',
   ext: 'jsonl',
   parse: parseObjectLines,
   eachEntry: eachObjectLine,

@@ -165,6 +165,7 @@ export function neutralToOpencode(messages: readonly NeutralMessage[]): Opencode
 
 export const opencodeSession: StorageFormat = {
   name: OPENCODE_FORMAT,
+  runtime: 'opencode',
   ext: 'json',
   parse: (bytes) => parseSession(bytes).messages,
   concat: (parts) => (parts.length === 1 ? parts[0] : encodeSession(mergeSessions(parts.map(parseSession)))),

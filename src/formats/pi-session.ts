@@ -219,6 +219,7 @@ function withKept(context: Uint8Array): ((before: () => Promise<Uint8Array>) => 
 
 export const piSession: StorageFormat = {
   name: PI_FORMAT,
+  runtime: 'pi',
   ext: 'jsonl',
   parse: parseObjectLines,
   eachEntry: eachObjectLine,
