@@ -3,9 +3,9 @@
 // grows by ~10 KB of whole lines before each), one `ctx checkpoint` of a 2 KB line, and `ctx --version`
 // (ctx's start-up). CPU is user + sys of the process (bash's `times`), in interleaved rounds, so
 // load drift on a shared machine hits every variant alike. Target: each within 30 ms of node.
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CTX_BIN, FIXED_ENV, NODE, cleanup, cpuRun, ctx, fmtMs, git, median, progress, prng, rounds, snapshotBuild, table, tempDir, userLine } from './lib.mjs';
+import { CTX_BIN, FIXED_ENV, NODE, ROOT, cleanup, cpuRun, ctx, fmtMs, git, median, progress, prng, rounds, run, snapshotBuild, table, tempDir, userLine } from './lib.mjs';
 import { RUNTIMES } from './runtimes.mjs';
 
 const TARGET_MS = 30;
@@ -13,16 +13,12 @@ const TARGET_MS = 30;
 /** The one branch a hook wrote in a store of its own. */
 const branchOf = (store) => git(store, ['for-each-ref', '--format=%(refname:short)', 'refs/heads/']).stdout.toString().trim().split('\n')[0];
 
-export async function benchHook({ n = 20, step = 10_000 } = {}) {
-  const dir = tempDir('hook');
-  const warmup = 1;
-  const env = { ...FIXED_ENV };
-  const ctxCpu = (args, opts = {}) => cpuRun(NODE, [CTX_BIN, ...args], { env, ...opts });
-  const variants = {
-    'node -e 0': () => cpuRun(NODE, ['-e', '0'], { env }),
-    'ctx --version': () => ctxCpu(['--version']),
-  };
-  const checks = [];
+/** The hook and checkpoint variants of one build (`bin`), in stores of their own under `dir`. */
+function addVariants({ dir, bin, label, n, warmup, step, env, variants, checks }) {
+  mkdirSync(dir, { recursive: true });
+  const ctxCpu = (args, opts = {}) => cpuRun(NODE, [bin, ...args], { env, ...opts });
+  if (label) variants[`ctx --version${label}`] = () => ctxCpu(['--version']);
+  const ctxRun = (args, opts = {}) => run(NODE, [bin, ...args], { ...opts, env: { ...env, ...opts.env } });
   for (const rt of RUNTIMES) {
     const t = rt.transcript(n + warmup, step);
     const home = join(dir, rt.name);
@@ -35,14 +31,14 @@ export async function benchHook({ n = 20, step = 10_000 } = {}) {
     progress(`hook ${rt.name}: capture the session so far (${t.base.length.toLocaleString('en-US')} bytes)`);
     hook();
     const sizes = [];
-    variants[`ctx hook ${rt.name}, ~10 KB new`] = (i) => {
+    variants[`ctx hook ${rt.name}, ~10 KB new${label}`] = (i) => {
       const bytes = t.turn(i);
       appendFileSync(file, bytes);
       if (i >= warmup) sizes.push(bytes.length);
       return hook();
     };
-    if (rt === RUNTIMES[0]) variants[`ctx hook ${rt.name}, nothing new`] = () => hook();
-    checks.push({ rt, store, file, sizes });
+    if (rt === RUNTIMES[0]) variants[`ctx hook ${rt.name}, nothing new${label}`] = () => hook();
+    checks.push({ rt, store, file, sizes, label });
   }
   // one checkpoint of a 2 KB Claude Code line a round, onto an existing branch
   const cpStore = join(dir, 'checkpoint.git');
@@ -52,8 +48,32 @@ export async function benchHook({ n = 20, step = 10_000 } = {}) {
     writeFileSync(f, userLine(rand, i));
     return f;
   });
-  ctx(['--store', cpStore, 'checkpoint', '-b', 'b', '--format', 'claude-code-v1', lines[n + warmup]]);
-  variants['ctx checkpoint, 2 KB'] = (i) => ctxCpu(['--store', cpStore, 'checkpoint', '-b', 'b', '--format', 'claude-code-v1', lines[i]]);
+  ctxRun(['--store', cpStore, 'checkpoint', '-b', 'b', '--format', 'claude-code-v1', lines[n + warmup]]);
+  variants[`ctx checkpoint, 2 KB${label}`] = (i) => ctxCpu(['--store', cpStore, 'checkpoint', '-b', 'b', '--format', 'claude-code-v1', lines[i]]);
+}
+
+/** A copy of another build's bin/ and dist/ inside the project (so node_modules resolves), its bin/ctx. */
+function baselineBin(from) {
+  const dest = join(ROOT, 'bench', 'out', 'baseline');
+  rmSync(dest, { recursive: true, force: true });
+  for (const d of ['bin', 'dist']) cpSync(join(from, d), join(dest, d), { recursive: true });
+  return join(dest, 'bin', 'ctx');
+}
+
+export async function benchHook({ n = Number(process.env.BENCH_ROUNDS ?? 20), step = 10_000 } = {}) {
+  const dir = tempDir('hook');
+  const warmup = 1;
+  const env = { ...FIXED_ENV };
+  const ctxCpu = (args, opts = {}) => cpuRun(NODE, [CTX_BIN, ...args], { env, ...opts });
+  const variants = {
+    'node -e 0': () => cpuRun(NODE, ['-e', '0'], { env }),
+    'ctx --version': () => ctxCpu(['--version']),
+  };
+  const checks = [];
+  // BENCH_BASELINE=DIR: the same variants with another build (its bin/ and dist/) in the same rounds, side by side
+  const builds = [{ bin: CTX_BIN, label: '' }];
+  if (process.env.BENCH_BASELINE) builds.push({ bin: baselineBin(process.env.BENCH_BASELINE), label: ' (baseline)' });
+  for (const { bin, label } of builds) addVariants({ dir: join(dir, label ? 'baseline' : 'this'), bin, label, n, warmup, step, env, variants, checks });
 
   progress(`hook: ${Object.keys(variants).length} variants × ${n + warmup} interleaved rounds`);
   const cpu = {};
@@ -73,14 +93,14 @@ export async function benchHook({ n = 20, step = 10_000 } = {}) {
   });
   // every hook captured every turn: no failure logged, and the chain gives the transcript back byte for byte
   const notes = [];
-  for (const { rt, store, file, sizes } of checks) {
+  for (const { rt, store, file, sizes, label } of checks) {
     const log = join(store, 'ctx', 'hook.log');
     if (existsSync(log)) throw new Error(`hook benchmark, ${rt.name}: the hook logged failures:\n${readFileSync(log, 'utf8')}`);
     const branch = branchOf(store);
     const materialized = ctx(['--store', store, 'materialize', branch, '--stop', 'root'], { stdout: 'pipe' }).stdout;
     if (Buffer.compare(materialized, readFileSync(file)) !== 0) throw new Error(`hook benchmark, ${rt.name}: ${branch} does not reproduce its transcript`);
     const commits = Number(git(store, ['rev-list', '--count', branch]).stdout.toString().trim());
-    notes.push(`${rt.name}: ${Math.round(sizes.reduce((a, b) => a + b, 0) / sizes.length).toLocaleString('en-US')} bytes a turn on average, ${commits} commits on \`${branch}\` afterwards`);
+    notes.push(`${rt.name}${label}: ${Math.round(sizes.reduce((a, b) => a + b, 0) / sizes.length).toLocaleString('en-US')} bytes a turn on average, ${commits} commits on \`${branch}\` afterwards`);
   }
 
   const floor = median(cpu['node -e 0']);
@@ -88,7 +108,7 @@ export async function benchHook({ n = 20, step = 10_000 } = {}) {
   const rows = Object.keys(variants).map((k) => {
     const c = median(cpu[k]);
     const over = c - floor;
-    const judged = k.startsWith('ctx hook') || k.startsWith('ctx checkpoint');
+    const judged = (k.startsWith('ctx hook') || k.startsWith('ctx checkpoint')) && !k.endsWith('(baseline)');
     if (judged) summary.rows.push({ name: k, cpu: c, over, met: over <= TARGET_MS });
     return [k, fmtMs(c), k === 'node -e 0' ? '' : fmtMs(over), judged ? (over <= TARGET_MS ? 'met' : 'missed') : '', fmtMs(r[k].median)];
   });
