@@ -1,4 +1,6 @@
-// Bundles the CLI and the library into dist/; commands become lazily loaded chunks.
+// Bundles the CLI and the library into dist/; commands become lazily loaded chunks. dist/cli.js (the
+// binary's first module) and dist/hook.js (`ctx hook …`) are single files: the hook runs on every turn
+// of an agent, and each module node loads costs it more than a millisecond (docs/performance.md).
 import { build } from 'esbuild';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
@@ -13,36 +15,55 @@ const ranksModule = await build({ entryPoints: ['src/core/cl100k-ranks.ts'], bun
 const { rankTable } = await import(`data:text/javascript;base64,${Buffer.from(ranksModule.outputFiles[0].contents).toString('base64')}`);
 mkdirSync('dist/chunks', { recursive: true });
 writeFileSync('dist/chunks/cl100k_base.ranks', rankTable());
-const prebuiltRanks = {
+/** `./cl100k-ranks.js` as one read of the serialized ranks, `dir` being where the file is from the module. */
+const prebuiltRanks = (dir) => ({
   name: 'prebuilt-ranks',
   setup(b) {
     b.onResolve({ filter: /^\.\/cl100k-ranks\.js$/ }, () => ({ path: 'cl100k-ranks', namespace: 'prebuilt-ranks' }));
     b.onLoad({ filter: /.*/, namespace: 'prebuilt-ranks' }, () => ({
-      // the module is a chunk of its own (only imported dynamically), so it sits beside the file
-      contents: "import { readFileSync } from 'node:fs';\nexport function rankTable() { return readFileSync(new URL('./cl100k_base.ranks', import.meta.url)); }\n",
+      contents: `import { readFileSync } from 'node:fs';\nexport function rankTable() { return readFileSync(new URL('${dir}cl100k_base.ranks', import.meta.url)); }\n`,
       loader: 'js',
     }));
   },
-};
-
-await build({
-  entryPoints: { cli: 'src/cli/main.ts', index: 'src/index.ts' },
-  outdir: 'dist',
+});
+const common = {
   bundle: true,
-  splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',
   sourcemap: true,
-  // cbor-x's optional native accelerator; the pure JS path is used without it
-  external: ['cbor-extract'],
-  // jsonc-parser's main (UMD) requires its parts at run time, which a bundle cannot: take its ESM build
-  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
+  // jsonc-parser's main (UMD) requires its parts at run time, which a bundle cannot: take its ESM build;
+  // hash-wasm's ESM build, so only BLAKE3 is bundled, not its 27 other hashes (300 KB)
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js', 'hash-wasm': 'hash-wasm/dist/index.esm.js' },
   define: { __CTX_VERSION__: JSON.stringify(pkg.version) },
   banner: { js: "import { createRequire as __ctxRequire } from 'node:module'; const require = __ctxRequire(import.meta.url);" },
-  chunkNames: 'chunks/[name]-[hash]',
-  plugins: [prebuiltRanks],
   logLevel: 'warning',
+};
+
+await build({
+  ...common,
+  entryPoints: { main: 'src/cli/main.ts', index: 'src/index.ts' },
+  outdir: 'dist',
+  splitting: true,
+  // cbor-x's optional native accelerator; the pure JS path is used without it
+  external: ['cbor-extract'],
+  chunkNames: 'chunks/[name]-[hash]',
+  // the module is a chunk of its own (only imported dynamically), so it sits beside the file
+  plugins: [prebuiltRanks('./')],
+});
+
+// the binary's first module: it imports dist/hook.js or dist/main.js, as they are
+const besideCli = { name: 'beside-cli', setup: (b) => b.onResolve({ filter: /^\.\/(hook|main)\.js$/ }, (a) => ({ path: a.path, external: true })) };
+await build({ ...common, entryPoints: { cli: 'src/cli/entry.ts' }, outdir: 'dist', plugins: [besideCli] });
+
+// `ctx hook …` in one file: its lazy imports inlined; packages only other paths use stay outside
+// (isomorphic-git: the engine without a git binary; ajv: state schemas), loaded from node_modules
+await build({
+  ...common,
+  entryPoints: { hook: 'src/cli/hook.ts' },
+  outdir: 'dist',
+  external: ['cbor-extract', 'isomorphic-git', 'isomorphic-git/*', 'ajv', 'ajv/*'],
+  plugins: [prebuiltRanks('./chunks/')],
 });
 
 // ctx serve's web view: one browser bundle and its two static files in dist/web/ (shipped with dist)

@@ -1,97 +1,130 @@
-// Benchmark: one `ctx hook claude-code` process for a Stop event, as Claude Code runs it after each
-// turn: the 2.3 MB corpus transcript, ~10 KB new since the last checkpoint, whole process timed,
-// side by side with `node -e 0` (node's own start-up) and `ctx --version` (ctx's start-up floor).
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+// Benchmark: the hot paths an agent pays on every turn, as CPU over node's own start (`node -e 0`):
+// one `ctx hook RUNTIME` process per turn for each runtime of bench/runtimes.mjs (the transcript
+// grows by ~10 KB of whole lines before each), one `ctx checkpoint` of a 2 KB line, and `ctx --version`
+// (ctx's start-up). CPU is user + sys of the process (bash's `times`), in interleaved rounds, so
+// load drift on a shared machine hits every variant alike. Target: each within 30 ms of node.
+import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CORPUS_FILE, CTX_BIN, NODE, cleanup, ctx, fmtMs, git, progress, rounds, run, snapshotBuild, table, tempDir } from './lib.mjs';
+import { CTX_BIN, FIXED_ENV, NODE, ROOT, cleanup, cpuRun, ctx, fmtMs, git, median, progress, prng, rounds, run, snapshotBuild, table, tempDir, userLine } from './lib.mjs';
+import { RUNTIMES } from './runtimes.mjs';
 
-const SESSION = '967e501d-aa48-4eab-a21f-b17058bd78f0';
+const TARGET_MS = 30;
 
-/** Cut points: each the last line end within `step` bytes of the previous one (the next one past a longer line). */
-function cuts(bytes, from, step, count) {
-  const out = [];
-  let at = from;
-  for (let i = 0; i < count; i++) {
-    let nl = bytes.lastIndexOf(10, at + step - 1);
-    if (nl < at) nl = bytes.indexOf(10, at);
-    if (nl < 0) break;
-    at = nl + 1;
-    out.push(at);
+/** The one branch a hook wrote in a store of its own. */
+const branchOf = (store) => git(store, ['for-each-ref', '--format=%(refname:short)', 'refs/heads/']).stdout.toString().trim().split('\n')[0];
+
+/** The hook and checkpoint variants of one build (`bin`), in stores of their own under `dir`. */
+function addVariants({ dir, bin, label, n, warmup, step, env, variants, checks }) {
+  mkdirSync(dir, { recursive: true });
+  const ctxCpu = (args, opts = {}) => cpuRun(NODE, [bin, ...args], { env, ...opts });
+  if (label) variants[`ctx --version${label}`] = () => ctxCpu(['--version']);
+  const ctxRun = (args, opts = {}) => run(NODE, [bin, ...args], { ...opts, env: { ...env, ...opts.env } });
+  for (const rt of RUNTIMES) {
+    const t = rt.transcript(n + warmup, step);
+    const home = join(dir, rt.name);
+    mkdirSync(home);
+    const store = join(home, 'store.git');
+    const file = join(home, rt.file);
+    writeFileSync(file, t.base);
+    const input = rt.input(file, home);
+    const hook = () => ctxCpu(['--store', store, 'hook', rt.name, ...(input.arg ? [input.arg] : [])], { input: input.stdin ?? '' });
+    progress(`hook ${rt.name}: capture the session so far (${t.base.length.toLocaleString('en-US')} bytes)`);
+    hook();
+    const sizes = [];
+    variants[`ctx hook ${rt.name}, ~10 KB new${label}`] = (i) => {
+      const bytes = t.turn(i);
+      appendFileSync(file, bytes);
+      if (i >= warmup) sizes.push(bytes.length);
+      return hook();
+    };
+    if (rt === RUNTIMES[0]) variants[`ctx hook ${rt.name}, nothing new${label}`] = () => hook();
+    checks.push({ rt, store, file, sizes, label });
   }
-  return out;
+  // one checkpoint of a 2 KB Claude Code line a round, onto an existing branch
+  const cpStore = join(dir, 'checkpoint.git');
+  const rand = prng(3);
+  const lines = Array.from({ length: n + warmup + 1 }, (_, i) => {
+    const f = join(dir, `line-${i}.jsonl`);
+    writeFileSync(f, userLine(rand, i));
+    return f;
+  });
+  ctxRun(['--store', cpStore, 'checkpoint', '-b', 'b', '--format', 'claude-code-v1', lines[n + warmup]]);
+  variants[`ctx checkpoint, 2 KB${label}`] = (i) => ctxCpu(['--store', cpStore, 'checkpoint', '-b', 'b', '--format', 'claude-code-v1', lines[i]]);
 }
 
-export async function benchHook({ n = 20, step = 10_000 } = {}) {
-  if (!existsSync(CORPUS_FILE)) throw new Error(`hook benchmark needs ${CORPUS_FILE}`);
-  const bytes = readFileSync(CORPUS_FILE);
-  const dir = tempDir('hook');
-  const store = join(dir, 'store.git');
-  const transcript = join(dir, `${SESSION}.jsonl`);
-  const warmup = 1;
-  // the whole transcript is captured first; each round then appends ~10 KB of whole lines, copied
-  // from the middle of the same transcript (the hook reads bytes, it does not care whose they are)
-  const from = bytes.indexOf(10, bytes.length >> 1) + 1;
-  const points = [from, ...cuts(bytes, from, step, n + warmup)];
-  if (points.length < n + warmup + 1) throw new Error('corpus transcript too short for the hook benchmark');
-  writeFileSync(transcript, bytes);
-  const input = JSON.stringify({ session_id: SESSION, transcript_path: transcript, hook_event_name: 'Stop', cwd: dir });
-  const hook = () => ctx(['--store', store, 'hook', 'claude-code'], { input });
-  hook();
-  // the same rounds into a store whose token_count is characters/4: what the tokenizer's load costs
-  const charsStore = join(dir, 'chars.git');
-  const charsTranscript = join(dir, 'chars', `${SESSION}.jsonl`);
-  mkdirSync(join(dir, 'chars'));
-  writeFileSync(charsTranscript, bytes);
-  const charsInput = JSON.stringify({ session_id: SESSION, transcript_path: charsTranscript, hook_event_name: 'Stop', cwd: dir });
-  const charsHook = () => ctx(['--store', charsStore, 'hook', 'claude-code'], { input: charsInput });
-  ctx(['init', charsStore]);
-  git(charsStore, ['config', 'ctx.tokenCount', 'chars/4']);
-  charsHook();
-  const sizes = [];
-  const variants = {
-    'node -e 0': () => run(NODE, ['-e', '0']).ms,
-    'node bin/ctx --version': () => run(NODE, [CTX_BIN, '--version']).ms,
-    'ctx hook claude-code, Stop, nothing new': () => hook().ms,
-    'ctx hook claude-code, Stop, ~10 KB new': (i) => {
-      appendFileSync(transcript, bytes.subarray(points[i], points[i + 1]));
-      sizes.push(points[i + 1] - points[i]);
-      return hook().ms;
-    },
-    'ctx hook claude-code, Stop, ~10 KB new, ctx.tokenCount chars/4': (i) => {
-      appendFileSync(charsTranscript, bytes.subarray(points[i], points[i + 1]));
-      return charsHook().ms;
-    },
-  };
-  progress(`hook: ${Object.keys(variants).length} variants × ${n + warmup} interleaved rounds`);
-  const r = await rounds({ n, warmup, variants });
-  for (const [s, t] of [[store, transcript], [charsStore, charsTranscript]]) {
-    if (existsSync(join(s, 'ctx', 'hook.log'))) throw new Error(`hook benchmark: the hook logged failures:\n${readFileSync(join(s, 'ctx', 'hook.log'), 'utf8')}`);
-    const materialized = ctx(['--store', s, 'materialize', `claude/${SESSION}`, '--stop', 'root'], { stdout: 'pipe' }).stdout;
-    if (Buffer.compare(materialized, readFileSync(t)) !== 0) throw new Error('hook benchmark: a chain does not reproduce its transcript');
-  }
-  const commits = Number(git(store, ['rev-list', '--count', `claude/${SESSION}`]).stdout.toString().trim());
+/** A copy of another build's bin/ and dist/ inside the project (so node_modules resolves), its bin/ctx. */
+function baselineBin(from) {
+  const dest = join(ROOT, 'bench', 'out', 'baseline');
+  rmSync(dest, { recursive: true, force: true });
+  for (const d of ['bin', 'dist']) cpSync(join(from, d), join(dest, d), { recursive: true });
+  return join(dest, 'bin', 'ctx');
+}
 
-  const floor = r['node -e 0'].median;
-  const hk = r['ctx hook claude-code, Stop, ~10 KB new'];
-  const ver = r['node bin/ctx --version'].median;
-  const rows = Object.entries(r).map(([k, s]) => [k, fmtMs(s.median), k === 'node -e 0' ? '' : fmtMs(s.median - floor), `${fmtMs(s.min)}–${fmtMs(s.max)}`]);
-  const avg = Math.round(sizes.slice(warmup).reduce((a, b) => a + b, 0) / n);
+export async function benchHook({ n = Number(process.env.BENCH_ROUNDS ?? 20), step = 10_000 } = {}) {
+  const dir = tempDir('hook');
+  const warmup = 1;
+  const env = { ...FIXED_ENV };
+  const ctxCpu = (args, opts = {}) => cpuRun(NODE, [CTX_BIN, ...args], { env, ...opts });
+  const variants = {
+    'node -e 0': () => cpuRun(NODE, ['-e', '0'], { env }),
+    'ctx --version': () => ctxCpu(['--version']),
+  };
+  const checks = [];
+  // BENCH_BASELINE=DIR: the same variants with another build (its bin/ and dist/) in the same rounds, side by side
+  const builds = [{ bin: CTX_BIN, label: '' }];
+  if (process.env.BENCH_BASELINE) builds.push({ bin: baselineBin(process.env.BENCH_BASELINE), label: ' (baseline)' });
+  for (const { bin, label } of builds) addVariants({ dir: join(dir, label ? 'baseline' : 'this'), bin, label, n, warmup, step, env, variants, checks });
+
+  progress(`hook: ${Object.keys(variants).length} variants × ${n + warmup} interleaved rounds`);
+  const cpu = {};
+  const r = await rounds({
+    n,
+    warmup,
+    variants: Object.fromEntries(
+      Object.entries(variants).map(([k, fn]) => [
+        k,
+        (i) => {
+          const got = fn(i);
+          if (i >= warmup) (cpu[k] ??= []).push(got.cpu);
+          return got.ms;
+        },
+      ]),
+    ),
+  });
+  // every hook captured every turn: no failure logged, and the chain gives the transcript back byte for byte
+  const notes = [];
+  for (const { rt, store, file, sizes, label } of checks) {
+    const log = join(store, 'ctx', 'hook.log');
+    if (existsSync(log)) throw new Error(`hook benchmark, ${rt.name}: the hook logged failures:\n${readFileSync(log, 'utf8')}`);
+    const branch = branchOf(store);
+    const materialized = ctx(['--store', store, 'materialize', branch, '--stop', 'root'], { stdout: 'pipe' }).stdout;
+    if (Buffer.compare(materialized, readFileSync(file)) !== 0) throw new Error(`hook benchmark, ${rt.name}: ${branch} does not reproduce its transcript`);
+    const commits = Number(git(store, ['rev-list', '--count', branch]).stdout.toString().trim());
+    notes.push(`${rt.name}${label}: ${Math.round(sizes.reduce((a, b) => a + b, 0) / sizes.length).toLocaleString('en-US')} bytes a turn on average, ${commits} commits on \`${branch}\` afterwards`);
+  }
+
+  const floor = median(cpu['node -e 0']);
+  const summary = { floor, rows: [] };
+  const rows = Object.keys(variants).map((k) => {
+    const c = median(cpu[k]);
+    const over = c - floor;
+    const judged = (k.startsWith('ctx hook') || k.startsWith('ctx checkpoint')) && !k.endsWith('(baseline)');
+    if (judged) summary.rows.push({ name: k, cpu: c, over, met: over <= TARGET_MS });
+    return [k, fmtMs(c), k === 'node -e 0' ? '' : fmtMs(over), judged ? (over <= TARGET_MS ? 'met' : 'missed') : '', fmtMs(r[k].median)];
+  });
   return {
     markdown: [
-      '## Hook latency: one `ctx hook claude-code` process per Stop\n',
-      `The 2.3 MB corpus transcript (\`${CORPUS_FILE.split('/').pop()}\`), captured whole first; ` +
-        `each round appends ~${step / 1000} KB of whole lines (${avg.toLocaleString('en-US')} bytes on average, copied from the file's middle) and fires Stop ` +
-        `(hook JSON on stdin), ${n} interleaved rounds (+${warmup} warm-up), medians in ms. Afterwards the branch held ${commits} commits ` +
-        'and `materialize --stop root` reproduced the file byte for byte; hook.log stayed empty.\n',
-      table(['process', 'median ms', '− node ms', 'min–max ms'], rows),
+      '## Hook and checkpoint: CPU over node\'s start\n',
+      `One \`ctx hook RUNTIME\` process per turn, each runtime's transcript grown by ~${step / 1000} KB of whole lines before it ` +
+        `(hook input on stdin, or as an argument where the runtime passes it so), one \`ctx checkpoint\` of a 2 KB line, ` +
+        `${n} interleaved rounds (+${warmup} warm-up), medians. CPU is user + sys of the process (bash's \`times\`); ` +
+        `"over node" is the median minus \`node -e 0\`'s; target ≤ ${TARGET_MS} ms. Afterwards every chain reproduced its transcript byte for byte and no hook logged a failure.\n`,
+      table(['process', 'CPU ms', 'over node ms', `≤ ${TARGET_MS} ms`, 'wall ms'], rows),
       '',
-      `- Stop with ~10 KB new: ${fmtMs(hk.median)} ms whole process (target ≤ 100 ms: ${hk.median <= 100 ? '**met**' : '**missed**'}); ` +
-        `node's start-up (\`node -e 0\`) is ${fmtMs(floor)} ms of it (${Math.round((floor / hk.median) * 100)}%), ` +
-        `ctx's own start-up (\`--version\` − node) ${fmtMs(ver - floor)} ms, the capture itself ${fmtMs(hk.median - ver)} ms; ` +
-        `with \`ctx.tokenCount chars/4\` (no tokenizer to load) ${fmtMs(r['ctx hook claude-code, Stop, ~10 KB new, ctx.tokenCount chars/4'].median)} ms.`,
+      ...notes.map((s) => `- ${s}`),
       '',
     ].join('\n'),
-    summary: { median: hk.median, floor, ver },
+    summary,
   };
 }
 
@@ -99,7 +132,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   // `node bench/hook.mjs`: this benchmark alone, on a copy of the build
   snapshotBuild();
   try {
-    process.stdout.write((await benchHook()).markdown + '\n');
+    process.stdout.write((await benchHook({ n: Number(process.env.BENCH_ROUNDS ?? 20) })).markdown + '\n');
   } finally {
     cleanup();
   }

@@ -29,16 +29,18 @@ export const FIXED_ENV = {
  */
 export function snapshotBuild() {
   const dest = join(ROOT, 'bench', 'out', 'build');
+  // BENCH_BUILD=DIR benchmarks another build (its bin/ and dist/, e.g. an older one kept under bench/out/)
+  const from = process.env.BENCH_BUILD ? resolve(process.env.BENCH_BUILD) : ROOT;
   const count = (d) => readdirSync(d, { recursive: true }).length;
   for (let attempt = 1; ; attempt++) {
     rmSync(dest, { recursive: true, force: true });
     let ok = false;
     try {
-      const before = count(join(ROOT, 'dist'));
-      cpSync(join(ROOT, 'dist'), join(dest, 'dist'), { recursive: true });
-      cpSync(join(ROOT, 'bin'), join(dest, 'bin'), { recursive: true });
+      const before = count(join(from, 'dist'));
+      cpSync(join(from, 'dist'), join(dest, 'dist'), { recursive: true });
+      cpSync(join(from, 'bin'), join(dest, 'bin'), { recursive: true });
       const bin = join(dest, 'bin', 'ctx');
-      ok = before === count(join(ROOT, 'dist')) && before === count(join(dest, 'dist')) &&
+      ok = before === count(join(from, 'dist')) && before === count(join(dest, 'dist')) &&
         spawnSync(NODE, [bin, '--help'], { stdio: 'ignore' }).status === 0;
     } catch {
       ok = false;
@@ -196,4 +198,16 @@ export function userLine(rand, i, size = 2048) {
   const shell = JSON.stringify({ type: 'user', message: { role: 'user', content: '' } });
   const prefix = `prompt ${i}: `;
   return JSON.stringify({ type: 'user', message: { role: 'user', content: prefix + prose(rand, size - shell.length - prefix.length - 1) } }) + '\n';
+}
+
+/**
+ * CPU ms (user + sys) of one command and its children, from bash's `times` (its second line: the
+ * children's), and the command's wall ms. Its stdout and stderr are discarded; `input` is its stdin.
+ */
+export function cpuRun(cmd, args, opts = {}) {
+  const r = run('bash', ['-c', '"$@" >/dev/null 2>&1; times', 'bash', cmd, ...args], { ...opts, stdout: 'pipe' });
+  const lines = r.stdout.toString().trim().split('\n');
+  const m = /(\d+)m([\d.]+)s (\d+)m([\d.]+)s/.exec(lines[lines.length - 1]);
+  if (!m) throw new Error(`no times from bash: ${r.stdout}`);
+  return { cpu: (Number(m[1]) * 60 + Number(m[2]) + Number(m[3]) * 60 + Number(m[4])) * 1000, ms: r.ms };
 }

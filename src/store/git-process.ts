@@ -1,7 +1,8 @@
 // Running the git binary on a context repo: its environment, its errors, and a run to completion.
-import { spawn, spawnSync, type ChildProcess, type SpawnOptions, type SpawnSyncOptionsWithStringEncoding, type SpawnSyncReturns } from 'node:child_process';
+import type { ChildProcess, SpawnOptions, SpawnSyncOptionsWithStringEncoding, SpawnSyncReturns } from 'node:child_process';
 import { closeSync, fstatSync, openSync, readSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 
@@ -14,14 +15,18 @@ const DROPPED_ENV = ['GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY', 
  */
 export const SAFE_CONFIG: readonly string[] = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', '-c', 'protocol.ext.allow=never', '-c', 'core.pager=cat'];
 
+/** node:child_process, loaded on the first git run: with the net and stream modules it pulls in, ~10 ms a hook that runs no git would pay. */
+let childProcess: typeof import('node:child_process') | undefined;
+const cp = () => (childProcess ??= createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process'));
+
 /** The one way ctx starts git: with SAFE_CONFIG before `args`. */
 export function spawnGit(args: readonly string[], opts: SpawnOptions): ChildProcess {
-  return spawn('git', [...SAFE_CONFIG, ...args], opts);
+  return cp().spawn('git', [...SAFE_CONFIG, ...args], opts);
 }
 
 /** spawnGit, waiting for the end. */
 export function spawnGitSync(args: readonly string[], opts: SpawnSyncOptionsWithStringEncoding): SpawnSyncReturns<string> {
-  return spawnSync('git', [...SAFE_CONFIG, ...args], opts);
+  return cp().spawnSync('git', [...SAFE_CONFIG, ...args], opts);
 }
 
 export function gitEnv(gitdir: string, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {

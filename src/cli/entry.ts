@@ -1,0 +1,18 @@
+// The `ctx` binary's first module (dist/cli.js, bundled alone): `--version` answered here, a hook
+// handed to dist/hook.js (one file: the capture code and nothing else), every other command to the
+// whole CLI (main.ts). Module loading is most of a hook's cost, so this file imports nothing else.
+import { VERSION } from '../core/version.js';
+import { hookArgs } from './hook-args.js';
+
+const argv = process.argv.slice(2);
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+  process.stdout.write(`${VERSION}\n`);
+} else {
+  const hook = hookArgs(argv);
+  if (hook) {
+    const { runHookArgs } = await import('./hook.js');
+    process.exitCode = await runHookArgs(hook);
+  } else {
+    await import('./main.js');
+  }
+}
