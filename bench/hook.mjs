@@ -1,9 +1,9 @@
 // Benchmark: the hot paths an agent pays on every turn, as CPU over node's own start (`node -e 0`):
 // one `ctx hook RUNTIME` process per turn for each runtime of bench/runtimes.mjs (the transcript
-// grows by ~10 KB of whole lines before each), one `ctx checkpoint` of a 2 KB line, and `ctx --version`
+// grows by ~10 KB before each: whole lines appended, or opencode's session document rewritten), one `ctx checkpoint` of a 2 KB line, and `ctx --version`
 // (ctx's start-up). CPU is user + sys of the process (bash's `times`), in interleaved rounds, so
 // load drift on a shared machine hits every variant alike. Target: each within 30 ms of node.
-import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CTX_BIN, FIXED_ENV, NODE, ROOT, cleanup, cpuRun, ctx, fmtMs, git, median, progress, prng, rounds, run, snapshotBuild, table, tempDir, userLine } from './lib.mjs';
 import { RUNTIMES } from './runtimes.mjs';
@@ -27,14 +27,18 @@ function addVariants({ dir, bin, label, n, warmup, step, env, variants, checks }
     const file = join(home, rt.file);
     writeFileSync(file, t.base);
     const input = rt.input(file, home);
-    const hook = () => ctxCpu(['--store', store, 'hook', rt.name, ...(input.arg ? [input.arg] : [])], { input: input.stdin ?? '' });
+    const stdin = typeof input.stdin === 'function' ? input.stdin : () => input.stdin ?? '';
+    const hook = () => ctxCpu(['--store', store, 'hook', rt.name, ...(input.arg ? [input.arg] : [])], { input: stdin() });
     progress(`hook ${rt.name}: capture the session so far (${t.base.length.toLocaleString('en-US')} bytes)`);
     hook();
     const sizes = [];
     variants[`ctx hook ${rt.name}, ~10 KB new${label}`] = (i) => {
       const bytes = t.turn(i);
-      appendFileSync(file, bytes);
-      if (i >= warmup) sizes.push(bytes.length);
+      // a rewritten transcript (the whole session each turn) grows by the difference
+      const before = rt.rewrite ? statSync(file).size : 0;
+      if (rt.rewrite) writeFileSync(file, bytes);
+      else appendFileSync(file, bytes);
+      if (i >= warmup) sizes.push(bytes.length - before);
       return hook();
     };
     if (rt === RUNTIMES[0]) variants[`ctx hook ${rt.name}, nothing new${label}`] = () => hook();

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { CTX_BIN, FIXED_ENV, NODE, cleanup, cpuRun, fmtMs, git, median, progress, rounds, run, snapshotBuild, table, tempDir } from './lib.mjs';
 import { RUNTIMES } from './runtimes.mjs';
 
-export async function benchRuntimeImport({ n = 5 } = {}) {
+export async function benchRuntimeImport({ n = Number(process.env.BENCH_ROUNDS ?? 5) } = {}) {
   const dir = tempDir('rtimport');
   const cpu = {};
   const variants = {};
