@@ -144,7 +144,7 @@ describe.skipIf(SKIP)(`ctx serve in headless chromium${SKIP ? ` (skipped: ${CHRO
     expect(await page.$eval('table.meta', (t) => t.textContent)).toContain(`id${tip.id}`);
     // its own runtime's command comes by itself; a translated one when asked for
     await page.waitForSelector('.resume .cmd[data-runtime="claude-code"] code');
-    expect(await page.$$eval('.resume .cmd', (els) => els.map((el) => (el as HTMLElement).dataset.runtime))).toEqual(['claude-code', 'codex', 'gemini-cli', 'copilot']);
+    expect(await page.$$eval('.resume .cmd', (els) => els.map((el) => (el as HTMLElement).dataset.runtime))).toEqual(['claude-code', 'codex', 'gemini-cli', 'pi', 'opencode', 'copilot']);
     expect(await page.locator('.resume code').count()).toBe(1);
     await page.click('.resume .cmd[data-runtime="codex"] button.show');
     await page.waitForSelector('.resume .cmd[data-runtime="codex"] code');
@@ -270,7 +270,7 @@ describe.skipIf(SKIP)(`ctx serve in headless chromium${SKIP ? ` (skipped: ${CHRO
       expect([calls.length, results.size]).toEqual([2, 2]);
       await checkPairing(page, { calls, results, userTexts: [], images: 0 });
       await page.waitForSelector('.resume .cmd[data-runtime="codex"] code');
-      expect(await page.$$eval('.resume .cmd', (els) => els.map((el) => (el as HTMLElement).dataset.runtime))).toEqual(['codex', 'claude-code', 'gemini-cli', 'copilot']);
+      expect(await page.$$eval('.resume .cmd', (els) => els.map((el) => (el as HTMLElement).dataset.runtime))).toEqual(['codex', 'claude-code', 'gemini-cli', 'pi', 'opencode', 'copilot']);
       expect(errors).toEqual([]);
       await page.context().close();
     } finally {

@@ -232,6 +232,8 @@ describe('ctx serve over HTTP', () => {
       ['claude-code', 'Claude Code', true],
       ['codex', 'Codex CLI', false],
       ['gemini-cli', 'Gemini CLI', false],
+      ['pi', 'pi', false],
+      ['opencode', 'opencode', false],
       ['copilot', 'GitHub Copilot CLI', false],
     ]);
     // one runtime's alone (the page asks for each when it is shown); a translated session runs where the server does,
@@ -239,12 +241,14 @@ describe('ctx serve over HTTP', () => {
     const one = (await get(`${s.url}api/resume?id=alice/auth-fix&runtime=gemini-cli`)).body.trim().split('\n').map((l) => JSON.parse(l));
     expect(one.map((r) => [r.runtime, r.native])).toEqual([['gemini-cli', false]]);
     expect(one[0].command).toMatch(new RegExp(`^ctx export gemini-cli ${id} --session-id [0-9a-f-]{36} && cd ${process.cwd()} && gemini --resume [0-9a-f-]{36}$`));
-    expect(JSON.parse((await get(`${s.url}api/resume?id=alice/auth-fix&runtime=nope`)).body).message).toBe("runtime takes one that exports (claude-code, codex, gemini-cli, copilot), not 'nope'");
+    expect(JSON.parse((await get(`${s.url}api/resume?id=alice/auth-fix&runtime=nope`)).body).message).toBe("runtime takes one that exports (claude-code, codex, gemini-cli, pi, opencode, copilot), not 'nope'");
     const runtimes = (await get(`${s.url}api/runtimes`)).body.trim().split('\n').map((l) => JSON.parse(l));
     expect(runtimes.map((r) => [r.v, r.runtime, r.title, r.formats.includes('claude-code-v1')])).toEqual([
       [1, 'claude-code', 'Claude Code', true],
       [1, 'codex', 'Codex CLI', false],
       [1, 'gemini-cli', 'Gemini CLI', false],
+      [1, 'pi', 'pi', false],
+      [1, 'opencode', 'opencode', false],
       [1, 'copilot', 'GitHub Copilot CLI', false],
     ]);
     const [claude] = records;
