@@ -158,6 +158,7 @@ describe('ctx import RUNTIME DIR: the runtime\'s own files, refused or empty', (
     // not legacy-rollout-*.jsonl: sorted, the rollouts only
     expect(jsonLines(r.stdout).map((x) => [x.file, x.branch])).toEqual([
       [join(dir, 'rollout-2025-11-20T09-00-00-0a1b2c3d-4e5f-7a8b-9c0d-1e2f3a4b5c6d.jsonl'), 'codex/0a1b2c3d-4e5f-7a8b-9c0d-1e2f3a4b5c6d'],
+      [join(dir, 'rollout-2026-03-01T10-00-00-01a21dd1-845b-7400-9ae0-912b49e4f6bb.jsonl'), 'codex/01a21dd1-845b-7400-9ae0-912b49e4f6bb'],
       [join(dir, 'rollout-2026-11-22T21-04-49-01a20513-6ef2-75e0-a186-7b61e34882c3.jsonl'), 'codex/01a20513-6ef2-75e0-a186-7b61e34882c3'],
     ]);
   });

@@ -69,12 +69,15 @@ describe('pi sessions', () => {
     const entries = lines(asPi.stdout).map((l) => JSON.parse(l));
     // a tree: each entry the child of the one before
     entries.forEach((e, i) => expect(e.parentId).toBe(i === 0 ? null : entries[i - 1].id));
-    expect(entries.map((e) => e.message.role)).toEqual(['user', 'user', 'assistant', 'toolResult', 'assistant', 'user', 'assistant', 'toolResult', 'assistant', 'user', 'assistant']);
+    // Codex's own base instructions stay behind (a runtime's preamble is not carried to another: docs/format.md §8.3)
+    expect(entries.map((e) => e.message.role)).toEqual(['user', 'assistant', 'toolResult', 'assistant', 'user', 'assistant', 'toolResult', 'assistant', 'user', 'assistant']);
     const dir = tempDir();
     const file = join(dir, `2026-01-02T03-04-05-678Z_${'6'.repeat(8)}-6666-4666-8666-${'6'.repeat(12)}.jsonl`);
     writeFileSync(file, `${JSON.stringify({ type: 'session', version: 3, id: 'copy', timestamp: '2026-01-02T03:04:05.678Z', cwd: dir })}\n${asPi.stdout}`);
     expect(ctx(store, ['import', 'pi', file], { env: FIXED_ENV }).code).toBe(0);
-    expect(chatOf(store, ['pi/copy', '--stop', 'root'])).toEqual(chatOf(store, [codex, '--stop', 'root']));
+    // all of it but Codex's own environment context, which a pi session does not carry
+    const isCodexPreamble = (m: { content?: unknown }) => typeof m.content === 'string' && m.content.startsWith('<environment_context>');
+    expect(chatOf(store, ['pi/copy', '--stop', 'root'])).toEqual(chatOf(store, [codex, '--stop', 'root']).filter((m: { content?: unknown }) => !isCodexPreamble(m)));
   });
 
   it('refuses a file pi did not write, an empty one and a broken line, writing nothing', () => {
