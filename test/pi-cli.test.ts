@@ -166,8 +166,10 @@ describeAgent('pi with the real pi CLI', agentMissing('pi'), () => {
       { role: 'assistant', content: [{ type: 'tool_use', id, name: 'shell', input: { command } }] },
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: output, is_error: false }] },
     ];
+    // Codex's own environment context is not carried into pi (docs/format.md §8.3)
+    expect(env).toContain('<environment_context>');
+    expect(JSON.stringify(sb.mock.turns()[0])).not.toContain('<environment_context>');
     expect(messagesOf(sb.mock.turns()[0])).toEqual([
-      text('user', env),
       text('user', 'Add a --done flag to todo list.'),
       ...shell('call_a1', ['rg', '-n', 'def list', 'src'], '{"output":"src/cli.py:12:def list(args):\\n","metadata":{"exit_code":0,"duration_seconds":0.1}}'),
       text('assistant', 'Added `--done`: it lists only finished items.'),
