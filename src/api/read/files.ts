@@ -1,6 +1,6 @@
 // Files a user names (a transcript, an artifact, a summary): read whole, by line, or by byte range,
 // with one-line errors.
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { BadInputError, NotFoundError } from '../../errors/index.js';
 
 const NL = 0x0a;
@@ -23,11 +23,14 @@ export function readTranscript(file: string): Uint8Array {
 function withFile<T>(file: string, use: (fd: number) => T): T {
   let fd;
   try {
-    fd = openSync(file, 'r');
+    // non-blocking: a FIFO named as a file (a transcript path is someone else's input) cannot hang the reader
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (e) {
     throw cannotRead(file, e);
   }
   try {
+    const st = fstatSync(fd);
+    if (!st.isFile() && !st.isDirectory()) throw new BadInputError(`${file} is not a regular file`);
     return use(fd);
   } finally {
     closeSync(fd);
