@@ -90,8 +90,15 @@ describeAgent('copilot with the real copilot CLI', agentMissing('copilot'), () =
     expect(readFileSync(hooksFile, 'utf8')).toBe(`${JSON.stringify({ version: 1, hooks: { agentStop: entry, preCompact: entry, sessionEnd: entry } }, null, 2)}\n`);
 
     // after each run: the chain is the file up to the sessionEnd hook's start; Copilot writes two lines after it
-    const capturedUpToSessionEnd = (file: string, branch: string) => {
-      const chain = ctx(store, ['materialize', branch, '--stop', 'root', '--verify'], { env }).bytes;
+    // (Copilot does not wait for its sessionEnd hook before it exits: on a loaded machine ctx may still be capturing)
+    const capturedUpToSessionEnd = async (file: string, branch: string) => {
+      const read = () => ctx(store, ['materialize', branch, '--stop', 'root', '--verify'], { env }).bytes;
+      const lastHook = (bytes: Buffer) => JSON.parse(bytes.toString().trimEnd().split('\n').at(-1)!).data?.hookType;
+      let chain = read();
+      for (let waited = 0; lastHook(chain) !== 'sessionEnd' && waited < 120_000; waited += 1000) {
+        await new Promise((r) => setTimeout(r, 1000));
+        chain = read();
+      }
       const whole = readFileSync(file);
       expect(whole.subarray(0, chain.length).equals(chain)).toBe(true);
       expect(types(chain).slice(-1)).toEqual(['hook.start']);
@@ -104,12 +111,12 @@ describeAgent('copilot with the real copilot CLI', agentMissing('copilot'), () =
     const file = eventsOf(b, id);
     const branch = `copilot/${id}`;
     expect(existsSync(join(store, 'ctx', 'hook.log'))).toBe(false);
-    capturedUpToSessionEnd(file, branch);
+    await capturedUpToSessionEnd(file, branch);
 
     const second = await copilot(b, ['-p', 'and now?', `--resume=${id}`], ENV);
     expect(second.code).toBe(0);
     expect(existsSync(join(store, 'ctx', 'hook.log'))).toBe(false);
-    capturedUpToSessionEnd(file, branch);
+    await capturedUpToSessionEnd(file, branch);
 
     // /compact under -p: the preCompact hook captures what came before; the next turn, the compaction
     const compacted = await copilot(b, ['-p', '/compact', `--resume=${id}`], ENV);
@@ -117,7 +124,7 @@ describeAgent('copilot with the real copilot CLI', agentMissing('copilot'), () =
     const third = await copilot(b, ['-p', 'third', `--resume=${id}`], ENV);
     expect(third.code).toBe(0);
     expect(existsSync(join(store, 'ctx', 'hook.log'))).toBe(false);
-    capturedUpToSessionEnd(file, branch);
+    await capturedUpToSessionEnd(file, branch);
     const log = ctx(store, ['log', branch, '--json'], { env }).stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
     expect(log.filter((c) => c.type === 'compaction')).toHaveLength(1);
     expect(log.find((c) => c.summary === 'third')).toBeDefined();
