@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { CLAUDE_BIN, claudeEnv, transcripts, type ClaudeEnv } from '../claude-cli.js';
 import { startMockApi, type MockApi, type RecordedRequest, type Reply } from '../mock-anthropic-api.js';
-import { SCRIPT, callText, check, resumeArgs, runCli, type DriverHandle, type ResumeDriver, type Row } from './driver.js';
+import { SCRIPT, check, messagesRows, resumeArgs, runCli, sentSince, type DriverHandle, type ResumeDriver } from './driver.js';
 
 interface Handle extends DriverHandle {
   api: MockApi;
@@ -43,26 +43,10 @@ export const claudeCode: ResumeDriver<Handle, RecordedRequest> = {
     const [id] = resumeArgs(exported, 'claude --resume');
     const before = h.api.turns().length;
     check(exported.command, await runCli(CLAUDE_BIN, ['-p', '--resume', id, prompt, ...TOOLS], h.project, h.claude.env));
-    const sent = h.api.turns()[before];
-    if (sent === undefined) throw new Error(`${exported.command}: the mock received no request`);
-    return sent;
+    return sentSince(h.api.turns(), before, exported.command);
   },
   conversation(req) {
-    const rows: Row[] = [];
-    for (const m of req.body.messages) {
-      if (m.role !== 'user' && m.role !== 'assistant') continue;
-      const role = m.role;
-      const blocks = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : (m.content as Record<string, unknown>[]);
-      for (const b of blocks) {
-        // Claude Code's system reminders are its own additions
-        if (b.type === 'text' && !/^\s*<system-reminder>/.test(String(b.text))) rows.push({ role, kind: 'text', text: String(b.text) });
-        else if (b.type === 'tool_use') rows.push({ role, kind: 'call', text: callText(String(b.name), b.input), id: String(b.id) });
-        else if (b.type === 'tool_result') {
-          const text = typeof b.content === 'string' ? b.content : (b.content as { text?: string }[]).map((x) => x.text ?? '').join('');
-          rows.push({ role, kind: 'result', text, id: String(b.tool_use_id) });
-        }
-      }
-    }
-    return rows;
+    // Claude Code's system reminders are its own additions
+    return messagesRows(req.body.messages, (text) => (/^\s*<system-reminder>/.test(text) ? [] : [text]));
   },
 };

@@ -130,3 +130,32 @@ export function resumeArgs(exported: Exported, prefix: string): string[] {
   if (head.some((w, i) => words[i] !== w)) throw new Error(`unexpected resume command: ${exported.command} (expected ${prefix} …)`);
   return words.slice(head.length);
 }
+
+/**
+ * A Messages-API request's conversation as rows (user and assistant turns; text, tool_use, tool_result).
+ * `texts` turns one text block into the rows the runtime's model saw (none for the runtime's own additions).
+ */
+export function messagesRows(messages: readonly { role: string; content: unknown }[], texts: (text: string) => string[] = (t) => [t]): Row[] {
+  const rows: Row[] = [];
+  for (const m of messages) {
+    if (m.role !== 'user' && m.role !== 'assistant') continue;
+    const role = m.role;
+    const blocks = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : (m.content as Record<string, unknown>[]);
+    for (const b of blocks) {
+      if (b.type === 'text') for (const text of texts(String(b.text))) rows.push({ role, kind: 'text', text });
+      else if (b.type === 'tool_use') rows.push({ role, kind: 'call', text: callText(String(b.name), b.input), id: String(b.id) });
+      else if (b.type === 'tool_result') {
+        const text = typeof b.content === 'string' ? b.content : (b.content as { text?: string }[]).map((x) => x.text ?? '').join('');
+        rows.push({ role, kind: 'result', text, id: String(b.tool_use_id) });
+      }
+    }
+  }
+  return rows;
+}
+
+/** The first request the mock received after `before` of them: what the resume sent. */
+export function sentSince<R>(turns: readonly R[], before: number, command: string): R {
+  const sent = turns[before];
+  if (sent === undefined) throw new Error(`${command}: the mock received no request`);
+  return sent;
+}

@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync, readdirSync, existsSync, writeFileSync } from 
 import { join } from 'node:path';
 import { agentBin } from '../agent-clis.js';
 import { startMockApi, type MockApi, type RecordedRequest, type Reply } from '../mock-anthropic-api.js';
-import { SCRIPT, callText, check, resumeArgs, runCli, type DriverHandle, type ResumeDriver, type Row } from './driver.js';
+import { SCRIPT, check, messagesRows, resumeArgs, runCli, sentSince, type DriverHandle, type ResumeDriver } from './driver.js';
 
 const PI = agentBin('pi');
 
@@ -54,25 +54,9 @@ export const pi: ResumeDriver<Handle, RecordedRequest> = {
     const [id] = resumeArgs(exported, 'pi --session');
     const before = h.api.turns().length;
     check(exported.command, await runCli(PI, ['-p', ...MODEL, '--session', id, prompt], h.project, h.runEnv));
-    const sent = h.api.turns()[before];
-    if (sent === undefined) throw new Error(`${exported.command}: the mock received no request`);
-    return sent;
+    return sentSince(h.api.turns(), before, exported.command);
   },
   conversation(req) {
-    const rows: Row[] = [];
-    for (const m of req.body.messages) {
-      if (m.role !== 'user' && m.role !== 'assistant') continue;
-      const role = m.role;
-      const blocks = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : (m.content as Record<string, unknown>[]);
-      for (const b of blocks) {
-        if (b.type === 'text') rows.push({ role, kind: 'text', text: String(b.text) });
-        else if (b.type === 'tool_use') rows.push({ role, kind: 'call', text: callText(String(b.name), b.input), id: String(b.id) });
-        else if (b.type === 'tool_result') {
-          const text = typeof b.content === 'string' ? b.content : (b.content as { text?: string }[]).map((x) => x.text ?? '').join('');
-          rows.push({ role, kind: 'result', text, id: String(b.tool_use_id) });
-        }
-      }
-    }
-    return rows;
+    return messagesRows(req.body.messages);
   },
 };
