@@ -1,8 +1,8 @@
 // A mock OpenAI Chat Completions API on 127.0.0.1 (port 0) for agent CLIs that speak it (opencode
 // through @ai-sdk/openai-compatible, pi's `openai-completions`): every POST …/chat/completions is
 // recorded and answered, streamed over SSE when asked, with what the test's script gives.
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:http';
+import { listenLocal, readBody } from './mock-http.js';
 
 /** One answer: text, and tool calls (`arguments` a JSON string, as the API sends them). */
 export interface ChatAnswer {
@@ -82,19 +82,5 @@ export async function startMockChat(script: ChatScript, opts: { promptTokens?: (
     res.writeHead(404, { 'content-type': 'application/json' });
     res.end('{"error":{"message":"not found"}}');
   });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
-    requests,
-    close: () => new Promise((done) => server.close(() => done())),
-  };
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((done) => {
-    const parts: Buffer[] = [];
-    req.on('data', (b: Buffer) => parts.push(b));
-    req.on('end', () => done(Buffer.concat(parts).toString('utf8')));
-  });
+  return listenLocal(server, requests);
 }

@@ -1,7 +1,7 @@
 // A mock OpenAI Responses API on 127.0.0.1 (port 0) for the real Codex CLI: every POST …/responses
 // is recorded and answered over SSE with the items the test's script gives for that request.
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:http';
+import { listenLocal, readBody } from './mock-http.js';
 
 /** A Responses-API output item: `message`, `function_call`, … */
 export type OutputItem = Record<string, unknown>;
@@ -69,21 +69,7 @@ export async function startMockOpenAI(script: Script, opts: { inputTokens?: (n: 
     res.writeHead(404, { 'content-type': 'application/json' });
     res.end('{"error":{"message":"not found"}}');
   });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
-    requests,
-    close: () => new Promise((done) => server.close(() => done())),
-  };
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((done) => {
-    const parts: Buffer[] = [];
-    req.on('data', (b: Buffer) => parts.push(b));
-    req.on('end', () => done(Buffer.concat(parts).toString('utf8')));
-  });
+  return listenLocal(server, requests);
 }
 
 function hash(s: string): string {
