@@ -26,6 +26,8 @@ const prebuiltRanks = (dir) => ({
     }));
   },
 });
+// optional peer dependencies (package.json peerDependenciesMeta), and what they bring along
+const PEERS = [...Object.keys(pkg.peerDependencies ?? {}), '@langchain/*', '@openai/*', '@anthropic-ai/*', '@modelcontextprotocol/*', 'zod', 'zod/*'];
 const common = {
   bundle: true,
   format: 'esm',
@@ -45,8 +47,10 @@ await build({
   entryPoints: { main: 'src/cli/main.ts', index: 'src/index.ts' },
   outdir: 'dist',
   splitting: true,
-  // cbor-x's optional native accelerator; the pure JS path is used without it
-  external: ['cbor-extract'],
+  // cbor-x's optional native accelerator; the pure JS path is used without it. The frameworks the
+  // adapters speak to are the user's optional peer dependencies, never bundled: they load from the
+  // user's node_modules, and only when an adapter (or `ctx mcp`) is used
+  external: ['cbor-extract', ...PEERS],
   chunkNames: 'chunks/[name]-[hash]',
   // the module is a chunk of its own (only imported dynamically), so it sits beside the file
   plugins: [prebuiltRanks('./')],
