@@ -156,7 +156,7 @@ describe('materialize --for AGENT', () => {
     ]);
     const raw = ctx(store, ['materialize', 'design-room', '--for', 'coder', '--format', 'raw'], { env });
     expect([raw.code, raw.stdout]).toEqual([2, '']);
-    expect(raw.stderr).toBe('ctx: --for cannot be written as raw: give --format claude-code-v1, bureau-agent-v1, codex-rollout-v1, gemini-cli-jsonl-v1, openai-chat-v1, pi-session-v3, opencode-session-v1, copilot-events-v1, markdown\n');
+    expect(raw.stderr).toBe('ctx: --for cannot be written as raw: give --format claude-code-v1, bureau-agent-v1, codex-rollout-v1, gemini-cli-jsonl-v1, openai-chat-v1, pi-session-v3, opencode-session-v1, copilot-events-v1, openai-agents-v1, markdown\n');
   });
 
   it('an author per entry (openai-chat name) wins over the commit author', () => {

@@ -88,8 +88,8 @@ describe.concurrent.each(ENGINES)('bad input, engine %s', (engine) => {
   });
 
   it('an unknown format name', async () => {
-    await expectError(checkpoint(['--format', 'nope-v9', '-'], LINE), 2, "ctx: unknown format 'nope-v9' (known: claude-code-v1, bureau-agent-v1, codex-rollout-v1, codex-rollout-v0, gemini-cli-jsonl-v1, gemini-cli-chat-v1, openai-chat-v1, pi-session-v3, opencode-session-v1, copilot-events-v1)");
-    await expectError(run(['materialize', 'main', '--format', 'nope-v9']), 2, "ctx: unknown format 'nope-v9' (known: claude-code-v1, bureau-agent-v1, codex-rollout-v1, codex-rollout-v0, gemini-cli-jsonl-v1, gemini-cli-chat-v1, openai-chat-v1, pi-session-v3, opencode-session-v1, copilot-events-v1, markdown, raw)");
+    await expectError(checkpoint(['--format', 'nope-v9', '-'], LINE), 2, "ctx: unknown format 'nope-v9' (known: claude-code-v1, bureau-agent-v1, codex-rollout-v1, codex-rollout-v0, gemini-cli-jsonl-v1, gemini-cli-chat-v1, openai-chat-v1, pi-session-v3, opencode-session-v1, copilot-events-v1, openai-agents-v1)");
+    await expectError(run(['materialize', 'main', '--format', 'nope-v9']), 2, "ctx: unknown format 'nope-v9' (known: claude-code-v1, bureau-agent-v1, codex-rollout-v1, codex-rollout-v0, gemini-cli-jsonl-v1, gemini-cli-chat-v1, openai-chat-v1, pi-session-v3, opencode-session-v1, copilot-events-v1, openai-agents-v1, markdown, raw)");
   });
 
   it('an unknown id', async () => {

@@ -77,7 +77,7 @@ describeCorpus('views', () => {
     for (const args of [['--view', 'conversation', '--format', 'raw'], ['--mask-tool-outputs', '1', '--format', 'gemini-cli-chat-v1']]) {
       const r = ctx(store, ['materialize', 's0', ...args], { env });
       expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(/cannot be written as (raw|gemini-cli-chat-v1): give --format claude-code-v1, bureau-agent-v1, codex-rollout-v1, gemini-cli-jsonl-v1, openai-chat-v1, pi-session-v3, opencode-session-v1, copilot-events-v1, markdown\n$/);
+      expect(r.stderr).toMatch(/cannot be written as (raw|gemini-cli-chat-v1): give --format claude-code-v1, bureau-agent-v1, codex-rollout-v1, gemini-cli-jsonl-v1, openai-chat-v1, pi-session-v3, opencode-session-v1, copilot-events-v1, openai-agents-v1, markdown\n$/);
     }
     expect(ctx(store, ['materialize', 's0', '--view', 'outline'], { env })).toMatchObject({ code: 2, stderr: "ctx: unknown view 'outline': reasoning or conversation\n" });
     expect(ctx(store, ['materialize', 's0', '--mask-tool-outputs', '-1', '--format', 'markdown'], { env }).code).toBe(2);

@@ -17,14 +17,20 @@ interface ChatMessage {
   tool_call_id?: string;
 }
 
-function parse(bytes: Uint8Array): ChatMessage[] {
+/** An artifact that is one JSON array (`what` names it in the error when it is not). */
+export function parseJsonArray(bytes: Uint8Array, what: string): unknown[] {
   let value: unknown;
   try {
     value = JSON.parse(utf8.decode(bytes));
   } catch (e) {
     throw new BadInputError(`not a JSON document: ${(e as Error).message}`);
   }
-  if (!Array.isArray(value)) throw new BadInputError('not a Chat Completions message array');
+  if (!Array.isArray(value)) throw new BadInputError(`not ${what}`);
+  return value;
+}
+
+function parse(bytes: Uint8Array): ChatMessage[] {
+  const value = parseJsonArray(bytes, 'a Chat Completions message array');
   value.forEach((m, i) => {
     if (!isRecord(m) || !ROLES.includes(m.role as string)) throw new BadInputError(`message ${i} has no role of ${ROLES.join(', ')}`);
     if (m.role === 'tool' && typeof m.tool_call_id !== 'string') throw new BadInputError(`message ${i}: a tool message without a string tool_call_id`);
@@ -43,10 +49,11 @@ function parse(bytes: Uint8Array): ChatMessage[] {
   return value as ChatMessage[];
 }
 
-/** One message a line, so a diff reads message by message. */
-function encode(messages: readonly ChatMessage[]): Uint8Array {
-  return Buffer.from(messages.length ? `[\n${messages.map((m) => JSON.stringify(m)).join(',\n')}\n]\n` : '[]\n');
+/** A JSON array, one element a line, so a diff reads message by message. */
+export function jsonArrayLines(entries: readonly unknown[]): Uint8Array {
+  return Buffer.from(entries.length ? `[\n${entries.map((m) => JSON.stringify(m)).join(',\n')}\n]\n` : '[]\n');
 }
+const encode = (messages: readonly ChatMessage[]) => jsonArrayLines(messages);
 
 function partsText(content: ChatMessage['content']): string {
   if (typeof content === 'string') return content;

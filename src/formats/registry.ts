@@ -13,10 +13,11 @@ import { geminiJsonl } from './gemini-jsonl.js';
 import { renderMarkdown } from './markdown.js';
 import { renderRaw } from './raw.js';
 import { openaiChat } from './openai-chat.js';
+import { openaiAgents } from './openai-agents.js';
 import { piSession } from './pi-session.js';
 import { opencodeSession } from './opencode-session.js';
 
-const storage: readonly StorageFormat[] = [claudeCode, bureauAgent, codexRollout, codexRolloutV0, geminiJsonl, geminiChat, openaiChat, piSession, opencodeSession, copilotEvents];
+const storage: readonly StorageFormat[] = [claudeCode, bureauAgent, codexRollout, codexRolloutV0, geminiJsonl, geminiChat, openaiChat, piSession, opencodeSession, copilotEvents, openaiAgents];
 /** Formats that only materialize writes. */
 const output: readonly OutputFormat[] = [
   { name: 'markdown', tier: 'rendering', render: renderMarkdown },
