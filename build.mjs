@@ -44,7 +44,12 @@ const common = {
 
 await build({
   ...common,
-  entryPoints: { main: 'src/cli/main.ts', index: 'src/index.ts' },
+  entryPoints: {
+    main: 'src/cli/main.ts',
+    index: 'src/index.ts',
+    // the adapters (package.json "exports"): agent-ctx/openai-agents
+    'openai-agents': 'src/adapters/openai-agents/index.ts',
+  },
   outdir: 'dist',
   splitting: true,
   // cbor-x's optional native accelerator; the pure JS path is used without it. The frameworks the

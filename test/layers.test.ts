@@ -10,12 +10,14 @@ import { ROOT } from './helpers.js';
 
 const SRC = join(ROOT, 'src');
 
-type Layer = 'cli' | 'commands' | 'library' | 'api' | 'runtimes' | 'formats' | 'output' | 'store' | 'core' | 'errors' | 'serve' | 'web';
+type Layer = 'adapters' | 'cli' | 'commands' | 'library' | 'api' | 'runtimes' | 'formats' | 'output' | 'store' | 'core' | 'errors' | 'serve' | 'web';
 
 /** May import: a layer, every file of it; `{ files }`: only those; `{ types }`: `import type` only. */
 type Allowed = Layer | { layer: Layer; files?: string[]; types?: true };
 const RUNTIME_REGISTRY = 'src/runtimes/registry.ts';
 const LAYERS: Record<Layer, Allowed[]> = {
+  // the subpath exports (agent-ctx/openai-agents, …): clients of the library and of a runtime's capture
+  adapters: [{ layer: 'library', types: true }, 'api', 'runtimes', 'formats', 'core', 'errors'],
   cli: ['commands', 'output', 'api', 'errors', 'core'],
   commands: ['api', 'output', 'core', 'errors', 'formats', { layer: 'runtimes', files: [RUNTIME_REGISTRY] }, 'serve'],
   library: ['api', 'core', 'errors', 'formats', { layer: 'runtimes', files: [RUNTIME_REGISTRY] }, 'serve'],
@@ -35,7 +37,7 @@ const LAYERS: Record<Layer, Allowed[]> = {
 const IMPURE = /^(node:)?(fs|child_process|net|http|https)(\/|$)|^isomorphic-git(\/|$)/;
 
 /** Names of runtimes and formats: only their plug-ins and the two registries say them. */
-const PLUGIN_NAMES = ['claude-code', 'claude-code-v1', 'codex', 'codex-rollout-v1', 'codex-rollout-v0', 'gemini-cli', 'gemini-cli-chat-v1', 'bureau-agent-v1', 'openai-chat-v1'];
+const PLUGIN_NAMES = ['claude-code', 'claude-code-v1', 'codex', 'codex-rollout-v1', 'codex-rollout-v0', 'gemini-cli', 'gemini-cli-chat-v1', 'bureau-agent-v1', 'openai-chat-v1', 'openai-agents-v1'];
 /**
  * Output-only formats: common words too, so only a literal that is exactly the name counts, and not
  * as a translation tier (`tier === 'raw'`, `type Tier = … | 'raw'`), which shares the name.
