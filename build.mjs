@@ -47,8 +47,9 @@ await build({
   entryPoints: {
     main: 'src/cli/main.ts',
     index: 'src/index.ts',
-    // the adapters (package.json "exports"): agent-ctx/openai-agents
+    // the adapters (package.json "exports"): agent-ctx/openai-agents, agent-ctx/claude-agent-sdk
     'openai-agents': 'src/adapters/openai-agents/index.ts',
+    'claude-agent-sdk': 'src/adapters/claude-agent-sdk/index.ts',
   },
   outdir: 'dist',
   splitting: true,
