@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Agent, run, setDefaultOpenAIClient, setOpenAIAPI, setTracingDisabled, tool } from '@openai/agents';
 import OpenAI from 'openai';
 import { z } from 'zod';
-import { FIXED_ENV, ctx, fsck, tempDir } from './helpers.js';
+import { FIXED_ENV, FIXTURES, ctx, fsck, tempDir } from './helpers.js';
 import { messagesOf, startMockChat, text, toolCall, type MockChat } from './mock-chat-api.js';
 // @ts-expect-error the bundle is JavaScript; its types are in dist/types
 import * as lib from '../dist/index.js';
@@ -117,5 +117,30 @@ describe('CtxSession', () => {
       await store.close();
     }
     expect(fsck(path)).toEqual({ code: 0, output: '' });
+  });
+
+  it('continues a Claude Code session: its chain materialized as openai-agents-v1 is history the SDK sends, calls paired with their results', async () => {
+    const path = join(tempDir(), '.ctx');
+    expect(ctx(path, ['init', path]).code).toBe(0);
+    expect(ctx(path, ['import', 'claude-code', join(FIXTURES, 'claude-code', 'compacted-session.jsonl'), '-b', 'cc'], { env: FIXED_ENV }).code).toBe(0);
+    const m = ctx(path, ['materialize', 'cc', '--stop', 'root', '--format', 'openai-agents-v1'], { env: FIXED_ENV });
+    expect(m.stderr).toBe('ctx: translated claude-code-v1 → openai-agents-v1 (structural)\n');
+    const items = JSON.parse(m.stdout);
+    expect(items.map((i: { type: string; role?: string }) => i.role ?? i.type)).toEqual(['user', 'function_call', 'function_call_result', 'assistant', 'user', 'function_call', 'function_call_result', 'user', 'assistant', 'user', 'assistant']);
+    const store = await lib.openStore(path, { env: FIXED_ENV });
+    try {
+      const session = new CtxSession({ store, sessionId: 'from-claude' });
+      await session.addItems(items);
+      const before = mock.requests.length;
+      await run(agent, 'Now add a test.', { session });
+      const sent = messages(before);
+      expect(sent.map((x) => x.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'user', 'assistant', 'tool', 'user', 'assistant', 'user', 'assistant', 'user']);
+      expect(sent[2]).toEqual({ role: 'assistant', content: null, tool_calls: [{ id: items[1].callId, type: 'function', function: { name: 'Read', arguments: items[1].arguments } }] });
+      expect(sent[3]).toEqual({ role: 'tool', tool_call_id: items[1].callId, content: items[2].output.text });
+      expect(sent.at(-1)).toEqual({ role: 'user', content: 'Now add a test.' });
+      expect((await session.getItems()).slice(0, items.length)).toEqual(items);
+    } finally {
+      await store.close();
+    }
   });
 });
