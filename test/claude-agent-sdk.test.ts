@@ -74,6 +74,23 @@ describeAgent('agent-ctx/claude-agent-sdk with the real Claude Agent SDK (0.3.33
     expect(ctx(store, ['verify']).code).toBe(0);
   }, 180_000);
 
+  it('a capture that fails goes to onError, once per hook, and the query goes on', async () => {
+    const { query } = (await import(pathToFileURL(SDK).href)) as { query: Query };
+    const root = tempDir();
+    const dir = join(root, 'project');
+    mkdirSync(dir, { recursive: true });
+    // the store named is a regular file: no store can be opened or made there
+    const store = join(root, 'not-a-store');
+    writeFileSync(store, 'x');
+    const c = claudeEnv(root, api.url);
+    const env = Object.fromEntries(Object.entries(c.env).filter((e): e is [string, string] => e[1] !== undefined));
+    const errors: string[] = [];
+    const out = await drain(ctxQuery(query, { prompt: 'say a word', options: { cwd: dir, env, allowedTools: ['Bash'], settingSources: [] } }, { store, onError: (e: Error, event: string) => errors.push(`${event}: ${e.message}`) }));
+    expect(out.at(-1)).toMatchObject({ type: 'result', subtype: 'success' });
+    expect(errors).toEqual([`Stop: ${store} exists and is not a context repository`, `SessionEnd: ${store} exists and is not a context repository`]);
+    expect(readFileSync(store, 'utf8')).toBe('x');
+  }, 180_000);
+
   it("runs the README's example as written: the session on claude/<session_id>, byte-exact", async () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const code = /### Claude Agent SDK\n[^]*?```ts\n([^]*?)```/.exec(readme)![1];
@@ -94,8 +111,8 @@ describeAgent('agent-ctx/claude-agent-sdk with the real Claude Agent SDK (0.3.33
       p.on('close', (code) => done({ code, stdout, stderr }));
     });
     const [t] = transcripts(c);
-    // the mock numbers its answers across the file's tests: this is its third
-    expect([r.code, r.stderr, r.stdout]).toEqual([0, '', `${t.session} answer 3\n`]);
+    // the mock numbers its answers across the file's tests: this is its fourth
+    expect([r.code, r.stderr, r.stdout]).toEqual([0, '', `${t.session} answer 4\n`]);
     const store = join(dir, '.ctx');
     expect(ctx(store, ['materialize', `claude/${t.session}`, '--stop', 'root']).bytes.equals(readFileSync(t.file))).toBe(true);
     expect(git(store, ['rev-list', '--count', `claude/${t.session}`]).trim()).toBe('2');
