@@ -27,6 +27,8 @@ export class CtxSession implements Session {
   readonly sessionId: string;
   readonly branch: string;
   private readonly principal?: string;
+  /** the items at a tip this session read or wrote: while the branch stays there, no materialize */
+  private known: { tip: string; items: AgentInputItem[] } | null = null;
 
   constructor(opts: CtxSessionOptions) {
     this.store = opts.store;
@@ -74,18 +76,25 @@ export class CtxSession implements Session {
     return new CtxSession({ store: this.store, sessionId, branch, principal: this.principal });
   }
 
+  /** The items (a copy the caller may change) and the tip they are read at. */
   private async read(): Promise<{ items: AgentInputItem[]; tip: string | null }> {
+    let tip: string;
     try {
-      const m = await this.store.materialize(this.branch, { format: OPENAI_AGENTS_FORMAT });
-      return { items: openaiAgents.parse(m.bytes) as AgentInputItem[], tip: m.commits[m.commits.length - 1] ?? null };
+      tip = await this.store.resolve(this.branch);
     } catch (e) {
       if (e instanceof NotFoundError) return { items: [], tip: null };
       throw e;
     }
+    if (this.known?.tip !== tip) {
+      const m = await this.store.materialize(tip, { format: OPENAI_AGENTS_FORMAT });
+      this.known = { tip, items: openaiAgents.parse(m.bytes) as AgentInputItem[] };
+    }
+    return { items: structuredClone(this.known.items), tip };
   }
 
-  private write(items: readonly AgentInputItem[], fields: { type?: 'compaction'; parent?: string; retry?: boolean; summary?: string }): Promise<Written> {
-    return this.store.checkpoint({
+  private async write(items: readonly AgentInputItem[], fields: { type?: 'compaction'; parent?: string; retry?: boolean; summary?: string }): Promise<Written> {
+    const before = this.known;
+    const w = await this.store.checkpoint({
       ...fields,
       branch: this.branch,
       format: OPENAI_AGENTS_FORMAT,
@@ -95,6 +104,9 @@ export class CtxSession implements Session {
       trigger: fields.type === 'compaction' ? 'explicit' : 'turn_boundary',
       ...(this.principal ? { principal: this.principal } : {}),
     });
+    const after = fields.type === 'compaction' ? [] : before?.tip === w.parent ? before.items : null;
+    this.known = after === null ? null : { tip: w.id, items: [...after, ...structuredClone(items)] };
+    return w;
   }
 }
 
