@@ -2,11 +2,12 @@
 // function tool, the Chat Completions model pointed at the mock on 127.0.0.1) keeps its history
 // in a CtxSession across runs and in a fork; popItem and clearSession add commits, never rewrite.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Agent, run, setDefaultOpenAIClient, setOpenAIAPI, setTracingDisabled, tool } from '@openai/agents';
 import OpenAI from 'openai';
 import { z } from 'zod';
-import { FIXED_ENV, FIXTURES, ctx, fsck, tempDir } from './helpers.js';
+import { FIXED_ENV, FIXTURES, ROOT, ctx, fsck, tempDir } from './helpers.js';
 import { messagesOf, startMockChat, text, toolCall, type MockChat } from './mock-chat-api.js';
 // @ts-expect-error the bundle is JavaScript; its types are in dist/types
 import * as lib from '../dist/index.js';
@@ -29,6 +30,14 @@ const agent = new Agent({ name: 'helper', instructions: 'Be brief.', model: 'moc
 
 const messages = (n: number) => messagesOf(mock.requests[n].body);
 const S = 'openai-agents/chat-1';
+
+it('no file of the bundle loads the Agents SDK or the Claude Agent SDK: the adapters take their types, or are handed the SDK', () => {
+  const dist = join(ROOT, 'dist');
+  const files = [...readdirSync(dist).filter((f) => f.endsWith('.js')), ...readdirSync(join(dist, 'chunks')).filter((f) => f.endsWith('.js')).map((f) => join('chunks', f))];
+  expect(files).toContain('openai-agents.js');
+  expect(files).toContain('claude-agent-sdk.js');
+  expect(files.filter((f) => /["'`]@(openai|anthropic-ai)\//.test(readFileSync(join(dist, f), 'utf8')))).toEqual([]);
+});
 
 describe('CtxSession', () => {
   it('keeps a run history across runs and in a fork; pop and clear add commits; ctx log, grep and verify read it', async () => {
