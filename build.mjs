@@ -44,7 +44,7 @@ const common = {
 
 await build({
   ...common,
-  entryPoints: { main: 'src/cli/main.ts', index: 'src/index.ts' },
+  entryPoints: { main: 'src/cli/main.ts', fast: 'src/cli/fast.ts', index: 'src/index.ts' },
   outdir: 'dist',
   splitting: true,
   // cbor-x's optional native accelerator; the pure JS path is used without it. The frameworks the
@@ -56,8 +56,8 @@ await build({
   plugins: [prebuiltRanks('./')],
 });
 
-// the binary's first module: it imports dist/hook.js or dist/main.js, as they are
-const besideCli = { name: 'beside-cli', setup: (b) => b.onResolve({ filter: /^\.\/(hook|main)\.js$/ }, (a) => ({ path: a.path, external: true })) };
+// the binary's first module: it imports dist/hook.js, dist/fast.js or dist/main.js, as they are
+const besideCli = { name: 'beside-cli', setup: (b) => b.onResolve({ filter: /^\.\/(hook|fast|main)\.js$/ }, (a) => ({ path: a.path, external: true })) };
 await build({ ...common, entryPoints: { cli: 'src/cli/entry.ts' }, outdir: 'dist', plugins: [besideCli] });
 
 // `ctx hook …` in one file: its lazy imports inlined; packages only other paths use stay outside
