@@ -1,6 +1,7 @@
 // Bundles the CLI and the library into dist/; commands become lazily loaded chunks. dist/cli.js (the
-// binary's first module) and dist/hook.js (`ctx hook …`) are single files: the hook runs on every turn
-// of an agent, and each module node loads costs it more than a millisecond (docs/performance.md).
+// binary's first module), dist/hook.js (`ctx hook …`) and dist/fast.js (`ctx blame FILE`) are single
+// files: the hook runs on every turn of an agent, and each module node loads costs it more than a
+// millisecond (docs/performance.md).
 import { build } from 'esbuild';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
@@ -44,7 +45,7 @@ const common = {
 
 await build({
   ...common,
-  entryPoints: { main: 'src/cli/main.ts', fast: 'src/cli/fast.ts', index: 'src/index.ts' },
+  entryPoints: { main: 'src/cli/main.ts', index: 'src/index.ts' },
   outdir: 'dist',
   splitting: true,
   // cbor-x's optional native accelerator; the pure JS path is used without it. The frameworks the
@@ -60,11 +61,12 @@ await build({
 const besideCli = { name: 'beside-cli', setup: (b) => b.onResolve({ filter: /^\.\/(hook|fast|main)\.js$/ }, (a) => ({ path: a.path, external: true })) };
 await build({ ...common, entryPoints: { cli: 'src/cli/entry.ts' }, outdir: 'dist', plugins: [besideCli] });
 
-// `ctx hook …` in one file: its lazy imports inlined; packages only other paths use stay outside
-// (isomorphic-git: the engine without a git binary; ajv: state schemas), loaded from node_modules
+// `ctx hook …`, and the fast paths (`ctx blame FILE`), each in one file: its lazy imports inlined;
+// packages only other paths use stay outside (isomorphic-git: the engine without a git binary; ajv:
+// state schemas), loaded from node_modules
 await build({
   ...common,
-  entryPoints: { hook: 'src/cli/hook.ts' },
+  entryPoints: { hook: 'src/cli/hook.ts', fast: 'src/cli/fast.ts' },
   outdir: 'dist',
   external: ['cbor-extract', 'isomorphic-git', 'isomorphic-git/*', 'ajv', 'ajv/*'],
   plugins: [prebuiltRanks('./chunks/')],

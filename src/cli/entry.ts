@@ -1,6 +1,6 @@
 // The `ctx` binary's first module (dist/cli.js, bundled alone): `--version` answered here, a hook
 // handed to dist/hook.js (one file: the capture code and nothing else), `ctx blame FILE` to
-// dist/fast.js (the command without commander), every other command to the whole CLI (main.ts).
+// dist/fast.js (the command without commander, one file too), every other command to the whole CLI (main.ts).
 // Module loading is most of a hook's cost, so this file imports nothing else.
 import { VERSION } from '../core/version.js';
 import { fastArgs } from './fast-args.js';
