@@ -113,6 +113,18 @@ function noted(w: World): Links {
   return out;
 }
 
+/** The hooks installed, a second worktree `wt2` on branch side, and a session in each that edited a.txt there; wt2's a.txt written. */
+function twoWorktrees(): { w: World; wt: string } {
+  const w = world();
+  expect(run(w, ['hooks', 'install', 'git']).code).toBe(0);
+  const wt = join(w.root, 'wt2');
+  w.g(['worktree', 'add', '-q', '-b', 'side', wt]);
+  session(w, S1, w.repo, prompt(S1, w.repo, 'main a') + toolUse(S1, w.repo, 'Edit', { file_path: join(w.repo, 'a.txt'), old_string: 'one', new_string: 'main' }));
+  session(w, S2, wt, prompt(S2, wt, 'side a') + toolUse(S2, wt, 'Edit', { file_path: join(wt, 'a.txt'), old_string: 'one', new_string: 'side' }));
+  writeFileSync(join(wt, 'a.txt'), 'side\n');
+  return { w, wt };
+}
+
 const HOOKS = ['prepare-commit-msg', 'post-commit', 'post-rewrite'];
 const COMMAND = `${process.execPath} ${CTX}`;
 
@@ -260,14 +272,7 @@ describe('git commit with ctx hooks installed', () => {
   });
 
   it('two sessions in two worktrees of one repository each link only their own commit', () => {
-    const w = world();
-    expect(run(w, ['hooks', 'install', 'git']).code).toBe(0);
-    const wt = join(w.root, 'wt2');
-    w.g(['worktree', 'add', '-q', '-b', 'side', wt]);
-    // both edited a.txt, each in its own worktree
-    session(w, S1, w.repo, prompt(S1, w.repo, 'main a') + toolUse(S1, w.repo, 'Edit', { file_path: join(w.repo, 'a.txt'), old_string: 'one', new_string: 'main' }));
-    session(w, S2, wt, prompt(S2, wt, 'side a') + toolUse(S2, wt, 'Edit', { file_path: join(wt, 'a.txt'), old_string: 'one', new_string: 'side' }));
-    writeFileSync(join(wt, 'a.txt'), 'side\n');
+    const { w, wt } = twoWorktrees();
     w.g(['commit', '-q', '-am', 'side a'], { cwd: wt });
     writeFileSync(join(w.repo, 'a.txt'), 'main\n');
     w.g(['commit', '-q', '-am', 'main a']);
@@ -393,13 +398,18 @@ describe('the commit queue: post-commit starts no node, the next ctx process rec
     appendFileSync(t, toolUse(S1, w.repo, 'Edit', { file_path: join(w.repo, file), old_string: from, new_string: to }));
     writeFileSync(join(w.repo, file), `${file} ${to}\n`);
   };
-
-  it('a linked commit waits in ctx-queue (one line: its id and what prepare-commit-msg knew); the next commit records it, then its own waits', () => {
+  /** The hooks installed and one commit of a.txt, which session S1 edited. */
+  const linkedCommit = () => {
     const w = world();
     expect(run(w, ['hooks', 'install', 'git']).code).toBe(0);
     const t = session(w, S1, w.repo, prompt(S1, w.repo, 'fix a'));
     edit(w, t, 'a.txt', 'one', 'two');
     w.g(['commit', '-q', '-am', 'fix a']);
+    return { w, t };
+  };
+
+  it('a linked commit waits in ctx-queue (one line: its id and what prepare-commit-msg knew); the next commit records it, then its own waits', () => {
+    const { w, t } = linkedCommit();
     const first = head(w);
     const tipA = tipOf(w, S1);
     const line = queue(w)!;
@@ -420,11 +430,7 @@ describe('the commit queue: post-commit starts no node, the next ctx process rec
   });
 
   it('ctx why records the queue before it answers (the link is recorded, not only claimed), and leaves no queue behind', () => {
-    const w = world();
-    expect(run(w, ['hooks', 'install', 'git']).code).toBe(0);
-    const t = session(w, S1, w.repo, prompt(S1, w.repo, 'fix a'));
-    edit(w, t, 'a.txt', 'one', 'two');
-    w.g(['commit', '-q', '-am', 'fix a']);
+    const { w, t } = linkedCommit();
     expect(noted(w)).toEqual({});
     const why = run(w, ['why', 'HEAD', '--json']);
     expect(why.code).toBe(0);
@@ -434,13 +440,7 @@ describe('the commit queue: post-commit starts no node, the next ctx process rec
   });
 
   it('two worktrees commit at the same moment: each queue names only its own session, and one ctx log records both', async () => {
-    const w = world();
-    expect(run(w, ['hooks', 'install', 'git']).code).toBe(0);
-    const wt = join(w.root, 'wt2');
-    w.g(['worktree', 'add', '-q', '-b', 'side', wt]);
-    session(w, S1, w.repo, prompt(S1, w.repo, 'main a') + toolUse(S1, w.repo, 'Edit', { file_path: join(w.repo, 'a.txt'), old_string: 'one', new_string: 'main' }));
-    session(w, S2, wt, prompt(S2, wt, 'side a') + toolUse(S2, wt, 'Edit', { file_path: join(wt, 'a.txt'), old_string: 'one', new_string: 'side' }));
-    writeFileSync(join(wt, 'a.txt'), 'side\n');
+    const { w, wt } = twoWorktrees();
     writeFileSync(join(w.repo, 'a.txt'), 'main\n');
     const commit = (cwd: string, m: string) =>
       new Promise<number | null>((done) => spawn('git', ['commit', '-q', '-am', m], { cwd, env: w.env, stdio: 'ignore' }).on('close', done));

@@ -5,10 +5,10 @@
 // claimed by renaming it, so two processes never record one line; every line is checked as someone
 // else's input (a commit id, a worktree of this very repository, this store) and a bad one is dropped
 // with a one-line reason in the store's hook log.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readSync, readdirSync, realpathSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readSync, readdirSync, realpathSync, renameSync, unlinkSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { worktreeTop } from '../../store/code/repo.js';
-import { appendHookLog } from '../../store/derived.js';
+import { appendDerived, appendHookLog } from '../../store/derived.js';
 import type { RepoContext } from '../repo/repo-context.js';
 import type { Pending, Recorded } from './commit-work.js';
 
@@ -48,7 +48,7 @@ export async function drainQueue(ctx: RepoContext, queue: string, common: string
         note(`queue ${queue}: ${entry.sha}: ${(e as Error).message}`);
       }
     }
-    if (others.length) appendQueue(queue, others.map((l) => `${l}\n`).join(''));
+    if (others.length) appendDerived(queue, others.map((l) => `${l}\n`).join(''));
     try {
       unlinkSync(file);
     } catch {}
@@ -83,16 +83,6 @@ export const queueNote = (ctx: RepoContext) => (message: string) => {
     // nowhere to log
   }
 };
-
-/** Lines appended to a queue (never through a link), as the post-commit script appends them. */
-export function appendQueue(queue: string, lines: string): void {
-  const fd = openSync(queue, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o644);
-  try {
-    writeSync(fd, lines);
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /** The queue renamed to a name of this process's; null when there is none (or another process took it). */
 function claim(queue: string): string | null {

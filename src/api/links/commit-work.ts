@@ -10,7 +10,7 @@ import { assistedValue, contextClaims, CONTEXT_TRAILER, ASSISTED_TRAILER } from 
 import { lockSession, readState, statePath } from '../../store/capture-state.js';
 import { addTrailers, commitInfo, repoName, stagedChanges, type CodeConfig } from '../../store/code/repo.js';
 import { codeEnv } from '../../store/code/code-git.js';
-import { writeDerived } from '../../store/derived.js';
+import { appendDerived, writeDerived } from '../../store/derived.js';
 import { refs } from '../../store/refs.js';
 import { liveSessions, markLinked, type LiveSession } from '../capture/live.js';
 import { currentBranch } from '../capture/capture.js';
@@ -21,7 +21,7 @@ import type { CommitSite } from '../../store/code/repo.js';
 import type { LiveCapture } from '../capture/runtime.js';
 import { linkIndex, recordLink } from './records.js';
 import { bearsOut, insideWorktree, toolWrites, touchedFiles } from './touches.js';
-import { appendQueue, drainQueue, type RecordQueued } from './commit-queue.js';
+import { drainQueue, type RecordQueued } from './commit-queue.js';
 
 export interface PendingContext {
   /** the context commit, 40 hex: the session's tip after its catch-up */
@@ -121,7 +121,7 @@ export function queueHead(site: CommitSite, env: NodeJS.ProcessEnv): void {
   } catch {
     return;
   }
-  if (site.head) appendQueue(site.queue, `${site.head.sha} ${json}\n`);
+  if (site.head) appendDerived(site.queue, `${site.head.sha} ${json}\n`);
 }
 
 /** The commits queued in this worktree, recorded. */
