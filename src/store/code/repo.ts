@@ -67,14 +67,6 @@ export function gitPath(top: string, name: string, env: NodeJS.ProcessEnv): stri
   return resolve(top, mustGit(top, ['rev-parse', '--git-path', name], env).replace(/\n$/, ''));
 }
 
-/** A boolean config value of the code repository (`git config --type=bool`); undefined when unset or not a boolean. */
-export function configBool(top: string, key: string, env: NodeJS.ProcessEnv): boolean | undefined {
-  const r = gitIn(top, ['config', '--type=bool', '--get', key], env);
-  if (!r.ok) return undefined;
-  const v = r.out.trim();
-  return v === 'true' ? true : v === 'false' ? false : undefined;
-}
-
 /** What the commit hooks read of a code repository's config, in one git. */
 export interface CodeConfig {
   /** `ctx.links` as git reads a boolean (undefined: unset or not a boolean) */
