@@ -1,6 +1,7 @@
 // Bundles the CLI and the library into dist/; commands become lazily loaded chunks. dist/cli.js (the
-// binary's first module) and dist/hook.js (`ctx hook …`) are single files: the hook runs on every turn
-// of an agent, and each module node loads costs it more than a millisecond (docs/performance.md).
+// binary's first module), dist/hook.js (`ctx hook …`) and dist/fast.js (`ctx blame FILE`) are single
+// files: the hook runs on every turn of an agent, and each module node loads costs it more than a
+// millisecond (docs/performance.md).
 import { build } from 'esbuild';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
@@ -62,15 +63,16 @@ await build({
   plugins: [prebuiltRanks('./')],
 });
 
-// the binary's first module: it imports dist/hook.js or dist/main.js, as they are
-const besideCli = { name: 'beside-cli', setup: (b) => b.onResolve({ filter: /^\.\/(hook|main)\.js$/ }, (a) => ({ path: a.path, external: true })) };
+// the binary's first module: it imports dist/hook.js, dist/fast.js or dist/main.js, as they are
+const besideCli = { name: 'beside-cli', setup: (b) => b.onResolve({ filter: /^\.\/(hook|fast|main)\.js$/ }, (a) => ({ path: a.path, external: true })) };
 await build({ ...common, entryPoints: { cli: 'src/cli/entry.ts' }, outdir: 'dist', plugins: [besideCli] });
 
-// `ctx hook …` in one file: its lazy imports inlined; packages only other paths use stay outside
-// (isomorphic-git: the engine without a git binary; ajv: state schemas), loaded from node_modules
+// `ctx hook …`, and the fast paths (`ctx blame FILE`), each in one file: its lazy imports inlined;
+// packages only other paths use stay outside (isomorphic-git: the engine without a git binary; ajv:
+// state schemas), loaded from node_modules
 await build({
   ...common,
-  entryPoints: { hook: 'src/cli/hook.ts' },
+  entryPoints: { hook: 'src/cli/hook.ts', fast: 'src/cli/fast.ts' },
   outdir: 'dist',
   external: ['cbor-extract', 'isomorphic-git', 'isomorphic-git/*', 'ajv', 'ajv/*'],
   plugins: [prebuiltRanks('./chunks/')],

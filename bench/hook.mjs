@@ -3,9 +3,9 @@
 // grows by ~10 KB before each: whole lines appended, or opencode's session document rewritten), one `ctx checkpoint` of a 2 KB line, and `ctx --version`
 // (ctx's start-up). CPU is user + sys of the process (bash's `times`), in interleaved rounds, so
 // load drift on a shared machine hits every variant alike. Target: each within 30 ms of node.
-import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CTX_BIN, FIXED_ENV, NODE, ROOT, cleanup, cpuRun, ctx, fmtMs, git, median, progress, prng, rounds, run, snapshotBuild, table, tempDir, userLine } from './lib.mjs';
+import { CTX_BIN, FIXED_ENV, NODE, cleanup, cpuRun, ctx, fmtMs, git, median, progress, prng, rounds, run, snapshotBuild, table, tempDir, userLine, baselineBin } from './lib.mjs';
 import { RUNTIMES } from './runtimes.mjs';
 
 const TARGET_MS = 30;
@@ -54,14 +54,6 @@ function addVariants({ dir, bin, label, n, warmup, step, env, variants, checks }
   });
   ctxRun(['--store', cpStore, 'checkpoint', '-b', 'b', '--format', 'claude-code-v1', lines[n + warmup]]);
   variants[`ctx checkpoint, 2 KB${label}`] = (i) => ctxCpu(['--store', cpStore, 'checkpoint', '-b', 'b', '--format', 'claude-code-v1', lines[i]]);
-}
-
-/** A copy of another build's bin/ and dist/ inside the project (so node_modules resolves), its bin/ctx. */
-function baselineBin(from) {
-  const dest = join(ROOT, 'bench', 'out', 'baseline');
-  rmSync(dest, { recursive: true, force: true });
-  for (const d of ['bin', 'dist']) cpSync(join(from, d), join(dest, d), { recursive: true });
-  return join(dest, 'bin', 'ctx');
 }
 
 export async function benchHook({ n = Number(process.env.BENCH_ROUNDS ?? 20), step = 10_000 } = {}) {

@@ -54,6 +54,14 @@ export function snapshotBuild() {
   return dest;
 }
 
+/** A copy of another build's bin/ and dist/ inside the project (so node_modules resolves), its bin/ctx: BENCH_BASELINE's build, run beside this one in the same rounds. */
+export function baselineBin(from) {
+  const dest = join(ROOT, 'bench', 'out', 'baseline');
+  rmSync(dest, { recursive: true, force: true });
+  for (const d of ['bin', 'dist']) cpSync(join(from, d), join(dest, d), { recursive: true });
+  return join(dest, 'bin', 'ctx');
+}
+
 /** Progress goes to stderr; stdout carries only the report. */
 const t0 = performance.now();
 export function progress(msg) {

@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CTX_BIN, FIXED_ENV, NODE, fmtInt, fmtMs, fmtRatio, median, progress, prng, run, table, tempDir } from './lib.mjs';
+import { CTX_BIN, FIXED_ENV, NODE, baselineBin, fmtInt, fmtMs, fmtRatio, median, progress, prng, run, table, tempDir } from './lib.mjs';
 import { measured } from './resume.mjs';
 
 const TIME = '/usr/bin/time';
@@ -101,6 +101,13 @@ export async function benchLinksBlame({ lines = 2000, commits = 300, linked = 20
     'ctx blame src/big.ts': () => time([NODE, CTX_BIN, 'blame', 'src/big.ts'], { CTX_STORE: store }),
     'ctx blame src/big.ts --json': () => time([NODE, CTX_BIN, 'blame', 'src/big.ts', '--json'], { CTX_STORE: store }),
   };
+  // BENCH_BASELINE=DIR: another build's ctx blame in the same rounds, its output checked against this one's
+  if (process.env.BENCH_BASELINE) {
+    const bin = baselineBin(process.env.BENCH_BASELINE);
+    const theirs = run(NODE, [bin, 'blame', 'src/big.ts', '--json'], { env, cwd: code, stdout: 'pipe' }).stdout.toString();
+    if (theirs !== blame().stdout.toString()) throw new Error('blame benchmark: the baseline build blames differently');
+    variants['ctx blame src/big.ts (baseline)'] = () => time([NODE, bin, 'blame', 'src/big.ts'], { CTX_STORE: store });
+  }
   const cpu = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
   progress(`blame: ${Object.keys(variants).length} variants × ${n + 1} interleaved rounds`);
   for (let i = 0; i < n + 1; i++)
@@ -135,7 +142,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const { snapshotBuild, cleanup } = await import('./lib.mjs');
   snapshotBuild();
   try {
-    process.stdout.write((await benchLinksBlame()).markdown + '\n');
+    process.stdout.write((await benchLinksBlame({ n: Number(process.env.BENCH_ROUNDS ?? 5) })).markdown + '\n');
   } finally {
     cleanup();
   }

@@ -6,7 +6,7 @@
 // own start (`node -e 0`) plus 30 ms.
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CTX_BIN, FIXED_ENV, NODE, ctx, fmtInt, fmtMs, git, progress, rounds, run, table, tempDir } from './lib.mjs';
+import { CTX_BIN, FIXED_ENV, NODE, baselineBin, fmtInt, fmtMs, git, progress, rounds, run, table, tempDir } from './lib.mjs';
 
 const LIVE = ['11111111-2222-4333-8444-000000000001', '11111111-2222-4333-8444-000000000002'];
 
@@ -24,7 +24,8 @@ const line = (session, cwd, o) => `${JSON.stringify({ sessionId: session, cwd, u
 const edit = (session, cwd, file, i) =>
   line(session, cwd, { type: 'assistant', message: { model: 'claude-bench', id: `m${seq}`, type: 'message', role: 'assistant', content: [{ type: 'tool_use', id: `t${seq}`, name: 'Edit', input: { file_path: file, old_string: `${i}`, new_string: `${i + 1}` } }] } });
 
-function setup(sessions) {
+function setup(sessions, bin) {
+  const ctx = (args, opts) => run(NODE, [bin, ...args], { ...opts, env: { ...FIXED_ENV, ...opts.env } });
   const dir = tempDir(`commit${sessions}`);
   const store = join(dir, '.ctx');
   writeFileSync(join(dir, '.gitconfig'), '');
@@ -73,36 +74,36 @@ function setup(sessions) {
 export async function benchLinksCommit({ sizes = [10, 1000, 10000], n = 10 } = {}) {
   const results = [];
   let floor = null;
+  // BENCH_BASELINE=DIR: the same commits with another build's hooks (a world of its own) in the same rounds
+  const builds = [{ bin: CTX_BIN, label: '' }];
+  if (process.env.BENCH_BASELINE) builds.push({ bin: baselineBin(process.env.BENCH_BASELINE), label: ' (baseline)' });
   for (const size of sizes) {
-    const w = setup(size);
-    const commit = (name, i) => {
+    const worlds = builds.map((b) => ({ ...b, w: setup(size, b.bin) }));
+    const w = worlds[0].w;
+    const commit = (w, name, i) => {
       const repo = w.repos[name];
       writeFileSync(join(repo, 'f.txt'), `${i + 1}\n`);
       if (name === 'with') appendFileSync(w.transcripts[0], edit(LIVE[0], repo, join(repo, 'f.txt'), i));
       return treeCpu(`git commit -q -am 'round ${i}'`, { cwd: repo, env: w.env });
     };
-    progress(`commit-hook: ${fmtInt(size)} sessions, 3 variants × ${n + 1} interleaved rounds`);
-    const r = await rounds({
-      n,
-      warmup: 1,
-      variants: {
-        'node -e 0': () => treeCpu(`'${NODE}' -e 0`, { env: w.env }),
-        'git commit, no hooks': (i) => commit('without', i),
-        'git commit, ctx hooks': (i) => commit('with', i),
-      },
-    });
+    const variants = { 'node -e 0': () => treeCpu(`'${NODE}' -e 0`, { env: w.env }), 'git commit, no hooks': (i) => commit(w, 'without', i) };
+    for (const { w: world, label } of worlds) variants[`git commit, ctx hooks${label}`] = (i) => commit(world, 'with', i);
+    progress(`commit-hook: ${fmtInt(size)} sessions, ${Object.keys(variants).length} variants × ${n + 1} interleaved rounds`);
+    const r = await rounds({ n, warmup: 1, variants });
     // every linked commit named the session: the hooks did their work
     const last = run('git', ['log', '-1', '--format=%B'], { cwd: w.repos.with, env: w.env, stdout: 'pipe' }).stdout.toString();
     if (!/^Ctx-Context: ctx-[0-9a-f]{40}$/m.test(last)) throw new Error(`commit-hook benchmark: the last commit names no context:\n${last}`);
     const notes = git(w.store, ['notes', '--ref', 'ctx', 'list']).stdout.toString().trim().split('\n').filter(Boolean).length;
     floor = r['node -e 0'].median;
     const added = r['git commit, ctx hooks'].median - r['git commit, no hooks'].median;
-    results.push({ size, r, added, floor, notes });
+    const baseline = worlds[1] ? r['git commit, ctx hooks (baseline)'].median - r['git commit, no hooks'].median : null;
+    results.push({ size, r, added, baseline, floor, notes });
   }
-  const rows = results.flatMap(({ size, r, added, floor }) => [
+  const rows = results.flatMap(({ size, r, added, baseline, floor }) => [
     [fmtInt(size), 'node -e 0', fmtMs(r['node -e 0'].median), ''],
     [fmtInt(size), 'git commit, no hooks', fmtMs(r['git commit, no hooks'].median), ''],
     [fmtInt(size), 'git commit, ctx hooks', fmtMs(r['git commit, ctx hooks'].median), `${fmtMs(added)} (target ≤ ${fmtMs(floor + 30)}: ${added <= floor + 30 ? '**met**' : '**missed**'})`],
+    ...(baseline === null ? [] : [[fmtInt(size), 'git commit, ctx hooks (baseline)', fmtMs(r['git commit, ctx hooks (baseline)'].median), fmtMs(baseline)]]),
   ]);
   return {
     markdown: [

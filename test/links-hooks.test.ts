@@ -2,8 +2,8 @@
 // claude-code` whose Edit/Write tool calls touched staged files name their context in the message
 // (Ctx-Context, Assisted-by) and get a link record; amend and rebase carry the links; a forged
 // trailer is never recorded. Real git repositories, a real store.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CTX, ctx, git, tempDir } from './helpers.js';
@@ -91,8 +91,16 @@ const head = (w: World, cwd = w.repo) => w.g(['rev-parse', 'HEAD'], { cwd }).tri
 const trailers = (tip: string) => `Ctx-Context: ctx-${tip}\nAssisted-by: claude-code:${MODEL}\n`;
 const hookLog = (w: World) => (existsSync(join(w.store, 'ctx', 'hook.log')) ? readFileSync(join(w.store, 'ctx', 'hook.log'), 'utf8') : '');
 
-/** Every link record in the store's notes: code commit → [context, how, from, files]. */
-function links(w: World): Record<string, [string, string, string | undefined, string[] | undefined][]> {
+type Links = Record<string, [string, string, string | undefined, string[] | undefined][]>;
+
+/** Every link record in the store's notes: code commit → [context, how, from, files]; first, a ctx process records what post-commit queued. */
+function links(w: World): Links {
+  expect(run(w, ['log', '-n', '0']).code).toBe(0);
+  return noted(w);
+}
+
+/** The link records in the store's notes as they are now (nothing drained). */
+function noted(w: World): Links {
   const out: Record<string, [string, string, string | undefined, string[] | undefined][]> = {};
   const list = spawnSync('git', ['--git-dir', w.store, 'notes', '--ref', 'ctx', 'list'], { encoding: 'utf8' }).stdout;
   for (const l of list.split('\n').filter(Boolean)) {
@@ -103,6 +111,18 @@ function links(w: World): Record<string, [string, string, string | undefined, st
     }
   }
   return out;
+}
+
+/** The hooks installed, a second worktree `wt2` on branch side, and a session in each that edited a.txt there; wt2's a.txt written. */
+function twoWorktrees(): { w: World; wt: string } {
+  const w = world();
+  expect(run(w, ['hooks', 'install', 'git']).code).toBe(0);
+  const wt = join(w.root, 'wt2');
+  w.g(['worktree', 'add', '-q', '-b', 'side', wt]);
+  session(w, S1, w.repo, prompt(S1, w.repo, 'main a') + toolUse(S1, w.repo, 'Edit', { file_path: join(w.repo, 'a.txt'), old_string: 'one', new_string: 'main' }));
+  session(w, S2, wt, prompt(S2, wt, 'side a') + toolUse(S2, wt, 'Edit', { file_path: join(wt, 'a.txt'), old_string: 'one', new_string: 'side' }));
+  writeFileSync(join(wt, 'a.txt'), 'side\n');
+  return { w, wt };
 }
 
 const HOOKS = ['prepare-commit-msg', 'post-commit', 'post-rewrite'];
@@ -252,14 +272,7 @@ describe('git commit with ctx hooks installed', () => {
   });
 
   it('two sessions in two worktrees of one repository each link only their own commit', () => {
-    const w = world();
-    expect(run(w, ['hooks', 'install', 'git']).code).toBe(0);
-    const wt = join(w.root, 'wt2');
-    w.g(['worktree', 'add', '-q', '-b', 'side', wt]);
-    // both edited a.txt, each in its own worktree
-    session(w, S1, w.repo, prompt(S1, w.repo, 'main a') + toolUse(S1, w.repo, 'Edit', { file_path: join(w.repo, 'a.txt'), old_string: 'one', new_string: 'main' }));
-    session(w, S2, wt, prompt(S2, wt, 'side a') + toolUse(S2, wt, 'Edit', { file_path: join(wt, 'a.txt'), old_string: 'one', new_string: 'side' }));
-    writeFileSync(join(wt, 'a.txt'), 'side\n');
+    const { w, wt } = twoWorktrees();
     w.g(['commit', '-q', '-am', 'side a'], { cwd: wt });
     writeFileSync(join(w.repo, 'a.txt'), 'main\n');
     w.g(['commit', '-q', '-am', 'main a']);
@@ -376,5 +389,109 @@ describe('git commit with ctx hooks installed', () => {
     expect(message(w)).toBe(`c\n\nCtx-Context: ctx-${tip}\nAssisted-by: gemini-cli:unknown\n`);
     expect(links(w)).toEqual({ [head(w)]: [[tip, 'recorded', undefined, ['c.txt']]] });
     expect(hookLog(w)).toBe('');
+  });
+});
+
+describe('the commit queue: post-commit starts no node, the next ctx process records', () => {
+  const queue = (w: World, gitdir = join(w.repo, '.git')) => (existsSync(join(gitdir, 'ctx-queue')) ? readFileSync(join(gitdir, 'ctx-queue'), 'utf8') : null);
+  const edit = (w: World, t: string, file: string, from: string, to: string) => {
+    appendFileSync(t, toolUse(S1, w.repo, 'Edit', { file_path: join(w.repo, file), old_string: from, new_string: to }));
+    writeFileSync(join(w.repo, file), `${file} ${to}\n`);
+  };
+  /** The hooks installed and one commit of a.txt, which session S1 edited. */
+  const linkedCommit = () => {
+    const w = world();
+    expect(run(w, ['hooks', 'install', 'git']).code).toBe(0);
+    const t = session(w, S1, w.repo, prompt(S1, w.repo, 'fix a'));
+    edit(w, t, 'a.txt', 'one', 'two');
+    w.g(['commit', '-q', '-am', 'fix a']);
+    return { w, t };
+  };
+
+  it('a linked commit waits in ctx-queue (one line: its id and what prepare-commit-msg knew); the next commit records it, then its own waits', () => {
+    const { w, t } = linkedCommit();
+    const first = head(w);
+    const tipA = tipOf(w, S1);
+    const line = queue(w)!;
+    expect(line.split('\n')).toEqual([expect.stringMatching(new RegExp(`^${first} \\{"v":1,`)), '']);
+    expect(JSON.parse(line.slice(41))).toMatchObject({ store: w.store, top: w.repo, contexts: [{ context: tipA, runtime: 'claude-code', session: S1, files: ['a.txt'] }], claimed: [] });
+    expect(noted(w)).toEqual({});
+    expect(existsSync(join(w.repo, '.git', 'ctx-pending.json'))).toBe(false);
+
+    edit(w, t, 'b.txt', 'one', 'two');
+    w.g(['commit', '-q', '-am', 'fix b']);
+    const tipB = tipOf(w, S1);
+    // the first is recorded, and the session's linked mark moved: the second names only the new edit (b.txt)
+    expect(noted(w)).toEqual({ [first]: [[tipA, 'recorded', undefined, ['a.txt']]] });
+    expect(queue(w)!.startsWith(`${head(w)} `)).toBe(true);
+    expect(JSON.parse(queue(w)!.slice(41)).contexts).toEqual([{ context: tipB, runtime: 'claude-code', session: S1, files: ['b.txt'] }]);
+    expect(readdirSync(join(w.repo, '.git')).filter((f) => f.startsWith('ctx-'))).toEqual(['ctx-queue']);
+    expect(hookLog(w)).toBe('');
+  });
+
+  it('ctx why records the queue before it answers (the link is recorded, not only claimed), and leaves no queue behind', () => {
+    const { w, t } = linkedCommit();
+    expect(noted(w)).toEqual({});
+    const why = run(w, ['why', 'HEAD', '--json']);
+    expect(why.code).toBe(0);
+    expect(why.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((r) => r.context).map((r) => [r.context, r.known])).toEqual([[`ctx-${tipOf(w, S1)}`, 'recorded']]);
+    expect(noted(w)).toEqual({ [head(w)]: [[tipOf(w, S1), 'recorded', undefined, ['a.txt']]] });
+    expect(readdirSync(join(w.repo, '.git')).filter((f) => f.startsWith('ctx-'))).toEqual([]);
+  });
+
+  it('two worktrees commit at the same moment: each queue names only its own session, and one ctx log records both', async () => {
+    const { w, wt } = twoWorktrees();
+    writeFileSync(join(w.repo, 'a.txt'), 'main\n');
+    const commit = (cwd: string, m: string) =>
+      new Promise<number | null>((done) => spawn('git', ['commit', '-q', '-am', m], { cwd, env: w.env, stdio: 'ignore' }).on('close', done));
+    expect(await Promise.all([commit(wt, 'side a'), commit(w.repo, 'main a')])).toEqual([0, 0]);
+    const wtGit = w.g(['rev-parse', '--absolute-git-dir'], { cwd: wt }).trim();
+    expect(JSON.parse(queue(w, wtGit)!.slice(41)).contexts.map((c: { session: string }) => c.session)).toEqual([S2]);
+    expect(JSON.parse(queue(w)!.slice(41)).contexts.map((c: { session: string }) => c.session)).toEqual([S1]);
+    expect(links(w)).toEqual({ [head(w, wt)]: [[tipOf(w, S2), 'recorded', undefined, ['a.txt']]], [head(w)]: [[tipOf(w, S1), 'recorded', undefined, ['a.txt']]] });
+    expect([queue(w), queue(w, wtGit)]).toEqual([null, null]);
+    expect(hookLog(w)).toBe('');
+  });
+
+  it('a hostile queue: each bad line is dropped with a one-line reason in the hook log, nothing in it is run, no git runs outside the repository, and a queue that is a link is not read', () => {
+    const w = world();
+    expect(run(w, ['hooks', 'install', 'git']).code).toBe(0);
+    const other = join(w.root, 'other');
+    execFileSync('git', ['init', '-q', other], { env: w.env });
+    const sha = head(w);
+    const pending = (o: Record<string, unknown>) => JSON.stringify({ v: 1, at: NOW, store: w.store, top: w.repo, head: null, headParent: null, contexts: [], claimed: [], ...o });
+    const pwned = join(w.root, 'pwned');
+    const lines = [
+      `$(touch ${pwned}) ${pending({})}`,
+      `${sha} not json; touch ${pwned}`,
+      `${sha} ${pending({ top: other })}`,
+      `${sha} ${pending({ contexts: [{ context: 'x', runtime: 'r', session: 's', files: [] }] })}`,
+      `${sha} ${pending({ claimed: ['../../etc/passwd'] })}`,
+      `${sha} ${pending({ store: join(w.root, 'another-store') })}`,
+    ];
+    writeFileSync(join(w.repo, '.git', 'ctx-queue'), lines.join('\n') + '\n');
+    expect(run(w, ['log', '-n', '0']).code).toBe(0);
+    const reasons = hookLog(w).split('\n').filter(Boolean).map((l) => l.split('\t').slice(1).join('\t').replace(join(w.repo, '.git', 'ctx-queue'), 'Q'));
+    expect(reasons).toEqual([
+      `git\tqueue\tqueue Q: line dropped: not '<commit id> <json>': ${JSON.stringify(lines[0].slice(0, 80))}`,
+      `git\tqueue\tqueue Q: line dropped: ${sha}: its record is not JSON`,
+      `git\tqueue\tqueue Q: line dropped: ${sha}: ${other} is not the worktree of ${join(w.repo, '.git')}`,
+      `git\tqueue\tqueue Q: line dropped: ${sha}: contexts malformed`,
+      `git\tqueue\tqueue Q: line dropped: ${sha}: claimed malformed`,
+    ]);
+    expect(existsSync(pwned)).toBe(false);
+    expect(noted(w)).toEqual({});
+    // the line of another store waits for it, alone
+    expect(queue(w)).toBe(`${lines[5]}\n`);
+
+    // a queue that is a symbolic link (to a file outside) is not read, only dropped
+    const outside = join(w.root, 'outside');
+    writeFileSync(outside, `${sha} ${pending({})}\n`);
+    rmSync(join(w.repo, '.git', 'ctx-queue'));
+    symlinkSync(outside, join(w.repo, '.git', 'ctx-queue'));
+    expect(run(w, ['log', '-n', '0']).code).toBe(0);
+    expect(hookLog(w).split('\n').filter(Boolean).at(-1)).toMatch(/\tgit\tqueue\tqueue .*ctx-queue\.claimed\.\d+: not read: a symbolic link$/);
+    expect(readFileSync(outside, 'utf8')).toBe(`${sha} ${pending({})}\n`);
+    expect(existsSync(join(w.repo, '.git', 'ctx-queue'))).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
-// The whole CLI (commander and the command table), loaded by entry.ts for every command but `--version`
-// and `hook`: parse, run, map errors to one line and an exit code.
-import { CtxError, EXIT } from '../errors/index.js';
+// The whole CLI (commander and the command table), loaded by entry.ts for every command but `--version`,
+// `hook` and the fast paths (fast-args.ts): parse, run, map errors to one line and an exit code.
+import { EXIT } from '../errors/index.js';
+import { quietOnEpipe, report } from './report.js';
 
 async function main(argv: string[]): Promise<number> {
   const { buildProgram } = await import('./program.js');
@@ -15,29 +16,7 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-/** A message quoting input (a branch name with a newline, an escape sequence) stays one line, inert on a terminal. */
-function oneLine(message: string): string {
-  return message.replace(/[\x00-\x08\x0a-\x1f\x7f]/g, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
-}
-
-function report(e: unknown, json: boolean): number {
-  if (e instanceof CtxError) {
-    process.stderr.write(json ? `${JSON.stringify(e.toJSON())}\n` : `ctx: ${oneLine(e.message)}\n`);
-    if (!json && e.hint && process.stderr.isTTY) process.stderr.write(`hint: ${e.hint}\n`);
-    if (process.env.CTX_DEBUG === '1') process.stderr.write(`${e.stack}\n`);
-    return e.exit;
-  }
-  const err = e as NodeJS.ErrnoException;
-  if (err?.code === 'EPIPE') return EXIT.ok;
-  process.stderr.write(`ctx: internal error: ${err?.message ?? String(e)}\n`);
-  if (process.env.CTX_DEBUG === '1') process.stderr.write(`${err?.stack}\n`);
-  else process.stderr.write('hint: CTX_DEBUG=1 shows where\n');
-  return EXIT.error;
-}
-
-process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-  if (e.code === 'EPIPE') process.exit(EXIT.ok);
-});
+quietOnEpipe();
 
 main(process.argv.slice(2)).then((code) => {
   process.exitCode = code;

@@ -1,4 +1,5 @@
 import { log, type CommitRecord } from '../api/read/read.js';
+import { drainAt } from '../api/links/drain.js';
 import { UsageError } from '../errors/index.js';
 import { shortId } from '../core/ids.js';
 import type { CommandIO } from '../output/io.js';
@@ -32,7 +33,9 @@ export default defineCommand({
   async run(io, [id]: [string | undefined], flags: Flags) {
     const limit = flags.n === undefined ? undefined : Number(flags.n);
     if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 0)) throw new UsageError(`-n takes a whole number, not '${flags.n}'`);
-    return io.withRepo(false, (repo) => {
+    return io.withRepo(false, async (repo) => {
+      // the code commits post-commit queued in the repository here are linked before the links are listed
+      await drainAt(repo, io.cwd);
       const head = id ?? (flags.all ? undefined : repo.refs.read('HEAD') ? 'HEAD' : undefined);
       return log(repo, head, { limit, all: flags.all || head === undefined, thread: flags.thread, since: flags.since, skipBroken: true });
     });

@@ -1,4 +1,5 @@
 import { artifactOf, show, type CommitRecord } from '../api/read/read.js';
+import { drainAt } from '../api/links/drain.js';
 import { shortId } from '../core/ids.js';
 import { commitJson } from '../output/records.js';
 import { visible } from '../output/style.js';
@@ -14,7 +15,7 @@ export default defineCommand({
   examples: ['ctx show alice/auth-fix', 'ctx show alice/auth-fix~3 --json', 'ctx show alice/auth-fix~1 --delta > turn.jsonl'],
   async run(io, [id]: [string], flags: { delta?: boolean }): Promise<Shown> {
     if (flags.delta) return { artifact: await io.withRepo(false, (repo) => artifactOf(repo, id)) };
-    return { record: await io.withRepo(false, (repo) => show(repo, id)) };
+    return { record: await io.withRepo(false, async (repo) => (await drainAt(repo, io.cwd), show(repo, id))) };
   },
   print(io, shown) {
     if ('artifact' in shown) return io.out(shown.artifact);

@@ -7,6 +7,7 @@ import type { RepoContext } from '../repo/repo-context.js';
 import { attributions, type Attribution } from './attribute.js';
 import { promptFinder } from './prompt.js';
 import { linkIndex } from './records.js';
+import { drainAt } from './drain.js';
 
 export interface BlameOptions {
   /** the file, relative to `cwd` or absolute */
@@ -41,6 +42,7 @@ export function parseBlameTarget(target: string): { file: string; range?: [numbe
 
 export async function blame(ctx: RepoContext, o: BlameOptions): Promise<BlameResult> {
   const f = await codeFileOf(o.file, o.cwd).catch(blameError);
+  await drainAt(ctx, f.top);
   const lines = await codeBlame(f, { rev: o.rev, ranges: o.range ? [o.range] : undefined }).catch(blameError);
   const linked = await linkedContexts(ctx, f.top, [...new Set(lines.map((l) => l.commit))]);
   const who = await attributions(ctx, lines, linked, f.path);

@@ -1,26 +1,24 @@
 // api/links git hooks: what ctx's git hooks do at `git commit` time. prepare-commit-msg: the sessions
 // live in this worktree (the live index: never a scan of the store) are caught up, those whose tool
 // calls wrote a staged file since their last linked commit are named in `Ctx-Context:` and
-// `Assisted-by:` trailers and in a pending file in the worktree's git directory. post-commit: the
-// pending contexts' link records, and those of contexts HEAD's message only claims once their tool
-// calls are seen to have touched its files. post-rewrite: links carried from each old commit to its
-// new one. This file decides cheaply whether there is work; commit-work.ts, loaded then, does it.
-import { readFileSync, statSync } from 'node:fs';
+// `Assisted-by:` trailers and in a pending file in the worktree's git directory. post-commit is a
+// shell script (git-hooks.ts) that queues the new commit with that file (commit-queue.ts); the link
+// records are written by the next ctx process, first of all the next commit hook. post-rewrite:
+// links carried from each old commit to its new one. This file decides cheaply whether there is
+// work; commit-work.ts, loaded then, does it.
+import { existsSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { contextClaims } from '../../core/links.js';
-import { commitSite, configBool } from '../../store/code/repo.js';
+import { codeConfig, commitSite } from '../../store/code/repo.js';
 import { locateStore } from '../../store/repo.js';
 import { checkStoreTrust } from '../../store/trust.js';
 import { liveSessions, recordLive, type LinkedMark, type LiveSession } from '../capture/live.js';
 import { readState, statePath } from '../../store/capture-state.js';
 import type { RepoOptions } from '../repo/repo-context.js';
 
-/** The config key that turns the hooks off in a code repository: `git config ctx.links false`. */
+/** The config key that turns the hooks off in a code repository: `git config ctx.links false` (read by codeConfig). */
 export const LINKS_KEY = 'ctx.links';
 export type { CommitSite } from '../../store/code/repo.js';
-
-/** Whether the hooks work in this code repository (`ctx.links` unset or true). */
-export const linksOn = (top: string, env: NodeJS.ProcessEnv) => configBool(top, LINKS_KEY, env) !== false;
 
 export const COMMIT_HOOKS = ['prepare-commit-msg', 'post-commit', 'post-rewrite'] as const;
 
@@ -34,7 +32,11 @@ export async function commitHook(name: string, args: string[], opts: { store?: s
   if (!(COMMIT_HOOKS as readonly string[]).includes(name)) return;
   const { env, cwd } = opts;
   const site = commitSite(cwd, env);
-  if (site === null || !linksOn(site.top, env)) return;
+  if (site === null) return;
+  // a pending file a commit that did not happen left behind (an empty message) is no one's
+  if (name === 'prepare-commit-msg') rmIfThere(site.pending);
+  const config = codeConfig(site.top, env);
+  if (config.links === false) return;
   const loc = locateStore(opts.store, env, cwd, site.top);
   if (!loc.exists) return;
   checkStoreTrust(loc.gitdir, env);
@@ -42,19 +44,29 @@ export async function commitHook(name: string, args: string[], opts: { store?: s
   const msgFile = name === 'prepare-commit-msg' && args[0] !== undefined ? resolve(cwd, args[0]) : undefined;
   // a commit the agent runs through its shell tool mid-turn: its session is live before any hook of the runtime saw it
   if (name === 'prepare-commit-msg') await noteShellSession(loc.gitdir, env);
-  // nothing to do, decided without loading the store's code: no live session here and no claim in the message
-  if (name === 'prepare-commit-msg' && (msgFile === undefined || site.rebasing || (!liveSessions(loc.gitdir, site.top, clock(env)).some((l) => !idle(loc.gitdir, l)) && contextClaims(readFileSync(msgFile, 'utf8')).length === 0))) return;
+  // the commits post-commit queued are recorded first: the live index's marks of what is linked come from them
+  const queued = existsSync(site.queue);
+  // nothing to do, decided without loading the store's code: nothing queued, no live session here and no claim in the message
+  if (name === 'prepare-commit-msg' && !queued && (msgFile === undefined || site.rebasing || (!liveSessions(loc.gitdir, site.top, clock(env)).some((l) => !idle(loc.gitdir, l)) && contextClaims(readFileSync(msgFile, 'utf8')).length === 0))) return;
   const input = name === 'post-rewrite' ? await opts.stdin() : '';
   const { RepoContext } = await import('../repo/repo-context.js');
   const work = await import('./commit-work.js');
   const ctx = new RepoContext(loc.gitdir, { env, engine: opts.engine });
   try {
-    if (msgFile !== undefined) await work.prepareCommitMsg(ctx, site, msgFile, env, note);
-    else if (name === 'post-commit') await work.postCommit(ctx, site, env);
-    else await work.postRewrite(ctx, site, input, env);
+    // post-commit: a script ctx installed before the queue, which still runs node
+    if (name === 'post-commit') work.queueHead(site, env);
+    await work.drainWorktree(ctx, site, config, env, note);
+    if (msgFile !== undefined) await work.prepareCommitMsg(ctx, site, config, msgFile, env, note);
+    else if (name === 'post-rewrite') await work.postRewrite(ctx, site, config, input, env);
   } finally {
     await ctx.close();
   }
+}
+
+function rmIfThere(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {}
 }
 
 /** The session whose shell tool runs this commit, as its runtime reads the environment, recorded live (in the worktree of its cwd). */

@@ -1,14 +1,16 @@
 // The work of ctx's git hooks at `git commit` time, loaded only when there is some (commit-hooks.ts). prepare-commit-msg: the sessions live in this worktree
 // (the live index: never a scan of the store) are caught up, those whose tool calls wrote a staged
 // file since their last linked commit (and whose lines the staged change bears out) are named in `Ctx-Context:` and `Assisted-by:` trailers and in a
-// pending file in the worktree's git directory. post-commit: the pending contexts' link records, and
-// those of contexts HEAD's message only claims once their tool calls are seen to have touched its
-// files. post-rewrite: links carried from each old commit to its new one.
+// pending file in the worktree's git directory. A queued commit (commit-queue.ts: post-commit put it
+// there with that file): the pending contexts' link records, and those of contexts the commit's
+// message only claims once their tool calls are seen to have touched its files. post-rewrite: links
+// carried from each old commit to its new one.
 import { readFileSync, unlinkSync } from 'node:fs';
 import { assistedValue, contextClaims, CONTEXT_TRAILER, ASSISTED_TRAILER } from '../../core/links.js';
 import { lockSession, readState, statePath } from '../../store/capture-state.js';
-import { addTrailers, commitAndParents, commitInfo, repoName, stagedChanges } from '../../store/code/repo.js';
-import { writeDerived } from '../../store/derived.js';
+import { addTrailers, commitInfo, repoName, stagedChanges, type CodeConfig } from '../../store/code/repo.js';
+import { codeEnv } from '../../store/code/code-git.js';
+import { appendDerived, writeDerived } from '../../store/derived.js';
 import { refs } from '../../store/refs.js';
 import { liveSessions, markLinked, type LiveSession } from '../capture/live.js';
 import { currentBranch } from '../capture/capture.js';
@@ -19,9 +21,7 @@ import type { CommitSite } from '../../store/code/repo.js';
 import type { LiveCapture } from '../capture/runtime.js';
 import { linkIndex, recordLink } from './records.js';
 import { bearsOut, insideWorktree, toolWrites, touchedFiles } from './touches.js';
-
-/** A pending file older than this is not recorded: the commit it was written for did not happen. */
-const PENDING_MAX_MS = 3_600_000;
+import { drainQueue, type RecordQueued } from './commit-queue.js';
 
 export interface PendingContext {
   /** the context commit, 40 hex: the session's tip after its catch-up */
@@ -53,7 +53,7 @@ export interface Prepared {
 }
 
 /** prepare-commit-msg: catch up the worktree's live sessions, add the trailers of those that wrote staged files, leave the pending file. */
-export async function prepareCommitMsg(ctx: RepoContext, site: CommitSite, msgFile: string, env: NodeJS.ProcessEnv, note: (line: string) => void): Promise<Prepared> {
+export async function prepareCommitMsg(ctx: RepoContext, site: CommitSite, config: CodeConfig, msgFile: string, env: NodeJS.ProcessEnv, note: (line: string) => void): Promise<Prepared> {
   const none = { trailers: [], contexts: [] };
   if (site.rebasing) return none;
   const live = liveSessions(ctx.gitdir, site.top, ctx.now());
@@ -77,8 +77,8 @@ export async function prepareCommitMsg(ctx: RepoContext, site: CommitSite, msgFi
     trailers.push(`${CONTEXT_TRAILER}: ctx-${tip}`, `${ASSISTED_TRAILER}: ${assistedValue(s.runtime, writes.model)}`);
   }
   if (contexts.length === 0 && claimed.length === 0) return none;
-  addTrailers(site.top, msgFile, trailers, env);
-  const head = commitAndParents(site.top, 'HEAD', env);
+  addTrailers(site.top, msgFile, trailers, env, config.trailerRules);
+  const { head } = site;
   const pending: Pending = { v: 1, at: ctx.now().toISOString(), store: ctx.gitdir, top: site.top, head: head?.sha ?? null, headParent: head?.parents[0] ?? null, contexts, claimed };
   writeDerived(site.pending, `${JSON.stringify(pending)}\n`);
   return { trailers, contexts };
@@ -106,46 +106,60 @@ async function caughtUpTip(ctx: RepoContext, capture: LiveCapture | undefined, s
   return ctx.refs.read(refs.branch(branch));
 }
 
-function readPending(path: string): Pending | null {
-  try {
-    const p = JSON.parse(readFileSync(path, 'utf8')) as Pending;
-    return p?.v === 1 && Array.isArray(p.contexts) ? p : null;
-  } catch {
-    return null;
-  }
-}
-
 export interface Recorded {
   code: string;
   /** contexts (40 hex) whose links were recorded */
   contexts: string[];
 }
 
-/** post-commit: the pending contexts' links to HEAD, and those HEAD's message claims once verified; the pending file is gone after. */
-export async function postCommit(ctx: RepoContext, site: CommitSite, env: NodeJS.ProcessEnv): Promise<Recorded | null> {
-  const pending = readPending(site.pending);
+/** A post-commit of a script ctx wrote before the queue (it runs node): the pending file queued with HEAD, as today's script does. */
+export function queueHead(site: CommitSite, env: NodeJS.ProcessEnv): void {
+  let json: string;
   try {
+    json = readFileSync(site.pending, 'utf8').split('\n')[0];
     unlinkSync(site.pending);
-  } catch {}
-  if (pending === null || pending.store !== ctx.gitdir || pending.top !== site.top) return null;
-  const age = ctx.now().getTime() - Date.parse(pending.at);
-  if (!(Math.abs(age) <= PENDING_MAX_MS)) return null;
-  const head = commitInfo(site.top, 'HEAD', env);
-  if (!head) return null;
+  } catch {
+    return;
+  }
+  if (site.head) appendDerived(site.queue, `${site.head.sha} ${json}\n`);
+}
+
+/** The commits queued in this worktree, recorded. */
+export function drainWorktree(ctx: RepoContext, site: CommitSite, config: CodeConfig, env: NodeJS.ProcessEnv, note: (line: string) => void): Promise<Recorded[]> {
+  return drainQueue(ctx, site.queue, site.common, recorder(ctx, env, config.origin), note);
+}
+
+/** How a queued commit is recorded, for drainQueue. */
+export const recorder =
+  (ctx: RepoContext, env: NodeJS.ProcessEnv, origin?: string): RecordQueued =>
+  (top, common, pending, sha) =>
+    recordCommit(ctx, top, common, pending, sha, env, origin);
+
+/**
+ * A queued commit's links: the pending contexts' (those whose files it committed), and those its
+ * message claims once verified. Recorded when the commit was made on top of the HEAD its message was
+ * prepared at, or is an amend of that HEAD (same parent); the repository read as data (codeEnv). A
+ * pending file is only ever queued by the commit right after its prepare-commit-msg: each
+ * prepare-commit-msg removes one left by a commit that did not happen.
+ */
+export async function recordCommit(ctx: RepoContext, top: string, common: string, pending: Pending, sha: string, callerEnv: NodeJS.ProcessEnv, origin?: string): Promise<Recorded | null> {
+  const env = codeEnv(callerEnv);
+  const head = commitInfo(top, sha, env);
+  if (!head || head.sha !== sha) return null;
   const parent = head.parents[0] ?? null;
   // a commit on top of the HEAD the message was prepared at, or an amend of it (same parent)
   const amend = parent !== pending.head && parent === pending.headParent && head.sha !== pending.head;
   if (parent !== pending.head && !amend) return null;
   const { message, files } = head;
   const committed = new Set(files);
-  const repo = repoName(site.top, site.common, env);
+  const repo = repoName(top, common, env, origin);
   const done: string[] = [];
   for (const p of pending.contexts) {
     if (typeof p.context !== 'string' || !/^[0-9a-f]{40}$/.test(p.context) || done.includes(p.context)) continue;
     const mine = (Array.isArray(p.files) ? p.files : []).filter((f) => committed.has(f));
     if (mine.length === 0) continue;
     await recordLink(ctx, p.context, { code: head.sha, how: 'recorded', files: mine, repo });
-    markLinked(ctx.gitdir, site.top, p.runtime, p.session, { tip: p.context, code: head.sha, at: ctx.now().toISOString() });
+    markLinked(ctx.gitdir, top, p.runtime, p.session, { tip: p.context, code: head.sha, at: ctx.now().toISOString() });
     done.push(p.context);
   }
   // a message that names contexts ctx did not prepare (a cherry-pick carries its message): only those whose tool calls touched these files
@@ -170,7 +184,7 @@ async function isContext(ctx: RepoContext, oid: string): Promise<boolean> {
 }
 
 /** post-rewrite: `old new [extra]` lines; every link of an old commit carried to its new one (a squash: several olds, their files joined). */
-export async function postRewrite(ctx: RepoContext, site: CommitSite, input: string, env: NodeJS.ProcessEnv): Promise<Recorded[]> {
+export async function postRewrite(ctx: RepoContext, site: CommitSite, config: CodeConfig, input: string, env: NodeJS.ProcessEnv): Promise<Recorded[]> {
   const pairs = input
     .split('\n')
     .map((l) => l.trim().split(/\s+/))
@@ -187,7 +201,7 @@ export async function postRewrite(ctx: RepoContext, site: CommitSite, input: str
     }
   }
   if (carried.size === 0) return [];
-  const repo = repoName(site.top, site.common, env);
+  const repo = repoName(site.top, site.common, env, config.origin);
   const out: Recorded[] = [];
   for (const [code, byContext] of carried) {
     const already = new Set((index.get(code) ?? []).map((l) => l.context));

@@ -31,6 +31,7 @@ const MAX_SCRIPT = 64 * 1024;
 /**
  * ctx's script for one hook. `command` runs ctx (absolute node, real path of the ctx script); what it
  * prints goes nowhere (its errors go to the store's hook.log) and its failure never fails git.
+ * post-commit runs no ctx: it queues the commit for the next one (docs/links.md, "The commit queue").
  */
 export function hookScript(name: GitHookName, command: string): string {
   const ctx = `${command} hook git ${name} "$@"`;
@@ -46,9 +47,9 @@ export function hookScript(name: GitHookName, command: string): string {
     lines.push(`${ctx} </dev/null >/dev/null 2>&1 || true`);
   } else {
     lines.push('if [ -x "$chained" ]; then "$chained" "$@" || status=$?; fi');
-    // node starts only when prepare-commit-msg left something to record
-    lines.push('pending=$(git rev-parse --git-path ctx-pending.json 2>/dev/null)');
-    lines.push(`if [ -n "$pending" ] && [ -f "$pending" ]; then ${ctx} </dev/null >/dev/null 2>&1 || true; fi`);
+    // no node: the new commit and what prepare-commit-msg left wait in the queue for the next ctx process (commit-queue.ts)
+    lines.push('{ read -r pending; read -r queue; read -r head; } <<EOF', '$(git rev-parse --git-path ctx-pending.json --git-path ctx-queue HEAD 2>/dev/null)', 'EOF');
+    lines.push(`if [ -n "$head" ] && [ -f "$pending" ] && IFS= read -r record < "$pending"; then printf '%s %s\\n' "$head" "$record" >> "$queue" && rm -f "$pending"; fi`);
   }
   lines.push('exit $status', '');
   return lines.join('\n');

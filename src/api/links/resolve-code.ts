@@ -10,6 +10,7 @@ import { effectsReader, type EffectsReader } from '../search/effects.js';
 import type { RepoContext } from '../repo/repo-context.js';
 import { contentIndex, normalise, type ContentHit } from './content-index.js';
 import { linkIndex, type ContextLink } from './records.js';
+import { drainAt } from './drain.js';
 import { namesFile, readChain, verifyAgainst, type Verification } from './verify-link.js';
 
 export type LinkKnown = 'recorded' | 'verified' | 'claimed' | 'matched';
@@ -54,6 +55,7 @@ interface Reads {
  */
 export async function contextsOfCode(ctx: RepoContext, codeCwd: string, rev: string): Promise<CodeContexts> {
   const { sha, top } = resolveCode(codeCwd, rev);
+  await drainAt(ctx, top);
   const commit = codeCommit(top, sha);
   const files = changedFiles(top, sha);
   const added = addedLines(top, sha);

@@ -1,7 +1,7 @@
 // The code repository a person or an agent commits to (not a store): where its hooks run from, what
 // a commit stages, its messages and trailers. Its config is someone else's: only values are read
 // from it, nothing it names is run (SAFE_CONFIG keeps its hooks and fsmonitor off every git here).
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { CtxError } from '../../errors/index.js';
 import { codeGitSync } from './code-git.js';
@@ -67,15 +67,41 @@ export function gitPath(top: string, name: string, env: NodeJS.ProcessEnv): stri
   return resolve(top, mustGit(top, ['rev-parse', '--git-path', name], env).replace(/\n$/, ''));
 }
 
-/** A boolean config value of the code repository (`git config --type=bool`); undefined when unset or not a boolean. */
-export function configBool(top: string, key: string, env: NodeJS.ProcessEnv): boolean | undefined {
-  const r = gitIn(top, ['config', '--type=bool', '--get', key], env);
-  if (!r.ok) return undefined;
-  const v = r.out.trim();
-  return v === 'true' ? true : v === 'false' ? false : undefined;
+/** What the commit hooks read of a code repository's config, in one git. */
+export interface CodeConfig {
+  /** `ctx.links` as git reads a boolean (undefined: unset or not a boolean) */
+  links?: boolean;
+  /** remote.origin.url ('' when unset) */
+  origin: string;
+  /** core.commentChar or core.commentString is set, or some trailer.* key: trailers are left to git */
+  trailerRules: boolean;
 }
 
+/** The last value of each key ctx's commit hooks care about: `git config -z --get-regexp` once. */
+export function codeConfig(top: string, env: NodeJS.ProcessEnv): CodeConfig {
+  const r = gitIn(top, ['config', '-z', '--get-regexp', '^(ctx\\.links|remote\\.origin\\.url|core\\.comment(char|string)|trailer\\..*)$'], env);
+  const out: CodeConfig = { origin: '', trailerRules: false };
+  for (const item of r.ok ? r.out.split('\0') : []) {
+    if (item === '') continue;
+    const nl = item.indexOf('\n');
+    const key = nl < 0 ? item : item.slice(0, nl);
+    // a key without `=` is true, as git reads it
+    const value = nl < 0 ? null : item.slice(nl + 1);
+    if (key === 'ctx.links') out.links = gitBool(value);
+    else if (key === 'remote.origin.url') out.origin = value ?? '';
+    else out.trailerRules = true;
+  }
+  return out;
+}
 
+/** A config value as `--type=bool` reads it; undefined when it is not a boolean. */
+function gitBool(value: string | null): boolean | undefined {
+  if (value === null) return true;
+  const v = value.toLowerCase();
+  if (v === 'true' || v === 'yes' || v === 'on' || v === '1') return true;
+  if (v === 'false' || v === 'no' || v === 'off' || v === '0' || v === '') return false;
+  return undefined;
+}
 
 /** A staged file and the lines the commit adds to it and takes out of it. */
 export interface StagedChange {
@@ -126,14 +152,6 @@ function diffPath(raw: string, prefix: string): string {
   return p.startsWith(prefix) ? p.slice(prefix.length) : p;
 }
 
-/** The commit a rev names and its parents, 40 hex; null when it does not exist (an unborn HEAD). */
-export function commitAndParents(top: string, rev: string, env: NodeJS.ProcessEnv): { sha: string; parents: string[] } | null {
-  const r = gitIn(top, ['rev-list', '--parents', '-n', '1', rev, '--'], env);
-  if (!r.ok || r.out.trim() === '') return null;
-  const [sha, ...parents] = r.out.trim().split(' ');
-  return { sha, parents };
-}
-
 /** A commit, its parents, its message and the files it changed against its first parent (every file for a root commit), in one git; null when `rev` names none. */
 export function commitInfo(top: string, rev: string, env: NodeJS.ProcessEnv): { sha: string; parents: string[]; message: string; files: string[] } | null {
   const r = gitIn(top, ['log', '-1', '-z', '--format=%H %P%x00%B', '--name-only', '--no-renames', '--diff-merges=first-parent', rev, '--'], env);
@@ -145,17 +163,38 @@ export function commitInfo(top: string, rev: string, env: NodeJS.ProcessEnv): { 
   return { sha, parents, message: r.out.slice(head + 1, end), files: [...new Set(files)] };
 }
 
-/** Adds trailers to a message file as `git interpret-trailers` does (past comments and a scissors line), a trailer already there with the same value not again. */
-export function addTrailers(top: string, file: string, trailers: readonly string[], env: NodeJS.ProcessEnv): void {
+/**
+ * Adds trailers to a message file as `git interpret-trailers --if-exists addIfDifferent --where end`
+ * does (past comments and a scissors line), a trailer already there with the same value not again.
+ * A message whose end git reads plainly (see `plainEnd`) is written here; any other is left to git.
+ */
+export function addTrailers(top: string, file: string, trailers: readonly string[], env: NodeJS.ProcessEnv, rules = true): void {
   if (trailers.length === 0) return;
+  if (!rules) {
+    const text = readFileSync(file, 'utf8');
+    if (plainEnd(text)) return writeFileSync(file, `${text}\n${[...new Set(trailers)].join('\n')}\n`);
+  }
   const args = ['interpret-trailers', '--in-place', '--if-exists', 'addIfDifferent', '--where', 'end'];
   for (const t of trailers) args.push('--trailer', t);
   mustGit(top, [...args, file], env);
 }
 
-/** The repository for people: origin's URL without credentials, else its directory's name. */
-export function repoName(top: string, common: string, env: NodeJS.ProcessEnv): string {
-  const url = gitIn(top, ['config', '--get', 'remote.origin.url'], env).out.trim();
+/**
+ * A message git would end with a new trailer block exactly as `addTrailers` does: one line break at
+ * its end, no blank line there, no carriage return, no comment, no `---` divider, no line of blanks,
+ * and a last paragraph that is a one-line subject or has no line a trailer or its continuation
+ * could be (`Token:`, `Token =`, a leading blank).
+ */
+export function plainEnd(text: string): boolean {
+  if (!text.endsWith('\n') || text.endsWith('\n\n') || /\r|^#|^---(\s|$)|^[ \t]+$/m.test(text)) return false;
+  const paragraphs = text.slice(0, -1).split('\n\n');
+  if (paragraphs.length === 1) return !paragraphs[0].includes('\n');
+  return !paragraphs.at(-1)!.split('\n').some((l) => /^[\w-]+\s*[:=]|^\s/.test(l));
+}
+
+/** The repository for people: origin's URL without credentials (`origin`: as codeConfig read it), else its directory's name. */
+export function repoName(top: string, common: string, env: NodeJS.ProcessEnv, origin?: string): string {
+  const url = (origin ?? gitIn(top, ['config', '--get', 'remote.origin.url'], env).out).trim();
   if (url) return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^@/]*@/i, '$1');
   const base = common.endsWith('/.git') ? dirname(common) : common;
   return base.split('/').pop() || base;
@@ -168,16 +207,23 @@ export interface CommitSite {
   common: string;
   /** `<worktree git dir>/ctx-pending.json` */
   pending: string;
+  /** `<worktree git dir>/ctx-queue`: the commits post-commit left for ctx to record (commit-queue.ts) */
+  queue: string;
   /** a rebase is under way in this worktree: its commits are post-rewrite's */
   rebasing: boolean;
+  /** HEAD and its parents (null: unborn) */
+  head: { sha: string; parents: string[] } | null;
 }
 
-/** The worktree holding `cwd` (null outside one); one git process for its per-worktree paths. */
+/** The worktree holding `cwd` (null outside one); one git process for its per-worktree paths and HEAD (two when HEAD is unborn). */
 export function commitSite(cwd: string, env: NodeJS.ProcessEnv): CommitSite | null {
   const top = worktreeTop(cwd);
   if (top === null) return null;
-  const r = gitIn(top, ['rev-parse', '--path-format=absolute', '--git-common-dir', '--git-path', 'ctx-pending.json', '--git-path', 'rebase-merge', '--git-path', 'rebase-apply'], env);
+  const paths = ['rev-parse', '--path-format=absolute', '--git-common-dir', '--git-path', 'ctx-pending.json', '--git-path', 'ctx-queue', '--git-path', 'rebase-merge', '--git-path', 'rebase-apply'];
+  // `HEAD^@`: its parents, none for a root commit; an unborn HEAD fails the whole call
+  let r = gitIn(top, [...paths, 'HEAD', 'HEAD^@'], env);
+  if (!r.ok) r = gitIn(top, paths, env);
   if (!r.ok) return null;
-  const [common, pending, merge, apply] = r.out.split('\n');
-  return { top, common, pending, rebasing: existsSync(merge) || existsSync(apply) };
+  const [common, pending, queue, merge, apply, sha, ...parents] = r.out.split('\n').filter(Boolean);
+  return { top, common, pending, queue, rebasing: existsSync(merge) || existsSync(apply), head: sha ? { sha, parents } : null };
 }
