@@ -44,7 +44,8 @@ const common = {
 
 await build({
   ...common,
-  entryPoints: { main: 'src/cli/main.ts', index: 'src/index.ts' },
+  // the adapters are subpath exports (package.json "exports"): `agent-ctx/langgraph` is dist/langgraph.js
+  entryPoints: { main: 'src/cli/main.ts', index: 'src/index.ts', langgraph: 'src/adapters/langgraph/index.ts' },
   outdir: 'dist',
   splitting: true,
   // cbor-x's optional native accelerator; the pure JS path is used without it. The frameworks the

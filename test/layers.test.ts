@@ -10,7 +10,7 @@ import { ROOT } from './helpers.js';
 
 const SRC = join(ROOT, 'src');
 
-type Layer = 'cli' | 'commands' | 'library' | 'api' | 'runtimes' | 'formats' | 'output' | 'store' | 'core' | 'errors' | 'serve' | 'web';
+type Layer = 'cli' | 'commands' | 'library' | 'api' | 'runtimes' | 'adapters' | 'formats' | 'output' | 'store' | 'core' | 'errors' | 'serve' | 'web';
 
 /** May import: a layer, every file of it; `{ files }`: only those; `{ types }`: `import type` only. */
 type Allowed = Layer | { layer: Layer; files?: string[]; types?: true };
@@ -21,6 +21,8 @@ const LAYERS: Record<Layer, Allowed[]> = {
   library: ['api', 'core', 'errors', 'formats', { layer: 'runtimes', files: [RUNTIME_REGISTRY] }, 'serve'],
   api: ['core', 'formats', { layer: 'runtimes', files: [RUNTIME_REGISTRY] }, 'store', 'errors'],
   runtimes: ['core', 'formats', 'store', 'errors', 'api'],
+  // framework adapters (subpath exports such as agent-ctx/langgraph): clients of api, as runtimes are
+  adapters: ['core', 'formats', 'store', 'errors', 'api'],
   formats: ['core', 'errors'],
   output: ['core', 'errors', { layer: 'api', types: true }],
   store: ['core', 'errors'],
