@@ -44,6 +44,10 @@ export class CtxSaver extends BaseCheckpointSaver {
   private readonly opened: Promise<ContextStore>;
   private readonly messagesChannel: string;
   private known: { ctx: RepoContext; lines: ThreadLines } | null = null;
+  /** writes run one at a time in call order (LangGraph does not wait for a put before its writes); reads after them */
+  private queue: Promise<unknown> = Promise.resolve();
+  /** writes of a checkpoint not yet put, by heldKey: entry path → file */
+  private readonly held = new Map<string, Map<string, TreeFile>>();
 
   constructor(opts: CtxSaverOptions) {
     super(opts.serde);
@@ -69,6 +73,12 @@ export class CtxSaver extends BaseCheckpointSaver {
     await (await this.opened).close();
   }
 
+  private serial<T>(run: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(run);
+    this.queue = next.catch(() => {});
+    return next;
+  }
+
   private async repo(): Promise<{ ctx: RepoContext; lines: ThreadLines }> {
     if (this.known) return this.known;
     const { ctx } = await this.opened;
@@ -76,6 +86,7 @@ export class CtxSaver extends BaseCheckpointSaver {
   }
 
   async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
+    await this.queue;
     const thread = config.configurable?.thread_id;
     if (thread === undefined) return undefined;
     const { thread: t, ns } = ids(thread, config.configurable?.checkpoint_ns);
@@ -94,6 +105,7 @@ export class CtxSaver extends BaseCheckpointSaver {
   }
 
   async *list(config: RunnableConfig, options: CheckpointListOptions = {}): AsyncGenerator<CheckpointTuple> {
+    await this.queue;
     const { lines } = await this.repo();
     const { before, filter } = options;
     let limit = options.limit;
@@ -116,7 +128,19 @@ export class CtxSaver extends BaseCheckpointSaver {
     }
   }
 
-  async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions: ChannelVersions): Promise<RunnableConfig> {
+  put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions: ChannelVersions): Promise<RunnableConfig> {
+    return this.serial(() => this.putNow(config, checkpoint, metadata, newVersions));
+  }
+
+  putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath?: string): Promise<void> {
+    return this.serial(() => this.putWritesNow(config, writes, taskId, taskPath));
+  }
+
+  deleteThread(threadId: string): Promise<void> {
+    return this.serial(() => this.deleteThreadNow(threadId));
+  }
+
+  private async putNow(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions: ChannelVersions): Promise<RunnableConfig> {
     const { thread, ns } = ids(config.configurable?.thread_id, config.configurable?.checkpoint_ns, 'put a checkpoint');
     const { lines } = await this.repo();
     const parentId: string | undefined = config.configurable?.checkpoint_id || undefined;
@@ -137,6 +161,9 @@ export class CtxSaver extends BaseCheckpointSaver {
       } else if (carried.has(name)) entries.set(name, carried.get(name)!);
     }
     for (const [name, oid] of entries) files.push({ path: `${DIR}/${name}`, oid });
+    const key = heldKey(thread, ns, checkpoint.id);
+    files.push(...(this.held.get(key)?.values() ?? []));
+    this.held.delete(key);
     const art = artifactOf(this.messagesChannel in newVersions ? values[this.messagesChannel] : undefined, parent?.source);
     const source: CheckpointSource = {
       kind: 'langgraph',
@@ -144,7 +171,7 @@ export class CtxSaver extends BaseCheckpointSaver {
       ns,
       checkpoint: checkpoint.id,
       ...(parentId ? { parent: parentId } : {}),
-      writes: 0,
+      writes: writesIn(files),
       messages: art.messages,
       ...(art.last ? { last_message: art.last } : {}),
     };
@@ -154,35 +181,38 @@ export class CtxSaver extends BaseCheckpointSaver {
     return { configurable: { thread_id: thread, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
   }
 
-  async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath?: string): Promise<void> {
+  private async putWritesNow(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath?: string): Promise<void> {
     const { thread, ns } = ids(config.configurable?.thread_id, config.configurable?.checkpoint_ns, 'put writes');
     const id = config.configurable?.checkpoint_id;
     if (!id) throw new UsageError('put writes: the config has no checkpoint_id');
     const { lines } = await this.repo();
     const all = lines.lines(thread, ns);
     const at = await lines.find(thread, ns, id, all);
-    if (!at) throw new UsageError(`put writes: no checkpoint ${id} in thread ${thread}`);
-    const [had] = await lines.entriesOf([at.oid]);
+    const key = heldKey(thread, ns, id);
+    const had = at ? (await lines.entriesOf([at.oid]))[0] : new Map<string, string>();
+    const held = this.held.get(key) ?? new Map<string, TreeFile>();
     const files: TreeFile[] = [];
-    let added = 0;
     for (const [i, [channel, value]] of writes.entries()) {
       const idx = WRITES_IDX_MAP[channel] ?? i;
       const name = writeName(taskId, idx);
       // a task's regular write is kept as first written; a special one (error, interrupt) replaced
-      if (idx >= 0 && had.has(name)) continue;
+      if (idx >= 0 && (had.has(name) || held.has(`${DIR}/${name}`))) continue;
       files.push({ path: `${DIR}/${name}`, data: typedBlob(...(await this.serde.dumpsTyped(value)), [channel, taskPath ?? '']) });
-      added++;
     }
-    if (!added) return;
+    if (!files.length) return;
+    // LangGraph may write a task's results before it puts their checkpoint: they go into its commit
+    if (!at) {
+      for (const f of files) held.set(f.path, f);
+      return void this.held.set(key, held);
+    }
     const replaced = new Set(files.map((f) => f.path));
     for (const [name, oid] of had) if (!replaced.has(`${DIR}/${name}`)) files.push({ path: `${DIR}/${name}`, oid });
-    const writesHeld = files.filter((f) => parseWriteName(f.path.slice(DIR.length + 1))).length;
-    const source = { ...at.source, writes: writesHeld };
+    const source = { ...at.source, writes: writesIn(files) };
     const channels = [...new Set(writes.map(([c]) => c))].join(', ');
     await this.place(all, { thread, ns, parent: at.oid, source, files, artifact: artifactOf(undefined, at.source).bytes, type: 'delta', summary: `langgraph writes of ${taskId}: ${channels}` });
   }
 
-  async deleteThread(threadId: string): Promise<void> {
+  private async deleteThreadNow(threadId: string): Promise<void> {
     const { ctx, lines } = await this.repo();
     const { thread } = ids(threadId);
     for (const { ref, oid } of ctx.refs.list(refs.branch(threadPrefix(thread)))) ctx.refs.delete(ref, oid);
@@ -297,6 +327,11 @@ export class CtxSaver extends BaseCheckpointSaver {
 }
 
 const PAGE = 100;
+
+const heldKey = (thread: string, ns: string, id: string) => JSON.stringify([thread, ns, id]);
+
+/** Pending writes among a commit's `langgraph/` files. */
+const writesIn = (files: readonly TreeFile[]) => files.filter((f) => parseWriteName(f.path.slice(DIR.length + 1))).length;
 
 /** The first line number no line of the namespace has. */
 const nextLine = (all: readonly Line[]) => Math.max(0, ...all.map((l) => l.line)) + 1;
