@@ -77,8 +77,9 @@ export class ThreadLines {
   }
 
   /** A commit this process wrote: known without reading it back. */
-  wrote(oid: string, source: CheckpointSource): void {
+  wrote(oid: string, source: CheckpointSource, entries: Map<string, string>): void {
     this.sources.set(oid, source);
+    this.entries.set(oid, entries);
   }
 
   /** Every checkpoint of the namespace by id, each at its newest commit (the one holding the most pending writes). */

@@ -24,6 +24,7 @@ import { commitWithFiles } from '../../api/write/write.js';
 import type { TreeFile } from '../../store/engine.js';
 import { UsageError } from '../../errors/index.js';
 import { refs } from '../../store/refs.js';
+import { objectId } from '../../store/loose-objects.js';
 import { CHECKPOINT, DIR, METADATA, parseWriteName, readTypedBlob, typedBlob, valueName, writeName } from './layout.js';
 import { ThreadLines, type CheckpointCommit, type CheckpointSource, type Line } from './lines.js';
 import { lineBranch, threadPrefix } from './names.js';
@@ -249,7 +250,8 @@ export class CtxSaver extends BaseCheckpointSaver {
     });
     // a line the new branch tip stands on is reachable from it: no longer a line of its own
     if (newest && extended) ctx.refs.delete(refs.branch(extended.branch), extended.tip);
-    lines.wrote(w.oid, c.source);
+    // what the commit holds, known without reading it back: the next put on it carries its blobs
+    lines.wrote(w.oid, c.source, new Map(c.files.map((f) => [f.path.slice(DIR.length + 1), 'oid' in f ? f.oid : objectId('blob', (f as { data: Uint8Array }).data)])));
   }
 
   /** A checkpoint of a version before 4 holds the sends its parent's tasks wrote (as MemorySaver reads one). */
