@@ -21,6 +21,9 @@ export interface CheckpointSource {
   last_message?: string;
 }
 
+/** commits read a time while a line is indexed */
+const WALK = 256;
+
 export interface CheckpointCommit {
   oid: string;
   source: CheckpointSource;
@@ -36,7 +39,7 @@ export class ThreadLines {
   private readonly sources = new Map<string, CheckpointSource>();
   private readonly entries = new Map<string, Map<string, string>>();
   /** per `<thread>/<ns>` branch prefix: the tips it was built at, each checkpoint's newest commit */
-  private readonly indexes = new Map<string, { tips: string; byId: Map<string, CheckpointCommit> }>();
+  private readonly indexes = new Map<string, { tips: string; byId: Map<string, CheckpointCommit>; seen: Set<string> }>();
 
   constructor(private readonly ctx: RepoContext) {}
 
@@ -86,20 +89,29 @@ export class ThreadLines {
   async checkpoints(thread: string, ns: string, lines = this.lines(thread, ns)): Promise<Map<string, CheckpointCommit>> {
     const key = lineBranch(thread, ns);
     const tips = lines.map((l) => `${l.branch} ${l.tip}`).join('\n');
-    const cached = this.indexes.get(key);
-    if (cached?.tips === tips) return cached.byId;
-    const byId = new Map<string, CheckpointCommit>();
+    const index = this.indexes.get(key) ?? { tips: '', byId: new Map<string, CheckpointCommit>(), seen: new Set<string>() };
+    if (index.tips === tips) return index.byId;
+    // a line that moved is read from its tip down to the first commit already indexed
     for (const line of lines) {
-      const links = await this.ctx.engine.chain(line.tip);
-      const sources = await this.sourcesOf(links);
-      links.forEach((l, i) => {
-        const s = sources[i];
-        const best = byId.get(s.checkpoint);
-        if (!best || s.writes > best.source.writes) byId.set(s.checkpoint, { oid: l.oid, source: s });
-      });
+      for (let from = line.tip, skip = 0; ; skip = 1) {
+        const links = (await this.ctx.engine.chain(from, WALK + skip)).slice(skip);
+        const fresh = links.findIndex((l) => index.seen.has(l.oid));
+        const take = fresh < 0 ? links : links.slice(0, fresh);
+        const sources = await this.sourcesOf(take);
+        take.forEach((l, i) => {
+          const s = sources[i];
+          index.seen.add(l.oid);
+          // a commit another writer put on the branch (a snapshot, an annotation's) holds no checkpoint
+          if (s?.kind !== 'langgraph') return;
+          const best = index.byId.get(s.checkpoint);
+          if (!best || s.writes > best.source.writes) index.byId.set(s.checkpoint, { oid: l.oid, source: s });
+        });
+        if (fresh >= 0 || links.length < WALK) break;
+        from = links[links.length - 1].oid;
+      }
     }
-    this.indexes.set(key, { tips, byId });
-    return byId;
+    this.indexes.set(key, { ...index, tips });
+    return index.byId;
   }
 
   /** The newest commit of checkpoint `id`: the branch's tip when it is that checkpoint, else a walk of the lines. */
