@@ -21,6 +21,8 @@ export interface CheckpointSource {
   last_message?: string;
 }
 
+const tipsOf = (lines: readonly Line[]) => lines.map((l) => `${l.branch} ${l.tip}`).join('\n');
+
 /** commits read a time while a line is indexed */
 const WALK = 256;
 
@@ -88,7 +90,7 @@ export class ThreadLines {
   /** Every checkpoint of the namespace by id, each at its newest commit (the one holding the most pending writes). */
   async checkpoints(thread: string, ns: string, lines = this.lines(thread, ns)): Promise<Map<string, CheckpointCommit>> {
     const key = lineBranch(thread, ns);
-    const tips = lines.map((l) => `${l.branch} ${l.tip}`).join('\n');
+    const tips = tipsOf(lines);
     const index = this.indexes.get(key) ?? { tips: '', byId: new Map<string, CheckpointCommit>(), seen: new Set<string>() };
     if (index.tips === tips) return index.byId;
     // a line that moved is read from its tip down to the first commit already indexed
@@ -112,6 +114,16 @@ export class ThreadLines {
     }
     this.indexes.set(key, { ...index, tips });
     return index.byId;
+  }
+
+  /** A commit this process placed on the namespace's lines (`before`: as they were): an index current before stays so without a walk. */
+  placed(thread: string, ns: string, before: readonly Line[], commit: CheckpointCommit): void {
+    const index = this.indexes.get(lineBranch(thread, ns));
+    if (!index || index.tips !== tipsOf(before)) return;
+    index.seen.add(commit.oid);
+    const best = index.byId.get(commit.source.checkpoint);
+    if (!best || commit.source.writes > best.source.writes) index.byId.set(commit.source.checkpoint, commit);
+    index.tips = tipsOf(this.lines(thread, ns));
   }
 
   /** The newest commit of checkpoint `id`: the branch's tip when it is that checkpoint, else a walk of the lines. */

@@ -120,7 +120,7 @@ export class CtxSaver extends BaseCheckpointSaver {
       const chosen = [...byId.keys()].filter((id) => (!wantId || id === wantId) && (!beforeId || id < beforeId)).sort().reverse();
       // in pages: a limit without a filter reads only what it yields
       for (let at = 0; at < chosen.length; at += PAGE) {
-        for (const tuple of await this.tuples(chosen.slice(at, at + PAGE).map((id) => byId.get(id)!))) {
+        for await (const tuple of this.eachTuple(chosen.slice(at, at + PAGE).map((id) => byId.get(id)!))) {
           if (filter && !Object.entries(filter).every(([k, v]) => (tuple.metadata as Record<string, unknown> | undefined)?.[k] === v)) continue;
           if (limit !== undefined && limit-- <= 0) return;
           yield tuple;
@@ -251,6 +251,7 @@ export class CtxSaver extends BaseCheckpointSaver {
     // a line the new branch tip stands on is reachable from it: no longer a line of its own
     if (newest && extended) ctx.refs.delete(refs.branch(extended.branch), extended.tip);
     // what the commit holds, known without reading it back: the next put on it carries its blobs
+    lines.placed(c.thread, c.ns, all, { oid: w.oid, source: c.source });
     lines.wrote(w.oid, c.source, new Map(c.files.map((f) => [f.path.slice(DIR.length + 1), 'oid' in f ? f.oid : objectId('blob', (f as { data: Uint8Array }).data)])));
   }
 
@@ -267,8 +268,19 @@ export class CtxSaver extends BaseCheckpointSaver {
     checkpoint.channel_versions[TASKS] = versions.length ? maxChannelVersion(...versions) : this.getNextVersion(undefined);
   }
 
-  /** Tuples of checkpoint commits: their `langgraph/` trees in one pass, then every blob they need in another. */
+  /** Tuples of checkpoint commits, in order. */
   private async tuples(commits: readonly CheckpointCommit[], migrate = true): Promise<CheckpointTuple[]> {
+    const out: CheckpointTuple[] = [];
+    for await (const t of this.eachTuple(commits, migrate)) out.push(t);
+    return out;
+  }
+
+  /**
+   * Tuples of checkpoint commits: their `langgraph/` trees in one pass, then every blob they need in
+   * another; each tuple's values decoded only as it is handed over (a page of them decoded at once is
+   * mostly garbage to collect).
+   */
+  private async *eachTuple(commits: readonly CheckpointCommit[], migrate = true): AsyncGenerator<CheckpointTuple> {
     const { ctx, lines } = await this.repo();
     const entries = await lines.entriesOf(commits.map((c) => c.oid));
     const heads = await ctx.engine.readObjects(entries.flatMap((e) => [e.get(CHECKPOINT)!, e.get(METADATA)!]));
@@ -297,34 +309,32 @@ export class CtxSaver extends BaseCheckpointSaver {
     const blobs = new Map<string, Uint8Array>();
     const read = await ctx.engine.readObjects([...new Set(wanted)]);
     [...new Set(wanted)].forEach((oid, i) => blobs.set(oid, read[i]!.data));
-    return Promise.all(
-      commits.map(async (c, i) => {
-        const { checkpoint, metadata } = parts[i];
-        const channel_values: Record<string, unknown> = {};
-        for (const [ch, oid] of plan[i].values) {
-          const b = readTypedBlob(blobs.get(oid)!);
-          channel_values[ch] = await this.serde.loadsTyped(b.type, b.bytes);
-        }
-        const writes = await Promise.all(
-          plan[i].writes.map(async (w) => {
-            const b = readTypedBlob(blobs.get(w.oid)!);
-            const [channel, path] = b.header as [string, string];
-            return { key: writesSortKey(path, w.task, w.idx), write: [w.task, channel, await this.serde.loadsTyped(b.type, b.bytes)] as CheckpointPendingWrite };
-          }),
-        );
-        writes.sort((a, b) => compareWritesSortKeys(a.key, b.key));
-        const { thread, ns, checkpoint: id, parent } = c.source;
-        const tuple: CheckpointTuple = {
-          config: { configurable: { thread_id: thread, checkpoint_ns: ns, checkpoint_id: id } },
-          checkpoint: { ...checkpoint, channel_values } as Checkpoint,
-          metadata,
-          pendingWrites: writes.map((w) => w.write),
-        };
-        if (parent) tuple.parentConfig = { configurable: { thread_id: thread, checkpoint_ns: ns, checkpoint_id: parent } };
-        if (migrate && checkpoint.v < 4 && parent) await this.migratePendingSends(tuple.checkpoint, thread, ns, parent);
-        return tuple;
-      }),
-    );
+    for (const [i, c] of commits.entries()) {
+      const { checkpoint, metadata } = parts[i];
+      const channel_values: Record<string, unknown> = {};
+      for (const [ch, oid] of plan[i].values) {
+        const b = readTypedBlob(blobs.get(oid)!);
+        channel_values[ch] = await this.serde.loadsTyped(b.type, b.bytes);
+      }
+      const writes = await Promise.all(
+        plan[i].writes.map(async (w) => {
+          const b = readTypedBlob(blobs.get(w.oid)!);
+          const [channel, path] = b.header as [string, string];
+          return { key: writesSortKey(path, w.task, w.idx), write: [w.task, channel, await this.serde.loadsTyped(b.type, b.bytes)] as CheckpointPendingWrite };
+        }),
+      );
+      writes.sort((a, b) => compareWritesSortKeys(a.key, b.key));
+      const { thread, ns, checkpoint: id, parent } = c.source;
+      const tuple: CheckpointTuple = {
+        config: { configurable: { thread_id: thread, checkpoint_ns: ns, checkpoint_id: id } },
+        checkpoint: { ...checkpoint, channel_values } as Checkpoint,
+        metadata,
+        pendingWrites: writes.map((w) => w.write),
+      };
+      if (parent) tuple.parentConfig = { configurable: { thread_id: thread, checkpoint_ns: ns, checkpoint_id: parent } };
+      if (migrate && checkpoint.v < 4 && parent) await this.migratePendingSends(tuple.checkpoint, thread, ns, parent);
+      yield tuple;
+    }
   }
 }
 
