@@ -283,18 +283,20 @@ export class CtxSaver extends BaseCheckpointSaver {
   private async *eachTuple(commits: readonly CheckpointCommit[], migrate = true): AsyncGenerator<CheckpointTuple> {
     const { ctx, lines } = await this.repo();
     const entries = await lines.entriesOf(commits.map((c) => c.oid));
-    const heads = await ctx.engine.readObjects(entries.flatMap((e) => [e.get(CHECKPOINT)!, e.get(METADATA)!]));
+    // every blob of the trees in one pass: a tree holds only what its checkpoint reads
+    const wanted = [...new Set(entries.flatMap((e) => [...e.values()]))];
+    const read = await ctx.engine.readObjects(wanted);
+    const blobs = new Map(wanted.map((oid, i) => [oid, read[i]!.data]));
+    const blobOf = (e: Map<string, string>, name: string) => readTypedBlob(blobs.get(e.get(name)!)!);
     const parts = await Promise.all(
-      commits.map(async (c, i) => {
-        const [cp, md] = [heads[2 * i], heads[2 * i + 1]].map((o) => readTypedBlob(o!.data));
+      entries.map(async (e) => {
+        const [cp, md] = [blobOf(e, CHECKPOINT), blobOf(e, METADATA)];
         const checkpoint = (await this.serde.loadsTyped(cp.type, cp.bytes)) as Omit<Checkpoint, 'channel_values'>;
         const metadata = (await this.serde.loadsTyped(md.type, md.bytes)) as CheckpointMetadata;
         return { checkpoint, metadata };
       }),
     );
-    const wanted: string[] = [];
-    const plan = commits.map((c, i) => {
-      const e = entries[i];
+    const plan = entries.map((e, i) => {
       const values = Object.entries(parts[i].checkpoint.channel_versions)
         .map(([ch, v]) => [ch, e.get(valueName(ch, v))] as const)
         .filter((x): x is readonly [string, string] => x[1] !== undefined);
@@ -302,13 +304,8 @@ export class CtxSaver extends BaseCheckpointSaver {
         const w = parseWriteName(name);
         return w ? [{ ...w, oid: e.get(name)! }] : [];
       });
-      for (const [, oid] of values) wanted.push(oid);
-      for (const w of writes) wanted.push(w.oid);
       return { values, writes };
     });
-    const blobs = new Map<string, Uint8Array>();
-    const read = await ctx.engine.readObjects([...new Set(wanted)]);
-    [...new Set(wanted)].forEach((oid, i) => blobs.set(oid, read[i]!.data));
     for (const [i, c] of commits.entries()) {
       const { checkpoint, metadata } = parts[i];
       const channel_values: Record<string, unknown> = {};
