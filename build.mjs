@@ -48,7 +48,8 @@ await build({
   entryPoints: {
     main: 'src/cli/main.ts',
     index: 'src/index.ts',
-    // the adapters (package.json "exports"): agent-ctx/openai-agents, agent-ctx/claude-agent-sdk
+    // the adapters (package.json "exports"): agent-ctx/langgraph, agent-ctx/openai-agents, …
+    langgraph: 'src/adapters/langgraph/index.ts',
     'openai-agents': 'src/adapters/openai-agents/index.ts',
     'claude-agent-sdk': 'src/adapters/claude-agent-sdk/index.ts',
   },

@@ -22,12 +22,13 @@ import { benchLarge } from './large.mjs';
 import { benchResolve } from './resolve.mjs';
 import { benchSession } from './session.mjs';
 import { benchState } from './state.mjs';
+import { benchLangGraph } from './langgraph.mjs';
 import { benchServe } from './serve.mjs';
 import { benchGrep } from './grep.mjs';
 import { benchLinksCommit } from './links-commit.mjs';
 import { benchLinksBlame } from './links-blame.mjs';
 
-const ALL = ['chain', 'resume', 'large', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens', 'translate', 'resolve', 'session', 'state', 'grep', 'serve', 'commit-hook', 'why', 'blame', 'runtime-import'];
+const ALL = ['chain', 'resume', 'large', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens', 'translate', 'resolve', 'session', 'state', 'langgraph', 'grep', 'serve', 'commit-hook', 'why', 'blame', 'runtime-import'];
 const wanted = process.argv.slice(2);
 for (const w of wanted) if (!ALL.includes(w)) throw new Error(`unknown benchmark '${w}' (${ALL.join(', ')})`);
 const picked = wanted.length ? ALL.filter((b) => wanted.includes(b)) : ALL;
@@ -94,6 +95,11 @@ try {
       if (r.summary) targets.push(`- grep, rare phrase: ctx / git grep = ${fmtRatio(r.summary['quokka lattice'].ratio)}; common word: ${fmtRatio(r.summary.refresh.ratio)}; ctx files ${r.summary.files.toFixed(0)} ms CPU`);
     } else if (b === 'session') {
       sections.push((await benchSession()).markdown);
+    } else if (b === 'langgraph') {
+      const r = await benchLangGraph();
+      sections.push(r.markdown);
+      const lost = r.summary.rows.filter((row) => row[3] === 'sqlite').map((row) => row[0]);
+      targets.push(`- CtxSaver against SqliteSaver, 1,000 LangGraph steps: ${lost.length ? `slower or larger in ${lost.length} of ${r.summary.rows.length} columns (${lost.join('; ')})` : '**faster and smaller in every column**'}`);
     } else if (b === 'state') {
       const r = await benchState();
       sections.push(r.markdown);

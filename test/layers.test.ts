@@ -16,8 +16,9 @@ type Layer = 'adapters' | 'cli' | 'commands' | 'library' | 'api' | 'runtimes' | 
 type Allowed = Layer | { layer: Layer; files?: string[]; types?: true };
 const RUNTIME_REGISTRY = 'src/runtimes/registry.ts';
 const LAYERS: Record<Layer, Allowed[]> = {
-  // the subpath exports (agent-ctx/openai-agents, …): clients of the library and of a runtime's capture
-  adapters: [{ layer: 'library', types: true }, 'api', 'runtimes', 'formats', 'core', 'errors'],
+  // the subpath exports (agent-ctx/langgraph, agent-ctx/openai-agents, …): clients of api, as runtimes
+  // are, of the library's types and of a runtime's capture
+  adapters: [{ layer: 'library', types: true }, 'api', 'runtimes', 'formats', 'store', 'core', 'errors'],
   cli: ['commands', 'output', 'api', 'errors', 'core'],
   commands: ['api', 'output', 'core', 'errors', 'formats', { layer: 'runtimes', files: [RUNTIME_REGISTRY] }, 'serve'],
   library: ['api', 'core', 'errors', 'formats', { layer: 'runtimes', files: [RUNTIME_REGISTRY] }, 'serve'],

@@ -1,6 +1,6 @@
 // The README's quick start prints exactly what the README shows.
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { ROOT, ctx, newStore, tempDir } from './helpers.js';
@@ -85,4 +85,17 @@ it('the OpenAI Agents SDK example runs as written against the built bundle, the 
   } finally {
     await mock.close();
   }
+});
+
+it('the LangGraph example runs as written against the built bundle, and ctx grep finds its message', () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const code = /## LangGraph\n[^]*?```ts\n([^]*?)```/.exec(readme)![1];
+  const dir = tempDir();
+  // the example's packages resolve as in a user's project: from a node_modules beside it
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  writeFileSync(join(dir, 'example.mjs'), code.replace("from 'agent-ctx/langgraph'", `from ${JSON.stringify(join(ROOT, 'dist', 'langgraph.js'))}`));
+  const r = spawnSync(process.execPath, ['example.mjs'], { cwd: dir, encoding: 'utf8' });
+  expect([r.status, r.stderr, r.stdout]).toEqual([0, '', '2\n']);
+  const grep = ctx(join(dir, '.ctx'), ['grep', 'tokens expire']).stdout.split('\n').filter(Boolean).map((l) => l.replace(/^ctx-[0-9a-f]{12}\t/, 'ctx-…  ').replace(/\t/g, '  '));
+  expect(grep).toEqual(/## LangGraph\n[^]*?\$ ctx grep 'tokens expire'\n([^]*?)```/.exec(readme)![1].split('\n').filter(Boolean));
 });

@@ -64,10 +64,13 @@ function treeBytes(entries: TreeEntryOut[]): Buffer {
   return Buffer.concat(sorted.flatMap((e) => [Buffer.from(`${e.mode} ${e.name}\0`), Buffer.from(e.oid, 'hex')]));
 }
 
+/** An object's id, as `git hash-object -t TYPE` computes it. */
+export const objectId = (type: string, data: Uint8Array): string => createHash('sha1').update(`${type} ${data.byteLength}\0`).update(data).digest('hex');
+
 /** One object, loose, as `git hash-object -w -t TYPE` writes it; returns its id. */
 export function writeObject(gitdir: string, type: string, data: Uint8Array): string {
   const body = Buffer.concat([Buffer.from(`${type} ${data.byteLength}\0`), data]);
-  const oid = createHash('sha1').update(body).digest('hex');
+  const oid = objectId(type, data);
   const dir = join(gitdir, 'objects', oid.slice(0, 2));
   const path = join(dir, oid.slice(2));
   // an object already here is freshened, as git does: a concurrent prune then sees it as new, not as old garbage

@@ -204,6 +204,35 @@ export async function checkpoint(ctx: RepoContext, input: CheckpointInput, state
   }
 }
 
+export interface FilesCommitInput extends CommitFields {
+  branch: string;
+  format: string;
+  artifact: Uint8Array;
+  /** the commit the new one stands on (null: a root), which need not be the branch's tip */
+  parent: string | null;
+  /** where the branch must still point (null: it must not exist); it moves to the new commit */
+  expected: string | null;
+  /** the adapter's own tree entries beside meta.json and the artifact (`dir/name`) */
+  files: readonly TreeFile[];
+}
+
+/**
+ * A context commit whose tree also holds an adapter's `files`, on any `parent` (a framework's fork
+ * stands on an older commit); the branch moves from `expected` to it (compare-and-swap). No
+ * automatic snapshot: such a branch holds the adapter's commits only.
+ */
+export async function commitWithFiles(ctx: RepoContext, input: FilesCommitInput): Promise<WrittenCommit> {
+  const ref = refs.branch(checkBranchName(input.branch));
+  if (input.expected === null) ctx.refs.checkCreatable(ref);
+  const { meta, artifact, warnings } = await prepareCommit(ctx, input.format, input.artifact, input);
+  const [oid] = await ctx.engine.writeCommits([commitSpec(meta, artifact, storageFormat(meta.format).ext, input.parent, ctx.maxBlobSize, input.files)]);
+  ctx.refs.update(ref, oid, input.expected);
+  const w = { oid, parent: input.parent, meta, ...(warnings.length ? { warnings } : {}) };
+  recordWrite(ctx, ref, input.expected, [w]);
+  await packIfLoose(ctx);
+  return w;
+}
+
 /** The parent's structured state, carried into a commit that does not change it: the same subtree. */
 /** The title and pull request the parent's meta.source carries. */
 async function carriedSessionInfo(ctx: RepoContext, parent: string | null): Promise<SessionInfo> {
