@@ -20,6 +20,8 @@ export interface McpJsonSpec {
   key: string;
   /** the runtime reads the file with comments */
   comments: boolean;
+  /** and with trailing commas */
+  trailingCommas?: boolean;
   /** the entry that runs `argv` */
   entry(argv: string[]): Record<string, unknown>;
 }
@@ -58,7 +60,7 @@ interface Read {
 function read(spec: McpJsonSpec, path: string): Read {
   const file = readPlainFile(path);
   const text = file.text ?? '';
-  const value = parseJsonText(path, text, spec.comments).value;
+  const value = parseJsonText(path, text, spec.comments, spec.trailingCommas).value;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new BadInputError(`${path} is not a JSON object; nothing changed`);
   const servers = (value as Record<string, unknown>)[spec.key];
   if (servers !== undefined && (servers === null || typeof servers !== 'object' || Array.isArray(servers))) throw new BadInputError(`${path}: "${spec.key}" is not an object; nothing changed`);

@@ -18,6 +18,6 @@ function configPath(user: boolean, cwd: string, env: NodeJS.ProcessEnv): string 
 
 export const mcp: McpSettings = {
   path: configPath,
-  ...jsonSettings({ key: 'mcp', comments: true, entry: (argv) => ({ type: 'local', command: argv, enabled: true }) }),
-  covers: (user, path) => (user ? `every opencode session of this user (${path})` : `opencode sessions in the project of ${path}`),
+  ...jsonSettings({ key: 'mcp', comments: true, trailingCommas: true, entry: (argv) => ({ type: 'local', command: argv, enabled: true }) }),
+  covers: (user, path) => (user ? `every opencode session of this user (${path})` : `opencode sessions of the project whose config is ${path}`),
 };
