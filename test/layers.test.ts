@@ -10,14 +10,14 @@ import { ROOT } from './helpers.js';
 
 const SRC = join(ROOT, 'src');
 
-type Layer = 'cli' | 'commands' | 'library' | 'api' | 'runtimes' | 'formats' | 'output' | 'store' | 'core' | 'errors' | 'serve' | 'web';
+type Layer = 'cli' | 'commands' | 'library' | 'api' | 'runtimes' | 'formats' | 'output' | 'store' | 'core' | 'errors' | 'serve' | 'mcp' | 'web';
 
 /** May import: a layer, every file of it; `{ files }`: only those; `{ types }`: `import type` only. */
 type Allowed = Layer | { layer: Layer; files?: string[]; types?: true };
 const RUNTIME_REGISTRY = 'src/runtimes/registry.ts';
 const LAYERS: Record<Layer, Allowed[]> = {
   cli: ['commands', 'output', 'api', 'errors', 'core'],
-  commands: ['api', 'output', 'core', 'errors', 'formats', { layer: 'runtimes', files: [RUNTIME_REGISTRY] }, 'serve'],
+  commands: ['api', 'output', 'core', 'errors', 'formats', { layer: 'runtimes', files: [RUNTIME_REGISTRY] }, 'serve', 'mcp'],
   library: ['api', 'core', 'errors', 'formats', { layer: 'runtimes', files: [RUNTIME_REGISTRY] }, 'serve'],
   api: ['core', 'formats', { layer: 'runtimes', files: [RUNTIME_REGISTRY] }, 'store', 'errors'],
   runtimes: ['core', 'formats', 'store', 'errors', 'api'],
@@ -27,6 +27,8 @@ const LAYERS: Record<Layer, Allowed[]> = {
   core: ['errors'],
   errors: [],
   serve: ['api', 'output', 'core', 'errors'],
+  // `ctx mcp`: the MCP server, over the api, with the commands' --json records
+  mcp: ['api', 'output', 'core', 'errors'],
   // the browser bundle: the server's records and the neutral model as types, nothing that runs
   web: [{ layer: 'core', types: true }, { layer: 'output', types: true }, { layer: 'api', types: true }],
 };
