@@ -57,7 +57,7 @@ export default defineCommand({
     if (action !== 'status') io.note(r.changed ? `${action === 'install' ? 'installed in' : 'removed from'} ${r.path}${r.backup ? ` (backup: ${r.backup})` : ''}` : `${r.path}: nothing to change`);
     if (r.covers !== undefined && action !== 'uninstall') io.note(`covers ${r.covers}`);
     for (const [event, command] of Object.entries(r.events)) io.out(tsvLine([event, command ?? '-']));
-    if (mcp) printMcpConfig(io, action, mcp);
+    if (mcp) printMcpConfig(io, { action: action as HooksAction, report: mcp });
   },
 });
 

@@ -1,8 +1,10 @@
 import { UsageError } from '../errors/index.js';
 import { defineCommand } from './command.js';
+import type { McpConfigResult } from './mcp-install.js';
 
 interface Flags {
   write?: boolean;
+  user?: boolean;
   agent?: string;
   session?: string;
 }
@@ -13,6 +15,9 @@ interface Flags {
  */
 const ACTIONS: Record<string, ((io: Parameters<typeof serve>[0], runtime: string | undefined, flags: Flags) => Promise<unknown>) | undefined> = {
   serve: (io, _runtime, flags) => serve(io, flags),
+  install: async (io, runtime, flags) => (await import('./mcp-install.js')).mcpConfigAction(io, 'install', runtime, flags),
+  uninstall: async (io, runtime, flags) => (await import('./mcp-install.js')).mcpConfigAction(io, 'uninstall', runtime, flags),
+  status: async (io, runtime, flags) => (await import('./mcp-install.js')).mcpConfigAction(io, 'status', runtime, flags),
 };
 
 export default defineCommand({
@@ -20,19 +25,33 @@ export default defineCommand({
   summary: 'an MCP server over stdio on this store: search, file history, log, read a slice, the current context id, cursors, state',
   description:
     "Serves the store as an MCP server on stdin/stdout (the Model Context Protocol), for an agent's runtime to start: tools search, files, log, show, read, current, news and state_get, and with --write fork, save, restore, news moving the cursor and state_set; resources ctx://branch/NAME and ctx://commit/ID. Read-only unless --write: write tools are not listed without it. The agent's identity (cursors, state writes) is --agent or $CTX_AGENT, never a tool argument. Needs the optional peer dependency @modelcontextprotocol/sdk. Stops when the client closes stdin. docs/mcp.md lists each tool's input and output.",
-  args: [{ name: 'action', description: 'serve (the default)', values: Object.keys(ACTIONS) }, { name: 'runtime', description: 'the runtime an action is for' }],
+  args: [
+    { name: 'action', description: "serve (the default); install, uninstall or status: ctx's entry in the runtime's MCP configuration", values: Object.keys(ACTIONS) },
+    { name: 'runtime', description: 'the runtime an action is for', values: 'runtime:mcp' },
+  ],
   options: [
-    { flags: '--write', description: 'also offer the tools that write (fork, save, restore, state_set, moving a cursor)' },
+    { flags: '--write', description: 'also offer the tools that write (fork, save, restore, state_set, moving a cursor); with install: the entry runs ctx mcp --write' },
+    { flags: '--user', description: "install, uninstall, status: the user's MCP configuration instead of the project's" },
     { flags: '--agent <name>', description: 'the agent this server is, for cursors and state writes (default: $CTX_AGENT)' },
     { flags: '--session <id>', description: "the calling session for `current` (default: $CTX_SESSION, else the session of the runtime that starts the server)" },
   ],
-  examples: ['ctx mcp', 'ctx mcp --write --agent planner', 'ctx --store ~/team/.ctx mcp'],
+  examples: [
+    'ctx mcp',
+    'ctx mcp --write --agent planner',
+    'ctx --store ~/team/.ctx mcp',
+    'ctx mcp install claude-code    # .mcp.json at the git top level: claude starts ctx mcp',
+    'ctx mcp install codex --user --write    # [mcp_servers.ctx] in ~/.codex/config.toml, running ctx mcp --write',
+    'ctx mcp status gemini-cli --json',
+    'ctx mcp uninstall opencode    # the entry goes; every other byte of opencode.json stays',
+  ],
   async run(io, [action, runtime]: [string | undefined, string | undefined], flags: Flags) {
     const run = ACTIONS[action ?? 'serve'];
     if (!run) throw new UsageError(`mcp: unknown action '${action}' (${Object.keys(ACTIONS).join(', ')})`);
     return run(io, runtime, flags);
   },
-  print() {},
+  async print(io, data) {
+    if (data !== undefined) (await import('./mcp-install.js')).printMcpConfig(io, data as McpConfigResult);
+  },
 });
 
 async function serve(io: import('../output/io.js').CommandIO, flags: Flags): Promise<void> {
