@@ -170,6 +170,17 @@ describe('ctx mcp install|uninstall|status', () => {
     expect(run('status', 'opencode')).toMatchObject({ code: 0, stdout: 'ctx\t-\n' });
   });
 
+  it('--agent goes into the command line; a missing runtime and --session (one server\'s calling session) are usage errors, nothing written', () => {
+    const { dir, run } = project();
+    expect(run('install', 'gemini-cli', '--agent', 'planner')).toMatchObject({ code: 0, stdout: `ctx\t${[...SERVER, '--agent', 'planner'].join(' ')}\n` });
+    expect(run('status')).toMatchObject({ code: 2, stderr: 'ctx: ctx mcp status needs a runtime: claude-code, codex, gemini-cli, opencode, copilot\n' });
+    expect(run('install', 'claude-code', '--session', 's-1')).toMatchObject({
+      code: 2,
+      stderr: 'ctx: --session names the calling session of one server: ctx mcp install takes none (each server finds its session)\n',
+    });
+    expect(existsSync(join(dir, '.mcp.json'))).toBe(false);
+  });
+
   it('pi reads no MCP configuration: install says so in one line, exits 2 and writes nothing', () => {
     const { dir, run } = project();
     expect(run('install', 'pi')).toMatchObject({
