@@ -6,12 +6,10 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { claudeEnv, describeClaude, runClaude } from './claude-cli.js';
-import { FIXTURES, ctx, tempDir } from './helpers.js';
-import { FIND_ENV } from './find-store.js';
+import { ctx, tempDir } from './helpers.js';
 import { startMockApi, type MockApi, type RecordedRequest } from './mock-anthropic-api.js';
+import { TOUCHES, touchedStore } from './mcp-touches.js';
 
-const SESSION = '7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f';
-const COMMIT = 'ctx-9fc7b5d26e76fb6e436cb31b951d0b4a4e650f65';
 const TOOL = 'mcp__ctx__files';
 
 type Block = { type?: string; tool_use_id?: string; content?: unknown };
@@ -32,9 +30,7 @@ describeClaude('the real claude CLI (2.1.332) calls ctx mcp registered by ctx mc
     const root = tempDir();
     const dir = join(root, 'project');
     mkdirSync(join(dir, '.git'), { recursive: true });
-    const store = join(dir, '.ctx');
-    expect(ctx(store, ['init', store], { env: FIND_ENV }).code).toBe(0);
-    expect(ctx(store, ['import', 'claude-code', join(FIXTURES, 'find', 'claude-tools.jsonl'), '-b', 'alice/auth'], { env: FIND_ENV }).code).toBe(0);
+    const store = touchedStore(dir);
     const c = claudeEnv(root, api.url);
     // no CTX_STORE: the server finds the project's .ctx from the directory claude starts it in
     expect(ctx(store, ['mcp', 'install', 'claude-code'], { cwd: dir, env: { CTX_STORE: undefined, HOME: c.home, CLAUDE_CONFIG_DIR: c.config } }).code).toBe(0);
@@ -51,17 +47,6 @@ describeClaude('the real claude CLI (2.1.332) calls ctx mcp registered by ctx mc
     expect(JSON.stringify(turns[0].body)).toContain(TOOL);
     const result = lastBlocks(turns[call]).find((b) => b.type === 'tool_result')!;
     expect(result.tool_use_id).toBe('toolu_mock_1');
-    // what `ctx files src/auth.ts --json` prints on the same store, newest first: the Bash run, the two edits, the read
-    const cli = ctx(store, ['files', 'src/auth.ts', '--json'], { env: FIND_ENV }).stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
-    const touch = (path: string, action: string, tool: string, entry: number, at: string) => ({ v: 1, path, action, tool, commit: COMMIT, branch: 'alice/auth', session: SESSION, entry, at });
-    const abs = '/home/alice/app/src/auth.ts';
-    const touches = [
-      touch('src/auth.ts', 'run', 'Bash', 11, '2026-11-20T09:01:12.000Z'),
-      touch('src/auth.ts', 'edit', 'MultiEdit', 7, '2026-11-20T09:01:08.000Z'),
-      touch(abs, 'edit', 'Edit', 3, '2026-11-20T09:01:04.000Z'),
-      touch(abs, 'read', 'Read', 1, '2026-11-20T09:01:01.000Z'),
-    ];
-    expect(cli).toEqual(touches);
-    expect(JSON.parse(result.content as string)).toEqual({ touches, total: 4, truncated: false });
+    expect(JSON.parse(result.content as string)).toEqual({ touches: TOUCHES, total: 4, truncated: false });
   }, 180_000);
 });
