@@ -28,7 +28,7 @@ const LAYERS: Record<Layer, Allowed[]> = {
   errors: [],
   serve: ['api', 'output', 'core', 'errors'],
   // `ctx mcp`: the MCP server, over the api, with the commands' --json records
-  mcp: ['api', 'output', 'core', 'errors'],
+  mcp: ['api', 'output', 'core', 'errors', 'formats'],
   // the browser bundle: the server's records and the neutral model as types, nothing that runs
   web: [{ layer: 'core', types: true }, { layer: 'output', types: true }, { layer: 'api', types: true }],
 };

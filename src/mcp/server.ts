@@ -8,6 +8,7 @@ import { VERSION } from '../core/version.js';
 import { TOOLS } from './tools/index.js';
 import type { ToolContext } from './tools/tool.js';
 import { callingSession } from './session.js';
+import { registerResources } from './resources.js';
 
 export interface McpOptions {
   /** the store, opened for the length of one call */
@@ -35,6 +36,7 @@ export function createServer(o: McpOptions): McpServer {
       }
     });
   }
+  registerResources(server, t);
   return server;
 }
 

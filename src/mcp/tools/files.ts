@@ -6,7 +6,7 @@ import { components } from '../../core/path-match.js';
 import { UsageError } from '../../errors/index.js';
 import { fileTouchJson } from '../../output/records.js';
 import { defineTool } from './tool.js';
-import { branchList, limited, LIMIT } from './shared.js';
+import { branchList, limited , limit } from './shared.js';
 
 export const files = defineTool({
   name: 'files',
@@ -16,12 +16,12 @@ export const files = defineTool({
   input: {
     path: z.string().min(1).max(4096).describe('the file, relative or absolute, as a tool call named it'),
     branches: branchList,
-    limit: LIMIT,
+    limit: limit(),
   },
-  async run(t, { path, branches, limit }) {
+  async run(t, { path, branches, limit: most }) {
     if (components(path).includes('..')) throw new UsageError(`files: a path without '..' components, not '${path}'`);
     const all = await t.withRepo((repo) => filesTouched(repo, path, { branches }));
-    const { items, truncated } = limited(all, limit);
+    const { items, truncated } = limited(all, most);
     const touches = items.map(fileTouchJson);
     const lines = touches.map((x) => `${x.at} ${x.action} ${x.tool} ${x.commit} ${x.branch} ${x.session} ${x.path}`);
     return { data: { touches, total: all.length, truncated }, text: lines.length ? lines.join('\n') + (truncated ? `\n… ${all.length - items.length} more` : '') : 'no tool call touched that path' };
