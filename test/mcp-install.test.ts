@@ -179,6 +179,10 @@ describe('ctx mcp install|uninstall|status', () => {
       stderr: 'ctx: --session names the calling session of one server: ctx mcp install takes none (each server finds its session)\n',
     });
     expect(existsSync(join(dir, '.mcp.json'))).toBe(false);
+    // Claude Code's user configuration follows $CLAUDE_CONFIG_DIR
+    const config = join(dir, 'claude-config');
+    expect(ctx(join(dir, '.ctx'), ['mcp', 'install', 'claude-code', '--user'], { cwd: dir, env: { ...CLEAN, CLAUDE_CONFIG_DIR: config } }).code).toBe(0);
+    expect(readFileSync(join(config, '.claude.json'), 'utf8')).toBe(FRESH['claude-code'].bytes(SERVER));
   });
 
   it('pi reads no MCP configuration: install says so in one line, exits 2 and writes nothing', () => {

@@ -1,5 +1,5 @@
 // Where Claude Code reads MCP servers: the project's `.mcp.json` (Claude Code 2.1 reads it in the
-// directory it starts in and every parent; a session starts its servers once they are approved), or
+// directory it starts in and every parent; `claude -p` starts them, an interactive session once approved), or
 // the user's `mcpServers` in `~/.claude.json` (`$CLAUDE_CONFIG_DIR/.claude.json` when that is set).
 import { dirname, join } from 'node:path';
 import { homedir } from 'node:os';
@@ -12,5 +12,5 @@ export const mcp: McpSettings = {
   covers: (user, path) =>
     user
       ? `every claude session of this user (${path})`
-      : `claude sessions started in ${dirname(path)} or below, once the project's servers are approved (claude asks; or enableAllProjectMcpServers / enabledMcpjsonServers: ["ctx"] in its settings)`,
+      : `claude sessions started in ${dirname(path)} or below (claude -p starts the project's servers; an interactive claude asks once, or approve ahead with enabledMcpjsonServers: ["ctx"] in its settings)`,
 };
