@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { claudeEnv, describeClaude, runClaude } from './claude-cli.js';
 import { ctx, tempDir } from './helpers.js';
 import { startMockApi, type MockApi, type RecordedRequest } from './mock-anthropic-api.js';
-import { TOUCHES, touchedStore } from './mcp-touches.js';
+import { ANSWER, touchedStore } from './mcp-touches.js';
 
 const TOOL = 'mcp__ctx__files';
 
@@ -47,6 +47,6 @@ describeClaude('the real claude CLI (2.1.332) calls ctx mcp registered by ctx mc
     expect(JSON.stringify(turns[0].body)).toContain(TOOL);
     const result = lastBlocks(turns[call]).find((b) => b.type === 'tool_result')!;
     expect(result.tool_use_id).toBe('toolu_mock_1');
-    expect(JSON.parse(result.content as string)).toEqual({ touches: TOUCHES, total: 4, truncated: false });
+    expect(JSON.parse(result.content as string)).toEqual(ANSWER);
   }, 180_000);
 });

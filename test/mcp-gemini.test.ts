@@ -7,7 +7,7 @@ import { expect, it } from 'vitest';
 import { agentMissing, describeAgent } from './agent-clis.js';
 import { gemini, sandbox } from './gemini-cli.js';
 import { ctx } from './helpers.js';
-import { TOUCHES, touchedStore } from './mcp-touches.js';
+import { ANSWER_TEXT, touchedStore } from './mcp-touches.js';
 
 const TOOL = 'mcp_ctx_files';
 type Content = { parts: { functionResponse?: { name: string; response: { output?: string; error?: string } } }[] };
@@ -29,7 +29,6 @@ describeAgent('the real gemini CLI (0.61) calls ctx mcp registered by ctx mcp in
     const [response] = responses(turns[turns.length - 1]);
     expect(response.name).toBe(TOOL);
     // Gemini CLI sends the tool's text (Claude Code and Codex its structured content), marked as untrusted context
-    const lines = TOUCHES.map((t) => `${t.at} ${t.action} ${t.tool} ${t.commit} ${t.branch} ${t.session} ${t.path}`);
-    expect(response.response.output).toBe(`<untrusted_context>\n${lines.join('\n')}\n</untrusted_context>`);
+    expect(response.response.output).toBe(`<untrusted_context>\n${ANSWER_TEXT}\n</untrusted_context>`);
   }, 180_000);
 });

@@ -18,6 +18,10 @@ export const TOUCHES = [
   touch(ABS, 'read', 'Read', 1, '2026-11-20T09:01:01.000Z'),
 ];
 
+/** The files tool's structured answer, and its text: one line per touch. */
+export const ANSWER = { touches: TOUCHES, total: 4, truncated: false };
+export const ANSWER_TEXT = TOUCHES.map((t) => `${t.at} ${t.action} ${t.tool} ${t.commit} ${t.branch} ${t.session} ${t.path}`).join('\n');
+
 /** `<dir>/.ctx` with the session imported on alice/auth (fixed clock and identity: exact ids); checked against `ctx files`. */
 export function touchedStore(dir: string): string {
   const store = join(dir, '.ctx');
