@@ -3,7 +3,7 @@
 import { CtxError } from '../errors/index.js';
 import type { McpOptions } from './server.js';
 
-const FIX = 'ctx mcp needs the MCP SDK: npm install @modelcontextprotocol/sdk (beside agent-ctx)';
+const FIX = 'ctx mcp needs the optional package @modelcontextprotocol/sdk: npm install @modelcontextprotocol/sdk (beside agent-ctx)';
 
 /** Serve the store over stdio until the client closes it; CtxError when the SDK cannot be loaded. */
 export async function runMcp(o: McpOptions): Promise<void> {

@@ -6,6 +6,7 @@ import { neutralMessages, parseStop, readContext } from '../../api/read/context-
 import type { NeutralMessage } from '../../core/neutral.js';
 import type { TokenCounter } from '../../core/tokens.js';
 import { fullId } from '../../core/ids.js';
+import { UsageError } from '../../errors/index.js';
 import { formatNames, outputFormat } from '../../formats/registry.js';
 import { defineTool } from './tool.js';
 import { SPEC } from './shared.js';
@@ -32,7 +33,9 @@ export const read = defineTool({
   async run(t, a) {
     const got = await t.withRepo(async (repo) => {
       const oid = await repo.resolve(a.id);
-      const { parts } = await readContext(repo, oid, await parseStop(repo, a.from ?? 'compaction'), { spec: a.id });
+      const stop = await parseStop(repo, a.from ?? 'compaction');
+      if (stop.kind === 'ancestor' && !(await repo.firstParents(oid)).includes(stop.oid)) throw new UsageError(`read: from ${a.from} is not on the chain of ${a.id}`);
+      const { parts } = await readContext(repo, oid, stop, { spec: a.id });
       return { oid, commits: parts.map((p) => fullId(p.oid)), messages: neutralMessages(parts), counter: await repo.tokenCounter() };
     });
     const total = got.messages.length;
