@@ -2,6 +2,7 @@
 // `ctx hooks install RUNTIME --mcp`), dispatched through the runtime registry: the runtime's plug-in
 // says where its configuration lives and how an entry is written.
 import { UsageError } from '../../errors/index.js';
+import { locateStore } from '../../store/repo.js';
 import type { McpReport } from './runtime.js';
 import { runtimeRegistry, type HooksAction } from './sessions.js';
 
@@ -25,4 +26,9 @@ export async function mcpConfig(runtimeName: string, action: HooksAction, opts: 
   const path = m.path(opts.user, opts.cwd, opts.env);
   const report = action === 'install' ? m.install(path, opts.argv) : action === 'uninstall' ? m.uninstall(path) : m.status(path);
   return { ...report, covers: m.covers(opts.user, path) };
+}
+
+/** The store a server started in `cwd` would serve (`--store` when given), and whether it is there yet. */
+export function serverStore(explicit: string | undefined, env: NodeJS.ProcessEnv, cwd: string): { gitdir: string; exists: boolean } {
+  return locateStore(explicit, env, cwd);
 }
