@@ -52,6 +52,8 @@ describe('ctx completion', () => {
     expect(bash(file, ['ctx', 'log', '-n', ''])).toBe('');
     expect(bash(file, ['ctx', 'hooks', ''])).toBe('install uninstall status');
     expect(bash(file, ['ctx', 'hooks', 'install', ''])).toBe('claude-code codex gemini-cli pi opencode copilot git');
+    expect(bash(file, ['ctx', 'mcp', ''])).toBe('serve install uninstall status');
+    expect(bash(file, ['ctx', 'mcp', 'install', ''])).toBe('claude-code codex gemini-cli opencode copilot');
     expect(bash(file, ['ctx', 'completion', ''])).toBe('bash zsh fish');
     const store = storeWithBranch();
     expect(bash(file, ['ctx', '--store', store, 'log', ''])).toBe('alice/auth-fix');

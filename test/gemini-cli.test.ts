@@ -2,78 +2,15 @@
 // against a mock Gemini API on 127.0.0.1, in a temp HOME: the sessions it writes import byte-exact
 // as delta commits, its hooks capture every turn, and `ctx export gemini-cli` writes sessions that
 // `gemini --resume` sends back to the model as they were.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, expect, it } from 'vitest';
-import { CTX, FIXTURES, ctx, fsck, git, objectCount, refSnapshot, tempDir } from './helpers.js';
-import { agentBin, agentMissing, describeAgent } from './agent-clis.js';
-import { MOCK_SNAPSHOT, startMockGemini, type MockGemini, type Turn } from './mock-gemini-api.js';
+import { expect, it } from 'vitest';
+import { CTX, FIXTURES, ctx, fsck, git, objectCount, refSnapshot } from './helpers.js';
+import { agentMissing, describeAgent } from './agent-clis.js';
+import { MOCK_SNAPSHOT } from './mock-gemini-api.js';
+import { gemini, readThenText, sandbox, type Sandbox } from './gemini-cli.js';
 
-const GEMINI = agentBin('gemini');
 const ENV = { CTX_PRINCIPAL: 'alice', CTX_MACHINE: 'box', CTX_NOW: '2026-01-02T03:04:05.678Z' };
-const RUN_TIMEOUT_MS = 60_000;
-
-interface Sandbox {
-  home: string;
-  proj: string;
-  mock: MockGemini;
-}
-
-const open: MockGemini[] = [];
-afterEach(async () => {
-  while (open.length) await open.pop()!.close();
-});
-
-/** The first answer calls read_file on notes.txt; every later one is text. */
-const readThenText = (proj: string) => (n: number): Turn =>
-  n === 0 ? [{ functionCall: { name: 'read_file', args: { file_path: join(proj, 'notes.txt') } } }] : [{ text: `answer ${n}` }];
-
-/** A temp HOME whose Gemini settings use an API key and keep every session, a project with notes.txt, a mock API. */
-async function sandbox(script?: (proj: string) => (n: number) => Turn, more: Record<string, unknown> = {}): Promise<Sandbox> {
-  const root = tempDir();
-  const home = join(root, 'home');
-  const proj = join(root, 'proj');
-  mkdirSync(join(home, '.gemini'), { recursive: true });
-  mkdirSync(proj);
-  writeFileSync(join(proj, 'notes.txt'), 'hello from notes\n');
-  const settings = {
-    security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: false } },
-    // Gemini's session cleanup deletes files by short id: off
-    general: { sessionRetention: { enabled: false }, enableAutoUpdate: false, enableAutoUpdateNotification: false },
-    privacy: { usageStatisticsEnabled: false },
-    telemetry: { enabled: false },
-    ...more,
-  };
-  writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify(settings, null, 2));
-  const mock = await startMockGemini((script ?? readThenText)(proj));
-  open.push(mock);
-  return { home, proj, mock };
-}
-
-/** `gemini ARGS` in the project, killed (its whole process group) if it runs past the timeout. */
-function gemini(sb: Sandbox, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env = {
-    PATH: process.env.PATH,
-    HOME: sb.home,
-    GEMINI_API_KEY: 'test-key',
-    GOOGLE_GEMINI_BASE_URL: sb.mock.url,
-    GEMINI_CLI_NO_RELAUNCH: '1',
-    NO_COLOR: '1',
-  };
-  return new Promise((done) => {
-    const p = spawn(GEMINI, args, { cwd: sb.proj, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (d) => (stdout += d));
-    p.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => process.kill(-p.pid!, 'SIGKILL'), RUN_TIMEOUT_MS);
-    p.on('close', (code) => {
-      clearTimeout(timer);
-      done({ code, stdout, stderr });
-    });
-  });
-}
 
 /** The project's session files Gemini wrote, oldest first. */
 function sessions(sb: Sandbox): string[] {

@@ -115,6 +115,9 @@ describe('--json records', () => {
     const claude = { CLAUDE_CONFIG_DIR: join(dir, 'claude') };
     expect(keys(['hooks', 'status', 'claude-code', '--user'], { env: claude })).toEqual(['action changed covers events installed path v']);
     expect(keys(['hooks', 'install', 'claude-code', '--user'], { env: claude })).toEqual(['action changed covers events installed path v']);
+    expect(keys(['mcp', 'status', 'claude-code', '--user'], { env: claude })).toEqual(['action changed command covers installed path v']);
+    expect(keys(['mcp', 'install', 'claude-code', '--user'], { env: claude })).toEqual(['action changed command covers installed path v']);
+    expect(keys(['hooks', 'status', 'claude-code', '--user', '--mcp'], { env: claude })).toEqual(['action changed covers events installed mcp path v']);
     const hooked = join(dir, 'hooked');
     execFileSync('git', ['init', '-q', hooked]);
     const gitHooks = ctx(store, ['hooks', 'install', 'git', '--json'], { cwd: hooked, env });

@@ -10,7 +10,7 @@ import { ROOT } from './helpers.js';
 
 const SRC = join(ROOT, 'src');
 
-type Layer = 'adapters' | 'cli' | 'commands' | 'library' | 'api' | 'runtimes' | 'formats' | 'output' | 'store' | 'core' | 'errors' | 'serve' | 'web';
+type Layer = 'adapters' | 'cli' | 'commands' | 'library' | 'api' | 'runtimes' | 'formats' | 'output' | 'store' | 'core' | 'errors' | 'serve' | 'mcp' | 'web';
 
 /** May import: a layer, every file of it; `{ files }`: only those; `{ types }`: `import type` only. */
 type Allowed = Layer | { layer: Layer; files?: string[]; types?: true };
@@ -20,7 +20,7 @@ const LAYERS: Record<Layer, Allowed[]> = {
   // are, of the library's types and of a runtime's capture
   adapters: [{ layer: 'library', types: true }, 'api', 'runtimes', 'formats', 'store', 'core', 'errors'],
   cli: ['commands', 'output', 'api', 'errors', 'core'],
-  commands: ['api', 'output', 'core', 'errors', 'formats', { layer: 'runtimes', files: [RUNTIME_REGISTRY] }, 'serve'],
+  commands: ['api', 'output', 'core', 'errors', 'formats', { layer: 'runtimes', files: [RUNTIME_REGISTRY] }, 'serve', 'mcp'],
   library: ['api', 'core', 'errors', 'formats', { layer: 'runtimes', files: [RUNTIME_REGISTRY] }, 'serve'],
   api: ['core', 'formats', { layer: 'runtimes', files: [RUNTIME_REGISTRY] }, 'store', 'errors'],
   runtimes: ['core', 'formats', 'store', 'errors', 'api'],
@@ -30,6 +30,8 @@ const LAYERS: Record<Layer, Allowed[]> = {
   core: ['errors'],
   errors: [],
   serve: ['api', 'output', 'core', 'errors'],
+  // `ctx mcp`: the MCP server, over the api, with the commands' --json records
+  mcp: ['api', 'output', 'core', 'errors', 'formats'],
   // the browser bundle: the server's records and the neutral model as types, nothing that runs
   web: [{ layer: 'core', types: true }, { layer: 'output', types: true }, { layer: 'api', types: true }],
 };

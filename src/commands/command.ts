@@ -5,7 +5,7 @@ import type { CommandIO } from '../output/io.js';
 
 /** Where a value comes from, for completion: a fixed list, or a kind completion resolves itself. */
 /** `runtime:<capability>`: the runtimes of the registry that have it. */
-export type ValueSource = readonly string[] | 'runtime:import' | 'runtime:capture' | 'runtime:hooks' | 'hooks-target' | 'runtime:export' | 'format' | 'storage-format' | 'branch' | 'remote' | 'file';
+export type ValueSource = readonly string[] | 'runtime:import' | 'runtime:capture' | 'runtime:hooks' | 'runtime:mcp' | 'hooks-target' | 'runtime:export' | 'format' | 'storage-format' | 'branch' | 'remote' | 'file';
 
 export interface ArgDecl {
   name: string;

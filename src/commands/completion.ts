@@ -32,6 +32,7 @@ export async function completionModel(table: readonly CommandEntry[], loadDecls:
     'runtime:import': await runtimesWith('import'),
     'runtime:capture': await runtimesWith('capture'),
     'runtime:hooks': await runtimesWith('hooks'),
+    'runtime:mcp': await runtimesWith('mcp'),
     // `ctx hooks install git`: the code repository's commit hooks beside the runtimes'
     'hooks-target': [...(await runtimesWith('hooks')), 'git'],
     'runtime:export': await runtimesWith('export'),

@@ -109,7 +109,7 @@ export interface CompactionWrite {
 
 /** An output-only format: rendered from neutral messages (markdown), or every artifact as it is (raw). */
 export type OutputFormat =
-  | { name: string; tier: 'rendering'; render(messages: readonly NeutralMessage[]): Uint8Array }
+  | { name: string; tier: 'rendering'; render(messages: readonly NeutralMessage[], first?: number): Uint8Array }
   | { name: string; tier: 'raw'; render(artifacts: readonly RawArtifact[]): Uint8Array };
 
 /** An artifact as stored, for the raw output. */

@@ -42,11 +42,12 @@ function block(b: Block): string {
   }
 }
 
-export function renderMarkdown(messages: readonly NeutralMessage[]): Uint8Array {
+/** `first`: the number of the first message (a slice of a context keeps its messages' places). */
+export function renderMarkdown(messages: readonly NeutralMessage[], first = 1): Uint8Array {
   const parts = ['# Context\n'];
   messages.forEach((m, i) => {
     const who = `${TITLES[m.role]}${m.author ? ` (${m.author})` : ''}`;
-    parts.push(`## ${i + 1}. ${who}${m.timestamp ? ` · ${m.timestamp}` : ''}\n`);
+    parts.push(`## ${first + i}. ${who}${m.timestamp ? ` · ${m.timestamp}` : ''}\n`);
     for (const b of m.content) {
       const text = block(b);
       if (text) parts.push(`${text}\n`);

@@ -11,7 +11,7 @@ import type { SummaryOutcome } from '../api/write/summarize.js';
 import type { VerifyReport } from '../api/maintain/verify.js';
 import type { ExpiredBranch, GcReport } from '../api/maintain/gc.js';
 import type { RefReport, SyncReport } from '../api/sync/sync.js';
-import type { HooksReport, ImportResult } from '../api/capture/runtime.js';
+import type { HooksReport, ImportResult, McpReport } from '../api/capture/runtime.js';
 import type { Resolution, SessionTip } from '../api/capture/resolve.js';
 import type { AuditEntry, StateDiff, StateStats, StateValue, StateWrite } from '../api/state/state.js';
 import type { GrepHit } from '../api/search/grep.js';
@@ -172,6 +172,11 @@ export function importFileErrorJson(file: string, e: CtxError) {
 
 export function hooksJson(action: string, r: HooksReport) {
   return { v: 1, action, path: r.path, changed: r.changed, installed: Object.values(r.events).every((c) => c !== null), events: r.events, ...(r.covers !== undefined ? { covers: r.covers } : {}) };
+}
+
+/** `ctx mcp install|uninstall|status RUNTIME`: ctx's server entry in the runtime's MCP configuration. */
+export function mcpConfigJson(action: string, r: McpReport) {
+  return { v: 1, action, path: r.path, changed: r.changed, installed: r.command !== null, command: r.command, ...(r.covers !== undefined ? { covers: r.covers } : {}) };
 }
 
 /** `ctx hooks … git`: each hook's state (ctx, chained, absent, other). */

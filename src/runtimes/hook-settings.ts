@@ -44,7 +44,8 @@ export function projectSettings(cwd: string, dir: string): string {
   return join(gitTopLevel(cwd) ?? resolve(cwd), dir, 'settings.json');
 }
 
-function gitTopLevel(cwd: string): string | null {
+/** The nearest directory from `cwd` up that holds `.git`, or null. */
+export function gitTopLevel(cwd: string): string | null {
   for (let dir = resolve(cwd); ; dir = dirname(dir)) {
     if (existsSync(join(dir, '.git'))) return dir;
     if (dirname(dir) === dir) return null;

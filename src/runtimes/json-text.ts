@@ -10,8 +10,8 @@ export interface JsonText {
   value: unknown;
 }
 
-/** Parses `text` as JSON, or as JSON with comments when the runtime reads it so (Gemini CLI strips them). */
-export function parseJsonText(path: string, text: string, comments: boolean): JsonText {
+/** Parses `text` as JSON, or as JSON with comments (and trailing commas) when the runtime reads it so (Gemini CLI strips comments; opencode takes both). */
+export function parseJsonText(path: string, text: string, comments: boolean, trailingCommas = false): JsonText {
   if (text.trim() === '') return { text, root: undefined, value: {} };
   if (!comments) {
     try {
@@ -21,7 +21,7 @@ export function parseJsonText(path: string, text: string, comments: boolean): Js
     }
   }
   const errors: ParseError[] = [];
-  const root = parseTree(text, errors, { disallowComments: !comments, allowTrailingComma: false, allowEmptyContent: false });
+  const root = parseTree(text, errors, { disallowComments: !comments, allowTrailingComma: trailingCommas, allowEmptyContent: false });
   if (errors.length || !root) {
     const at = errors[0]?.offset ?? 0;
     const line = text.slice(0, at).split('\n').length;

@@ -102,3 +102,13 @@ export async function sessionTip(ctx: RepoContext, session: string): Promise<Ses
   return { branch: chosen.branch, oid: chosen.oid, created_at: chosen.created_at, branches: [chosen, ...found.filter((f) => f !== chosen)].map((f) => f.branch) };
 }
 
+
+/** The session whose shell (or MCP server) this process runs in, as the first runtime that recognizes the environment reads it. */
+export async function shellSessionOf(env: NodeJS.ProcessEnv): Promise<{ runtime: string; session: string } | null> {
+  const { allRuntimes } = await runtimeRegistry();
+  for (const r of await allRuntimes()) {
+    const s = r.capture?.shellSession?.(env);
+    if (s) return { runtime: r.name, session: s.session };
+  }
+  return null;
+}

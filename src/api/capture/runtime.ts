@@ -24,6 +24,8 @@ export interface Runtime {
   export?: Exporter;
   /** what its tool calls did to files: `files`, `why`, `blame`, the content index and the web view ask it */
   tools?: ToolKnowledge;
+  /** where it reads its MCP servers: `ctx mcp install` registers `ctx mcp` there (loaded when asked for) */
+  mcp?: () => Promise<McpSettings>;
 }
 
 export type TouchAction = 'read' | 'edit' | 'write' | 'run';
@@ -126,6 +128,26 @@ export interface HookSettings {
   status(path: string): HooksReport;
   /** which sessions the settings at `path` reach (project settings may not reach every directory) */
   covers?(user: boolean, path: string): string;
+}
+
+export interface McpReport {
+  path: string;
+  changed: boolean;
+  /** the command line ctx's server entry runs, or null when there is none */
+  command: string[] | null;
+  /** which of the runtime's sessions start the server, for people */
+  covers?: string;
+}
+
+/** ctx's MCP server, an entry named `ctx`, in the runtime's MCP configuration; everything else in the file stays byte for byte. */
+export interface McpSettings {
+  /** the project's configuration from `cwd`, or the user's */
+  path(user: boolean, cwd: string, env: NodeJS.ProcessEnv): string;
+  /** Adds or updates the entry running `argv`; idempotent. */
+  install(path: string, argv: string[]): McpReport;
+  uninstall(path: string): McpReport;
+  status(path: string): McpReport;
+  covers(user: boolean, path: string): string;
 }
 
 export interface ExportOptions {

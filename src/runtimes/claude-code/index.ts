@@ -40,4 +40,5 @@ export const claudeCode: Runtime = {
     track: async (ctx, e, path) => (await import('./export.js')).trackExport(ctx, e, path),
   },
   tools,
+  mcp: async () => (await import('./mcp.js')).mcp,
 };

@@ -25,4 +25,5 @@ export const codex: Runtime = {
     write: writeSession,
   },
   tools,
+  mcp: async () => (await import('./mcp.js')).mcp,
 };

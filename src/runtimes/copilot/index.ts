@@ -32,4 +32,5 @@ export const copilot: Runtime = {
     track: async (ctx, e, path) => (await import('./export.js')).trackExport(ctx, e, path),
   },
   tools,
+  mcp: async () => (await import('./mcp.js')).mcp,
 };

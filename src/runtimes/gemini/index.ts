@@ -30,4 +30,5 @@ export const geminiCli: Runtime = {
     write: writeSession,
   },
   tools,
+  mcp: async () => (await import('./mcp.js')).mcp,
 };

@@ -29,5 +29,6 @@ export const opencode: Runtime = {
     track: async (ctx, e) => (await import('./export.js')).trackExport(ctx, e),
   },
   tools,
+  mcp: async () => (await import('./mcp.js')).mcp,
 };
 
