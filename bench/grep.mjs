@@ -12,10 +12,10 @@ import { CTX_BIN, NODE, fmtInt, fmtMs, fmtRatio, median, progress, prng, prose, 
 import { measured } from './resume.mjs';
 
 const TIME = '/usr/bin/time';
-const NEEDLE = 'quokka lattice';
+export const NEEDLE = 'quokka lattice';
 
 /** The store and the raw transcripts: `sessions` chains of Claude Code lines, `mb` MB of artifacts in all. */
-function generate(dir, { sessions, commits, mb, seed = 11 }) {
+export function generate(dir, { sessions, commits, mb, seed = 11 }) {
   const rand = prng(seed);
   const gitdir = join(dir, 'store.git');
   const raw = join(dir, 'raw');

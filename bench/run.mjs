@@ -25,10 +25,11 @@ import { benchState } from './state.mjs';
 import { benchLangGraph } from './langgraph.mjs';
 import { benchServe } from './serve.mjs';
 import { benchGrep } from './grep.mjs';
+import { benchMcp } from './mcp.mjs';
 import { benchLinksCommit } from './links-commit.mjs';
 import { benchLinksBlame } from './links-blame.mjs';
 
-const ALL = ['chain', 'resume', 'large', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens', 'translate', 'resolve', 'session', 'state', 'langgraph', 'grep', 'serve', 'commit-hook', 'why', 'blame', 'runtime-import'];
+const ALL = ['chain', 'resume', 'large', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens', 'translate', 'resolve', 'session', 'state', 'langgraph', 'grep', 'serve', 'mcp', 'commit-hook', 'why', 'blame', 'runtime-import'];
 const wanted = process.argv.slice(2);
 for (const w of wanted) if (!ALL.includes(w)) throw new Error(`unknown benchmark '${w}' (${ALL.join(', ')})`);
 const picked = wanted.length ? ALL.filter((b) => wanted.includes(b)) : ALL;
@@ -109,6 +110,11 @@ try {
       const r = await benchServe();
       sections.push(r.markdown);
       if (r.summary) targets.push(`- \`ctx serve\`, a 2,000-turn 20 MB session: first messages drawn in ${r.summary.cold.toFixed(0)} ms (target < 1 s: ${r.summary.cold < 1000 ? '**met**' : '**missed**'}); /api/messages ${r.summary.endpoint.toFixed(0)} ms CPU vs \`ctx materialize\` ${r.summary.materialize.toFixed(0)} ms`);
+    } else if (b === 'mcp') {
+      const r = await benchMcp();
+      sections.push(r.markdown);
+      const s = r.summary;
+      targets.push(`- \`ctx mcp\` warm, 100 sessions: search ${s.search.median.toFixed(0)} ms median, ${s.search.p99.toFixed(0)} ms p99 (\`ctx grep\` process ${s.search.peers['ctx grep'].toFixed(0)} ms, git grep ${s.search.peers['git grep'].toFixed(0)} ms); read ${s.read.median.toFixed(0)} ms median, ${s.read.p99.toFixed(0)} ms p99 (\`ctx materialize\` process ${s.read.peers['ctx materialize'].toFixed(0)} ms)`);
     } else if (b === 'commit-hook') {
       const r = await benchLinksCommit({ sizes: (process.env.BENCH_COMMIT_SIZES ?? '10,1000,10000').split(',').map(Number) });
       sections.push(r.markdown);
