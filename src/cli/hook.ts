@@ -1,5 +1,5 @@
 // `ctx hook RUNTIME` and `ctx hook git HOOK`, as entry.ts hands them over: bundled into one file
-// (dist/hook.js) so an agent's turn or a commit loads one module, not the CLI's chunks.
+// (dist/hook.cjs, with V8's code cache) so an agent's turn or a commit loads one module, not the CLI's chunks.
 import { runGitHook } from '../commands/git-hook.js';
 import { runHook } from '../commands/hook.js';
 import type { HookArgs } from './hook-args.js';
