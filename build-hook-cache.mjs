@@ -1,6 +1,6 @@
 // Run by build.mjs after dist/hook.cjs is built: loads it as dist/cli.js does (src/cli/hook-load.ts),
 // captures a fixture session of every runtime into a temporary store (half of it, then the rest, so
-// a new chain and an append both run), then writes V8's code for all it compiled to dist/hook.cache.
+// a new chain and an append both run) and two checkpoints, then writes V8's code for all it compiled to dist/hook.cache.
 // The cache only saves compile time: a hook given it writes the same bytes as one without.
 import { build } from 'esbuild';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -39,6 +39,13 @@ try {
       await hook.runHookArgs({ runtime, input: JSON.stringify(input(file, home)), flags: { store } });
     }
     if (existsSync(join(store, 'ctx', 'hook.log'))) process.stderr.write(`build-hook-cache: ${runtime}: ${readFileSync(join(store, 'ctx', 'hook.log'), 'utf8')}`);
+  }
+  // the plain checkpoint (it prints each commit's id): a new branch, then a commit onto it
+  const lines = readFileSync(fixture('claude-code/compacted-session.jsonl'), 'utf8').split('\n');
+  for (const [i, line] of lines.slice(0, 2).entries()) {
+    const file = join(dir, `line-${i}.jsonl`);
+    writeFileSync(file, `${line}\n`);
+    if (await hook.runCheckpointArgs({ branch: 'b', format: 'claude-code-v1', file, flags: { store: join(dir, 'claude-code', '.ctx') } })) throw new Error('build-hook-cache: the checkpoint failed');
   }
   writeFileSync(join(dist, 'hook.cache'), script.createCachedData());
 } finally {

@@ -7,10 +7,11 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
-import type { runHookArgs } from './hook.js';
+import type { runCheckpointArgs, runHookArgs } from './hook.js';
 
 export interface HookModule {
   runHookArgs: typeof runHookArgs;
+  runCheckpointArgs: typeof runCheckpointArgs;
 }
 
 /** The hook bundle in `dir` (dist/), run; `script` makes a new cache (createCachedData) after a run. */

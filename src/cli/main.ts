@@ -1,6 +1,7 @@
 // The whole CLI (commander and the command table), loaded by entry.ts for every command but `--version`
 // and `hook`: parse, run, map errors to one line and an exit code.
-import { CtxError, EXIT } from '../errors/index.js';
+import { EXIT } from '../errors/index.js';
+import { report } from './report.js';
 
 async function main(argv: string[]): Promise<number> {
   const { buildProgram } = await import('./program.js');
@@ -13,26 +14,6 @@ async function main(argv: string[]): Promise<number> {
     if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.ok : EXIT.usage;
     return report(e, argv.includes('--json'));
   }
-}
-
-/** A message quoting input (a branch name with a newline, an escape sequence) stays one line, inert on a terminal. */
-function oneLine(message: string): string {
-  return message.replace(/[\x00-\x08\x0a-\x1f\x7f]/g, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
-}
-
-function report(e: unknown, json: boolean): number {
-  if (e instanceof CtxError) {
-    process.stderr.write(json ? `${JSON.stringify(e.toJSON())}\n` : `ctx: ${oneLine(e.message)}\n`);
-    if (!json && e.hint && process.stderr.isTTY) process.stderr.write(`hint: ${e.hint}\n`);
-    if (process.env.CTX_DEBUG === '1') process.stderr.write(`${e.stack}\n`);
-    return e.exit;
-  }
-  const err = e as NodeJS.ErrnoException;
-  if (err?.code === 'EPIPE') return EXIT.ok;
-  process.stderr.write(`ctx: internal error: ${err?.message ?? String(e)}\n`);
-  if (process.env.CTX_DEBUG === '1') process.stderr.write(`${err?.stack}\n`);
-  else process.stderr.write('hint: CTX_DEBUG=1 shows where\n');
-  return EXIT.error;
 }
 
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
