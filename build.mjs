@@ -1,8 +1,9 @@
 // Bundles the CLI and the library into dist/; commands become lazily loaded chunks. dist/cli.js (the
-// binary's first module), dist/hook.js (`ctx hook …`) and dist/fast.js (`ctx blame FILE`) are single
+// binary's first module), dist/hook.cjs (`ctx hook …`) and dist/fast.js (`ctx blame FILE`) are single
 // files: the hook runs on every turn of an agent, and each module node loads costs it more than a
 // millisecond (docs/performance.md).
 import { build } from 'esbuild';
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
@@ -64,20 +65,35 @@ await build({
   plugins: [prebuiltRanks('./')],
 });
 
-// the binary's first module: it imports dist/hook.js, dist/fast.js or dist/main.js, as they are
-const besideCli = { name: 'beside-cli', setup: (b) => b.onResolve({ filter: /^\.\/(hook|fast|main)\.js$/ }, (a) => ({ path: a.path, external: true })) };
+// the binary's first module: it imports dist/fast.js or dist/main.js, as they are (dist/hook.cjs is read by hook-load.ts)
+const besideCli = { name: 'beside-cli', setup: (b) => b.onResolve({ filter: /^\.\/(fast|main)\.js$/ }, (a) => ({ path: a.path, external: true })) };
 await build({ ...common, entryPoints: { cli: 'src/cli/entry.ts' }, outdir: 'dist', plugins: [besideCli] });
 
-// `ctx hook …`, and the fast paths (`ctx blame FILE`), each in one file: its lazy imports inlined;
-// packages only other paths use stay outside (isomorphic-git: the engine without a git binary; ajv:
-// state schemas), loaded from node_modules
+// `ctx hook …` in one CommonJS file, dist/hook.cjs, that dist/cli.js compiles with V8's code cache
+// (src/cli/hook-load.ts): its lazy imports inlined; packages only other paths use stay outside
+// (isomorphic-git: the engine without a git binary; ajv: state schemas), loaded from node_modules
 await build({
   ...common,
-  entryPoints: { hook: 'src/cli/hook.ts', fast: 'src/cli/fast.ts' },
+  format: 'cjs',
+  entryPoints: { hook: 'src/cli/hook.ts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.cjs' },
+  external: ['cbor-extract', 'isomorphic-git', 'isomorphic-git/*', 'ajv', 'ajv/*'],
+  define: { ...common.define, 'import.meta.url': '__ctxModuleUrl' },
+  banner: { js: "const __ctxModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  plugins: [prebuiltRanks('./chunks/')],
+});
+// the fast paths (`ctx blame FILE`, src/cli/fast.ts) in one ES module, as the hook's
+await build({
+  ...common,
+  entryPoints: { fast: 'src/cli/fast.ts' },
   outdir: 'dist',
   external: ['cbor-extract', 'isomorphic-git', 'isomorphic-git/*', 'ajv', 'ajv/*'],
   plugins: [prebuiltRanks('./chunks/')],
 });
+// dist/hook.cache: V8's code for every function hooks of each runtime ran (build-hook-cache.mjs)
+const cache = spawnSync(process.execPath, ['build-hook-cache.mjs'], { stdio: ['ignore', 'ignore', 'inherit'] });
+if (cache.status !== 0) throw new Error('build-hook-cache.mjs failed');
 
 // ctx serve's web view: one browser bundle and its two static files in dist/web/ (shipped with dist)
 await build({ entryPoints: ['src/web/app.ts'], outfile: 'dist/web/app.js', bundle: true, format: 'esm', platform: 'browser', target: 'chrome110', minify: true, sourcemap: true, logLevel: 'warning' });

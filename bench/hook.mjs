@@ -89,6 +89,7 @@ export async function benchHook({ n = Number(process.env.BENCH_ROUNDS ?? 20), st
   });
   // every hook captured every turn: no failure logged, and the chain gives the transcript back byte for byte
   const notes = [];
+  const tips = {};
   for (const { rt, store, file, sizes, label } of checks) {
     const log = join(store, 'ctx', 'hook.log');
     if (existsSync(log)) throw new Error(`hook benchmark, ${rt.name}: the hook logged failures:\n${readFileSync(log, 'utf8')}`);
@@ -96,9 +97,17 @@ export async function benchHook({ n = Number(process.env.BENCH_ROUNDS ?? 20), st
     const materialized = ctx(['--store', store, 'materialize', branch, '--stop', 'root'], { stdout: 'pipe' }).stdout;
     if (Buffer.compare(materialized, readFileSync(file)) !== 0) throw new Error(`hook benchmark, ${rt.name}: ${branch} does not reproduce its transcript`);
     const commits = Number(git(store, ['rev-list', '--count', branch]).stdout.toString().trim());
+    tips[`${rt.name}${label}`] = git(store, ['rev-parse', branch]).stdout.toString().trim();
     notes.push(`${rt.name}${label}: ${Math.round(sizes.reduce((a, b) => a + b, 0) / sizes.length).toLocaleString('en-US')} bytes a turn on average, ${commits} commits on \`${branch}\` afterwards`);
   }
 
+  // the same turns captured by both builds (and the same checkpoints) give the same commit ids
+  if (builds.length > 1) {
+    for (const { label } of builds) tips[`checkpoint${label}`] = git(join(dir, label ? 'baseline' : 'this', 'checkpoint.git'), ['rev-parse', 'b']).stdout.toString().trim();
+    for (const k of Object.keys(tips).filter((k) => !k.endsWith(builds[1].label)))
+      if (tips[k] !== tips[`${k}${builds[1].label}`]) throw new Error(`hook benchmark, ${k}: the new build's tip ${tips[k]} is not the baseline's ${tips[`${k}${builds[1].label}`]}`);
+    notes.push(`both builds wrote the same commit ids (each runtime's tip and the checkpoint branch's)`);
+  }
   const floor = median(cpu['node -e 0']);
   const summary = { floor, rows: [] };
   const rows = Object.keys(variants).map((k) => {

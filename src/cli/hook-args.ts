@@ -35,3 +35,37 @@ export function hookArgs(argv: string[]): HookArgs | null {
   }
   return seen ? { runtime, input, flags } : null;
 }
+
+export interface CheckpointArgs {
+  branch: string;
+  format: string;
+  file: string;
+  flags: { store?: string; engine?: string };
+}
+
+/**
+ * `[--store P] [--engine E] checkpoint -b B --format F FILE` → its arguments: the plain checkpoint an
+ * agent's wrapper runs every turn, taken by the one-file bundle. Any other option, stdin (`-`) or
+ * --help: null, and the whole CLI runs it.
+ */
+export function checkpointArgs(argv: string[]): CheckpointArgs | null {
+  const named: Record<string, string | undefined> = {};
+  const NAMES: Record<string, string> = { '--store': 'store', '--engine': 'engine', '-b': 'branch', '--branch': 'branch', '--format': 'format' };
+  let seen = false;
+  let file: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const eq = /^(--store|--engine|--branch|--format)=(.*)$/.exec(a);
+    const name = eq ? NAMES[eq[1]] : NAMES[a];
+    if (name !== undefined) {
+      const v = eq ? eq[2] : argv[++i];
+      if (v === undefined || named[name] !== undefined) return null;
+      named[name] = v;
+    } else if (!seen && a === 'checkpoint') seen = true;
+    else if (seen && file === undefined && a !== '-' && !a.startsWith('-')) file = a;
+    else return null;
+  }
+  const { store, engine, branch, format } = named;
+  if (!seen || file === undefined || branch === undefined || format === undefined || branch.startsWith('-') || format.startsWith('-')) return null;
+  return { branch, format, file, flags: { ...(store !== undefined ? { store } : {}), ...(engine !== undefined ? { engine } : {}) } };
+}

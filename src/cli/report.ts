@@ -1,5 +1,5 @@
 // An error as the CLI reports it: one line `ctx: …` on stderr (a JSON document with --json), and
-// its exit code. Shared by main.ts and the fast paths of fast.ts.
+// its exit code. Shared by main.ts and the fast paths (fast.ts; checkpoint in hook.ts).
 import { CtxError, EXIT } from '../errors/index.js';
 
 /** A message quoting input (a branch name with a newline, an escape sequence) stays one line, inert on a terminal. */

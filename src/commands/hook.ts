@@ -1,13 +1,21 @@
 // `ctx hook RUNTIME`: run by a runtime's hooks (Claude Code's). It must never block or break the agent: every
 // failure becomes one line in <repo>/ctx/hook.log, stdout stays empty, the exit code is always 0.
 // Loaded on a fast path without commander (src/cli/main.ts): only what a capture needs.
-import { appendHookLog, captureHook, type HookCall } from '../api/capture/sessions.js';
+import { fstatSync } from 'node:fs';
+import { appendHookLog, captureHook, hookLogStore, type HookCall } from '../api/capture/sessions.js';
 import { UntrustedStoreError } from '../errors/index.js';
 import { defineCommand } from './command.js';
-import { readStdin } from './stdin.js';
+import { HookInputError, readHookStdin } from './hook-stdin.js';
 
 /** A runtime writes its hook input at once; a writer that holds stdin open this long is given up on. */
 const STDIN_TIMEOUT_MS = 30_000;
+/** The most hook input read (opencode's is the whole session document); $CTX_HOOK_MAX_INPUT bytes overrides it. */
+export const MAX_HOOK_INPUT = 64 * 1024 * 1024;
+
+function maxInput(env: NodeJS.ProcessEnv): number {
+  const v = env.CTX_HOOK_MAX_INPUT;
+  return v !== undefined && /^\d+$/.test(v) ? Number(v) : MAX_HOOK_INPUT;
+}
 
 export interface HookFlags {
   store?: string;
@@ -18,8 +26,9 @@ export interface HookFlags {
 export async function runHook(runtime: string | undefined, flags: HookFlags, env: NodeJS.ProcessEnv = process.env, arg?: string): Promise<number> {
   const call: HookCall = {};
   try {
-    if (arg === undefined && process.stdin.isTTY) throw new Error(`ctx hook reads the hook JSON that ${runtime ?? 'the runtime'} writes on stdin`);
-    const raw = arg ?? (await readStdin(STDIN_TIMEOUT_MS)).toString('utf8');
+    // a terminal (or another device) is no writer of hook JSON; fstat, as process.stdin would load node's net module
+    if (arg === undefined && fstatSync(0).isCharacterDevice()) throw new Error(`ctx hook reads the hook JSON that ${runtime ?? 'the runtime'} writes on stdin`);
+    const raw = arg ?? (await readHookStdin(STDIN_TIMEOUT_MS, maxInput(env))).toString('utf8');
     let input: unknown;
     try {
       input = JSON.parse(raw);
@@ -30,8 +39,12 @@ export async function runHook(runtime: string | undefined, flags: HookFlags, env
   } catch (e) {
     // a store ctx may not open is neither written to nor reported: the agent's session goes on untouched
     if (e instanceof UntrustedStoreError) return 0;
+    // stdin refused unread (too large, never ended): logged in the store given or found from here, if any
+    if (e instanceof HookInputError) call.gitdir = hookLogStore(flags.store, env, process.cwd());
     log(call, (e as Error)?.message ?? String(e));
     if (env.CTX_DEBUG === '1') process.stderr.write(`${(e as Error)?.stack}\n`);
+    // a writer still holds stdin open: the pending read would keep the process alive
+    if (e instanceof HookInputError && e.stuck) process.exit(0);
   }
   return 0;
 }

@@ -135,9 +135,13 @@ const LETTER = 1;
 const DIGIT = 2;
 const SPACE = 3;
 const OTHER = 4;
+// compiled once: a Unicode property class costs a compile each time it is built (the bundle builds a /\p{…}/u literal as new RegExp)
+const IS_LETTER = /\p{L}/u;
+const IS_DIGIT = /\p{N}/u;
+const IS_SPACE = /\s/u;
 const ASCII = Uint8Array.from({ length: 128 }, (_, c) => {
   const ch = String.fromCharCode(c);
-  return /\p{L}/u.test(ch) ? LETTER : /\p{N}/u.test(ch) ? DIGIT : /\s/.test(ch) ? SPACE : OTHER;
+  return IS_LETTER.test(ch) ? LETTER : IS_DIGIT.test(ch) ? DIGIT : IS_SPACE.test(ch) ? SPACE : OTHER;
 });
 const wide = new Map<number, number>();
 function classOf(code: number): number {
@@ -145,7 +149,7 @@ function classOf(code: number): number {
   let k = wide.get(code);
   if (k === undefined) {
     const ch = String.fromCodePoint(code);
-    k = /\p{L}/u.test(ch) ? LETTER : /\p{N}/u.test(ch) ? DIGIT : /\s/u.test(ch) ? SPACE : OTHER;
+    k = IS_LETTER.test(ch) ? LETTER : IS_DIGIT.test(ch) ? DIGIT : IS_SPACE.test(ch) ? SPACE : OTHER;
     wide.set(code, k);
   }
   return k;

@@ -1,6 +1,7 @@
-// A commit's root subtree by name (its `state/`), read cheaply: the parent of a new commit is
-// almost always loose (the previous write left it so), and inflating two small files in-process
-// spares the write path a git process. Packed objects go through the engine.
+// A commit's root subtree by name (its `state/`) or a file of its root tree (its meta.json), read
+// cheaply: the parent of a new commit is almost always loose (the previous write left it so), and
+// inflating a few small files in-process spares the write path a git process. Packed objects go
+// through the engine.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
@@ -36,4 +37,15 @@ export async function subtreeOf(gitdir: string, engine: Engine, commit: string, 
 export function subtreeIn(tree: Uint8Array, name: string): string | null {
   const e = parseTree(tree).find((x) => x.name === name);
   return e && e.mode === '40000' ? e.oid : null;
+}
+
+/** The blob at `name` in `commit`'s root tree when commit, tree and blob are all loose; undefined otherwise (ask the engine). */
+export function looseRootFile(gitdir: string, commit: string, name: string): GitObject | undefined {
+  const c = readLoose(gitdir, commit);
+  if (c?.type !== 'commit') return undefined;
+  const t = readLoose(gitdir, parseCommit(c.data).tree);
+  if (t?.type !== 'tree') return undefined;
+  const e = parseTree(t.data).find((x) => x.name === name);
+  const blob = e && e.mode !== '40000' ? readLoose(gitdir, e.oid) : null;
+  return blob?.type === 'blob' ? blob : undefined;
 }

@@ -189,4 +189,16 @@ export async function captureHook(runtimeName: string, input: unknown, opts: { s
   }
 }
 
+/** Where a hook whose input could not be read logs: the store given (--store, $CTX_STORE) or found from `cwd`, if it exists and is trusted. */
+export function hookLogStore(store: string | undefined, env: NodeJS.ProcessEnv, cwd: string): string | undefined {
+  try {
+    const loc = locateStore(store, env, cwd);
+    if (!loc.exists) return undefined;
+    checkStoreTrust(loc.gitdir, env);
+    return loc.gitdir;
+  } catch {
+    return undefined;
+  }
+}
+
 export { appendHookLog } from '../../store/derived.js';

@@ -12,6 +12,7 @@ import { artifactMismatch, checkedArtifact, chunkIds, eachChunk, parseMeta, read
 import { parseCommit } from '../../store/objects.js';
 import type { ChainLink } from '../../store/engine.js';
 import { readNotes } from '../../store/notes.js';
+import { looseRootFile } from '../../store/subtree.js';
 import { StoreDamage, UnreadableObject } from '../../store/damage.js';
 import { foldAnnotations, type Annotations } from './read.js';
 import type { RepoContext } from '../repo/repo-context.js';
@@ -126,7 +127,8 @@ export function messageSources(parts: readonly ContextPart[], messages: readonly
 
 /** One commit's meta.json. */
 export async function readTipMeta(ctx: RepoContext, tip: string): Promise<Meta> {
-  const [blob] = await ctx.engine.readObjects([`${tip}:meta.json`]);
+  // a tip a hook or checkpoint just wrote is loose: read here, no git process started
+  const blob = looseRootFile(ctx.gitdir, tip, 'meta.json') ?? (await ctx.engine.readObjects([`${tip}:meta.json`]))[0];
   if (!blob) throw new IntegrityError(`ctx-${tip.slice(0, 12)}: meta.json is missing`);
   return parseMeta(tip, blob.data);
 }

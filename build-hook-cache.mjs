@@ -1,0 +1,53 @@
+// Run by build.mjs after dist/hook.cjs is built: loads it as dist/cli.js does (src/cli/hook-load.ts),
+// captures a fixture session of every runtime into a temporary store (half of it, then the rest, so
+// a new chain and an append both run) and two checkpoints, then writes V8's code for all it compiled to dist/hook.cache.
+// The cache only saves compile time: a hook given it writes the same bytes as one without.
+import { build } from 'esbuild';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const dist = resolve('dist');
+const loader = await build({ entryPoints: ['src/cli/hook-load.ts'], bundle: true, write: false, format: 'esm', platform: 'node', logLevel: 'warning' });
+const { loadHook } = await import(`data:text/javascript;base64,${Buffer.from(loader.outputFiles[0].contents).toString('base64')}`);
+const { hook, script } = loadHook(dist, false);
+
+const fixture = (p) => resolve('fixtures', p);
+/** name, fixture file, the file's name in the session dir, the hook input (as the runtime gives it) for the file at `file`. */
+const RUNS = [
+  ['claude-code', 'claude-code/compacted-session.jsonl', 's.jsonl', (file, cwd) => ({ session_id: 's', transcript_path: file, hook_event_name: 'Stop', cwd })],
+  ['codex', 'codex/rollout-2026-03-01T10-00-00-01a21dd1-845b-7400-9ae0-912b49e4f6bb.jsonl', 'rollout-2026-03-01T10-00-00-01a21dd1-845b-7400-9ae0-912b49e4f6bb.jsonl', (file, cwd) => ({ type: 'agent-turn-complete', 'thread-id': '01a21dd1-845b-7400-9ae0-912b49e4f6bb', 'turn-id': 't', cwd, transcript_path: file })],
+  ['gemini-cli', 'gemini-cli/session-2026-01-10T09-00-aaaa1111.jsonl', 'session-2026-01-10T09-00-aaaa1111.jsonl', (file, cwd) => ({ session_id: 'aaaa1111-2222-4333-8444-555566667777', transcript_path: file, cwd, hook_event_name: 'AfterAgent' })],
+  ['pi', 'pi/2026-01-10T09-00-00-000Z_019a0001-aaaa-7bbb-8ccc-000000000001.jsonl', '2026-01-10T09-00-00-000Z_019a0001-aaaa-7bbb-8ccc-000000000001.jsonl', (file, cwd) => ({ event: 'agent_end', session_file: file, session_id: '019a0001-aaaa-7bbb-8ccc-000000000001', cwd })],
+  ['copilot', 'copilot/events.jsonl', 'events.jsonl', (file, cwd) => ({ sessionId: 'c43f2d03-c92b-4cd0-88e1-4992a3e56d3e', timestamp: 1795795000000, cwd, transcriptPath: file, stopReason: 'end_turn' })],
+  ['opencode', 'opencode/session.json', null, (file, cwd) => ({ hook_event_name: 'session.idle', session_id: 'ses_de24204f2ffeqCSPjCnRuLtBoU', cwd, session: JSON.parse(readFileSync(file, 'utf8')) })],
+];
+
+const dir = mkdtempSync(join(tmpdir(), 'ctx-hook-cache-'));
+
+try {
+  for (const [runtime, from, name, input] of RUNS) {
+    const home = join(dir, runtime);
+    const store = join(home, '.ctx');
+    const file = join(home, name ?? 'session.json');
+    const whole = readFileSync(fixture(from));
+    // the first half (whole lines; opencode: the first message), then all of it
+    const halves = name === null ? [Buffer.from(JSON.stringify({ ...JSON.parse(whole), messages: JSON.parse(whole).messages.slice(0, 1) })), whole] : [whole.subarray(0, whole.indexOf(10, whole.length >> 1) + 1), whole];
+    mkdirSync(home, { recursive: true });
+    for (const bytes of halves) {
+      writeFileSync(file, bytes);
+      await hook.runHookArgs({ runtime, input: JSON.stringify(input(file, home)), flags: { store } });
+    }
+    if (existsSync(join(store, 'ctx', 'hook.log'))) process.stderr.write(`build-hook-cache: ${runtime}: ${readFileSync(join(store, 'ctx', 'hook.log'), 'utf8')}`);
+  }
+  // the plain checkpoint (it prints each commit's id): a new branch, then a commit onto it
+  const lines = readFileSync(fixture('claude-code/compacted-session.jsonl'), 'utf8').split('\n');
+  for (const [i, line] of lines.slice(0, 2).entries()) {
+    const file = join(dir, `line-${i}.jsonl`);
+    writeFileSync(file, `${line}\n`);
+    if (await hook.runCheckpointArgs({ branch: 'b', format: 'claude-code-v1', file, flags: { store: join(dir, 'claude-code', '.ctx') } })) throw new Error('build-hook-cache: the checkpoint failed');
+  }
+  writeFileSync(join(dist, 'hook.cache'), script.createCachedData());
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
