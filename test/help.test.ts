@@ -1,8 +1,10 @@
 // `ctx --help` lists commands by task (commands/groups.ts), then examples; every command is in a group.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../src/commands/index.js';
 import { HELP_GROUPS, OTHER_GROUP, ROOT_HELP, helpGroup } from '../src/commands/groups.js';
-import { ctx, newStore } from './helpers.js';
+import { ROOT, ctx, newStore } from './helpers.js';
 
 // pinned whole: a changed heading, order, summary or example shows here
 const HELP = `Usage: ctx [options] [command]
@@ -119,5 +121,13 @@ describe('the help groups', () => {
     expect(ROOT_HELP.examples.length).toBeGreaterThanOrEqual(5);
     expect(ROOT_HELP.examples.length).toBeLessThanOrEqual(8);
     for (const x of ROOT_HELP.examples) expect(COMMANDS.map((e) => e.name)).toContain(x.split(' ')[1]);
+  });
+
+  it('ctx.1 lists the commands under the same headings, in the same order', () => {
+    const page = readFileSync(join(ROOT, 'man', 'ctx.1'), 'utf8');
+    const section = page.slice(page.indexOf('\n.SH COMMANDS\n'), page.indexOf('\n.SH GLOBAL OPTIONS\n'));
+    const listed = [...section.matchAll(/^\.SS (.+)$|^\.TP\n\.B (\S+)$/gm)].map((m) => m[1] ?? m[2]);
+    const names = new Set(COMMANDS.map((e) => e.name));
+    expect(listed).toEqual(HELP_GROUPS.flatMap((g) => [g.heading, ...g.commands.filter((n) => names.has(n))]));
   });
 });
