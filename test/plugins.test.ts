@@ -83,7 +83,8 @@ describe('a new command is one file and one table line', () => {
     const made = spawnSync(process.execPath, [join(dir, 'bin', 'ctx'), '--store', store, 'checkpoint', '-b', 'b', '--format', 'openai-chat-v1', '-'], { input: '[{"role":"user","content":"hi"}]', env: { ...process.env, ...FIXED_ENV } });
     expect(made.status).toBe(0);
     expect(run(dir, store, ['hello', 'b', '--shout'])).toMatchObject({ code: 0, stdout: 'HELLO B: 1 COMMITS\n', stderr: '' });
-    expect(run(dir, store, ['--help']).stdout).toContain('  hello [options] <branch>');
+    // not yet in commands/groups.ts: listed under Other (and test/help.test.ts fails until it is grouped)
+    expect(run(dir, store, ['--help']).stdout).toMatch(/\nOther:\n  hello \[options\] <branch> +greet a branch with its length\n\nExamples:\n/);
     expect(run(dir, store, ['hello', '--help']).stdout).toMatch(/--shout +in capitals[^]*Examples:\n +ctx hello alice\/auth-fix --shout\n/);
     expect(run(dir, store, ['completion', 'bash']).stdout).toContain('hello');
   });

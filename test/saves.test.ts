@@ -200,7 +200,7 @@ describe('ctx save, sessions, restore', () => {
     run(store, ['save', 'agent', '-m', 'first', '--name', 'keep']);
     const before = [refSnapshot(store), objectCount(store)];
     const cases: [string[], number, string][] = [
-      [['restore', 'nope'], 4, 'ctx: no saved session nope\n'],
+      [['restore', 'nope'], 4, 'ctx: no saved session nope: ctx sessions lists them\n'],
       [['save', 'agent', '-m', 'second', '--name', 'keep'], 3, `ctx: saved session keep already exists (at ${json(store, ['show', 'agent']).id.slice(0, 16)})\n`],
       [['save', 'agent', '-m', 'x', '--name', 'bad..name'], 2, "ctx: bad save name 'bad..name': contains \"..\"\n"],
       [['save', 'nope', '-m', 'x'], 4, 'ctx: no branch nope\n'],

@@ -472,7 +472,7 @@ describe('bad input', () => {
     expect(ctx(store, ['state', 'set', 'room', 'Notes', '1', '--as', 'orchestrator'], { env })).toMatchObject({ code: 2, stderr: 'ctx: not a state key: "Notes" (NAMESPACE.KEY, e.g. reasoning.intents)\n' });
     expect(ctx(store, ['state', 'init', 'room'], { env })).toMatchObject({ code: 1, stderr: 'ctx: room already has structured state\n' });
     ctx(store, ['checkpoint', '-b', 'plain', '--format', 'claude-code-v1', '-'], { env, input: '{"type":"user"}\n' });
-    expect(ctx(store, ['state', 'get', 'plain'], { env })).toMatchObject({ code: 4, stderr: 'ctx: plain has no structured state\n' });
+    expect(ctx(store, ['state', 'get', 'plain'], { env })).toMatchObject({ code: 4, stderr: 'ctx: plain has no structured state: ctx state init plain adds it\n' });
     expect(ctx(store, ['stats', 'plain'], { env }).code).toBe(4);
     expect(readFileSync(join(store, 'HEAD'), 'utf8')).toMatch(/^ref: /);
   });

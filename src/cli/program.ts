@@ -4,6 +4,7 @@ import { Command, Help, Option } from 'commander';
 import type { AnyCommand, OptionDecl } from '../commands/command.js';
 import { COMMANDS, type CommandEntry } from '../commands/index.js';
 import { GLOBAL_OPTIONS } from '../commands/global-options.js';
+import { ROOT_HELP, helpGroup } from '../commands/groups.js';
 import { Cli, type GlobalFlags } from './context.js';
 import { VERSION } from './version.js';
 
@@ -36,7 +37,12 @@ export async function buildProgram(argv: readonly string[] = []): Promise<Comman
     .exitOverride();
 
   const stubs = new Map<string, Command>();
-  for (const e of COMMANDS) stubs.set(e.name, program.command(e.name).summary(e.summary));
+  // listed by task, in the groups' order: commander shows headings in the order commands are added
+  for (const e of [...COMMANDS].sort((a, b) => helpGroup(a.name).rank - helpGroup(b.name).rank)) {
+    stubs.set(e.name, program.command(e.name).summary(e.summary).helpGroup(`${helpGroup(e.name).heading}:`));
+  }
+  program.commandsGroup(`${helpGroup('help').heading}:`).helpCommand(true);
+  program.addHelpText('after', `\nExamples:\n${ROOT_HELP.examples.map((x) => `  ${x}`).join('\n')}`);
   const fill = async (cmd: Command) => {
     const e = entries.get(cmd.name());
     if (!e || loaded.has(cmd)) return;

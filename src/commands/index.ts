@@ -1,6 +1,7 @@
 // The command table: name, usage and one-line summary of every command, and how to load it.
 // `ctx --help` lists commands from here without loading one; `ctx X` loads only X's module.
-// Adding a command: its file in this folder (a defineCommand default export), a line here, a man page.
+// Adding a command: its file in this folder (a defineCommand default export), a line here, its help group
+// in groups.ts, a man page.
 import type { AnyCommand, CommandEntry } from './command.js';
 
 export type { CommandEntry };

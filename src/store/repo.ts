@@ -37,7 +37,7 @@ export function locateStore(explicit: string | undefined, env: NodeJS.ProcessEnv
 export function requireStore(loc: StoreLocation): string {
   if (!loc.exists) {
     if (existsSync(loc.gitdir)) throw new NotFoundError(`${loc.gitdir} is not a context repository`);
-    throw new NotFoundError(`no context store found (looked for ${loc.gitdir})`, { hint: 'run ctx init, or pass --store PATH' });
+    throw new NotFoundError(`no context store found (looked for ${loc.gitdir}): run ctx init, or pass --store PATH`, { hint: 'run ctx init, or pass --store PATH' });
   }
   return loc.gitdir;
 }

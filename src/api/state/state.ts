@@ -54,7 +54,7 @@ async function writable(ctx: RepoContext, branch: string): Promise<{ tip: string
   const tip = branchTip(ctx, branch);
   if (tip === null) throw new NotFoundError(`no branch ${branch}`, { hint: `ctx state init ${branch}` });
   const st = await loadState(ctx, tip);
-  if (!st) throw new NotFoundError(`${branch} has no structured state`, { hint: `ctx state init ${branch}` });
+  if (!st) throw new NotFoundError(`${branch} has no structured state: ctx state init ${branch} adds it`, { hint: `ctx state init ${branch}` });
   return { tip, st };
 }
 

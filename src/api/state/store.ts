@@ -73,7 +73,7 @@ export async function stateFromTree(ctx: RepoContext, oid: string, tree: string 
 export async function stateAt(ctx: RepoContext, spec: string): Promise<LoadedState> {
   const oid = await ctx.resolve(spec);
   const st = await loadState(ctx, oid);
-  if (!st) throw new NotFoundError(`${spec} has no structured state`, { hint: `ctx state init ${spec.replace(/~\d+$/, '')}` });
+  if (!st) throw new NotFoundError(`${spec} has no structured state: ctx state init ${spec.replace(/~\d+$/, '')} adds it`, { hint: `ctx state init ${spec.replace(/~\d+$/, '')}` });
   return st;
 }
 

@@ -128,7 +128,7 @@ export async function findSession(ctx: RepoContext, name: string): Promise<Saved
   const o = oid ? await ctx.engine.readObject(oid) : null;
   const s = o?.type === 'tag' ? savedSession(name, o.data) : null;
   if (s && 'problem' in s) throw new IntegrityError(`saved session ${name}: ${s.problem}`, { hint: `ctx sessions lists the others; git tag -d ${name} removes it` });
-  if (!s) throw new NotFoundError(oid ? `${name} is a tag, not a saved session` : `no saved session ${name}`, { hint: 'ctx sessions lists them' });
+  if (!s) throw new NotFoundError(oid ? `${name} is a tag, not a saved session` : `no saved session ${name}: ctx sessions lists them`, { hint: 'ctx sessions lists them' });
   return s;
 }
 

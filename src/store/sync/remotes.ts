@@ -83,7 +83,7 @@ export function getRemote(gitdir: string, name: string | undefined): Remote {
   }
   const r = all.find((x) => x.name === name);
   if (!r) {
-    throw new NotFoundError(all.length ? `no remote '${name}' (remotes: ${all.map((x) => x.name).join(', ')})` : `no remote '${name}'`, {
+    throw new NotFoundError(all.length ? `no remote '${name}' (remotes: ${all.map((x) => x.name).join(', ')})` : `no remote '${name}': add it with ctx remote add ${name} URL`, {
       hint: 'ctx remote add NAME URL',
     });
   }
