@@ -1,6 +1,6 @@
 import { parseSince } from '../core/window.js';
-import { USAGE_GROUPS, usage, type UsageGroup, type UsageRow } from '../api/usage/usage.js';
-import { PRICES_FILE } from '../api/usage/prices.js';
+import { USAGE_GROUPS, usage, type UsageGroup, type UsageRow } from '../api/read/usage.js';
+import { PRICES_FILE } from '../api/read/prices.js';
 import { usageJson } from '../output/records.js';
 import { visible } from '../output/style.js';
 import { defineCommand } from './command.js';

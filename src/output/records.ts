@@ -1,6 +1,6 @@
 // Every --json record is built here: its own type, not an internal object; test/json.test.ts pins
 // each command's field list. Every record carries "v":1.
-import type { UsageRow } from '../api/usage/usage.js';
+import type { UsageRow } from '../api/read/usage.js';
 import type { CommitRecord, BranchInfo, ThreadInfo } from '../api/read/read.js';
 import type { Cursor } from '../api/read/cursors.js';
 import type { WrittenCommit } from '../api/write/write.js';

@@ -1,6 +1,6 @@
 // Token usage and estimated cost of a store's sessions (`ctx usage`): what each runtime's
 // transcript records of its API responses, read through each artifact's format, grouped.
-import { branches } from '../read/read.js';
+import { branches } from './read.js';
 import { knownFormat } from '../../formats/registry.js';
 import type { UsageRecord } from '../../formats/format.js';
 import { readArtifacts, readEntries } from '../../store/context-commits.js';
