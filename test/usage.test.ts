@@ -17,6 +17,7 @@ const GEMINI = join(FIXTURES, 'gemini-cli', 'session-2026-03-02T09-00-2e7e3091.j
 const OPUS_45 = [5, 25, 0.5, 6.25];
 const OPUS_55 = [4, 20, 0.2, 5];
 const GEMINI_38 = [0.75, 3.75, 0.075, 0.75]; // no cache write price: input's
+const SONNET_45 = [3, 15, 0.3, 3.75];
 const cost = (t: number[], p: number[]) => t.reduce((s, n, i) => s + n * p[i], 0) / 1e6;
 
 function store(...files: [string, string][]): string {
@@ -36,11 +37,14 @@ describe('ctx usage', () => {
   it('the prices pinned here are the bundled table’s', () => {
     const mtok = (m: string) => {
       const p = calcPrice({ input_tokens: 0, output_tokens: 0 }, m)!.model_price;
-      return [p.input_mtok, p.output_mtok, p.cache_read_mtok, p.cache_write_mtok ?? p.input_mtok];
+      // a tiered price's base: these fixtures' prompts are under its first tier
+      const base = (v: (typeof p)[string]) => (typeof v === 'object' ? v.base : v);
+      return [p.input_mtok, p.output_mtok, p.cache_read_mtok, p.cache_write_mtok ?? p.input_mtok].map(base);
     };
     expect(mtok('claude-opus-4-5-20251101')).toEqual(OPUS_45);
     expect(mtok('claude-opus-5-5')).toEqual(OPUS_55);
     expect(mtok('gemini-3.8-flash')).toEqual(GEMINI_38);
+    expect(mtok('claude-sonnet-4-5')).toEqual(SONNET_45);
     expect(calcPrice({ input_tokens: 0, output_tokens: 0 }, 'gpt-mock')).toBeNull();
   });
 
@@ -131,6 +135,26 @@ describe('ctx usage', () => {
     const bad = run(s, []);
     expect([bad.code, bad.stdout]).toEqual([1, '']);
     expect(bad.stderr).toBe(`ctx: ${join(s, 'prices.json')}: gpt-mock.input is not a price (expected {"<model>": {"input": 3, "output": 15, "cache_read": 0.3, "cache_write": 3.75}}, USD per million tokens)\n`);
+  });
+
+  it("pi's and OpenCode's assistant messages: their usage, by project", () => {
+    const s = store(['pi', join(FIXTURES, 'pi', '2026-01-10T09-00-00-000Z_019a0001-aaaa-7bbb-8ccc-000000000001.jsonl')], ['opencode', join(FIXTURES, 'opencode', 'session.json')]);
+    const pi = [7 * 120, 7 * 30, 0, 0]; // seven assistant messages of 120 in, 30 out
+    expect(records(s, ['--by', 'project'])).toEqual([
+      { v: 1, by: 'project', key: '/home/alice/proj', responses: 2, input_tokens: 20, output_tokens: 10, cache_read_tokens: 0, cache_write_tokens: 0, cost_usd: null, unpriced_models: ['mock-model'] },
+      { v: 1, by: 'project', key: '/home/alice/todo', responses: 7, input_tokens: 840, output_tokens: 210, cache_read_tokens: 0, cache_write_tokens: 0, cost_usd: cost(pi, SONNET_45), unpriced_models: [] },
+      { v: 1, by: 'total', key: null, responses: 9, input_tokens: 860, output_tokens: 220, cache_read_tokens: 0, cache_write_tokens: 0, cost_usd: cost(pi, SONNET_45), unpriced_models: ['mock-model'] },
+    ]);
+  });
+
+  it('a tiered price goes by the request: over 200,000 prompt tokens, the higher tier', () => {
+    const s = newStore();
+    const line = (id: string, input: number, read: number) =>
+      JSON.stringify({ type: 'assistant', timestamp: '2026-11-25T00:00:00.000Z', message: { id, model: 'claude-sonnet-4-5', role: 'assistant', content: [{ type: 'text', text: 'ok' }], usage: { input_tokens: input, cache_read_input_tokens: read, output_tokens: 1000 } } }) + '\n';
+    const cp = ctx(s, ['checkpoint', '-b', 'big', '--format', 'claude-code-v1', '-'], { input: line('m1', 150000, 60000) + line('m2', 150000, 40000), env });
+    expect(cp.code).toBe(0);
+    // m1's prompt is 210,000 tokens: 6, 22.5, 0.6 per million (the table's tier over 200,000); m2's 190,000: the base
+    expect(records(s, [])[0].cost_usd).toBe(cost([150000, 1000, 60000, 0], [6, 22.5, 0.6, 7.5]) + cost([150000, 1000, 40000, 0], SONNET_45));
   });
 
   it('a bad --by is a usage error (exit 2), one line', () => {

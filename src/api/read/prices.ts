@@ -14,8 +14,8 @@ export interface Price {
 }
 
 export interface Prices {
-  /** the model's price at `time` (ISO), or null when neither the store nor the table knows it */
-  of(model: string, time?: string): Price | null;
+  /** the model's price at `time` (ISO) for a request of `prompt` input tokens (cached ones included), or null when neither the store nor the table knows it */
+  of(model: string, time?: string, prompt?: number): Price | null;
 }
 
 /** The file in the store (its git directory) that overrides the table. */
@@ -23,19 +23,22 @@ export const PRICES_FILE = 'prices.json';
 
 export function storePrices(gitdir: string): Prices {
   const own = readOverrides(join(gitdir, PRICES_FILE));
-  const cache = new Map<string, Price | null>();
+  const cache = new Map<string, ModelPrice | null>();
   return {
-    of(model, time) {
+    of(model, time, prompt = 0) {
       const mine = own.get(model);
       if (mine) return mine;
       const key = `${model}\0${time?.slice(0, 10) ?? ''}`;
-      if (!cache.has(key)) cache.set(key, tablePrice(model, time));
-      return cache.get(key)!;
+      if (!cache.has(key)) cache.set(key, tableEntry(model, time));
+      const entry = cache.get(key)!;
+      return entry && priceOf(entry, prompt);
     },
   };
 }
 
-function tablePrice(model: string, time?: string): Price | null {
+type ModelPrice = NonNullable<ReturnType<typeof calcPrice>>['model_price'];
+
+function tableEntry(model: string, time?: string): ModelPrice | null {
   const at = time ? new Date(time) : undefined;
   let r: ReturnType<typeof calcPrice>;
   try {
@@ -43,11 +46,17 @@ function tablePrice(model: string, time?: string): Price | null {
   } catch {
     return null;
   }
-  if (!r) return null;
-  // a tiered price (by prompt size) is taken at its base: the figure is an estimate
+  return r?.model_price ?? null;
+}
+
+/** A tiered price goes by the request's prompt, as the table's own calculation does: the last tier it is over. */
+function priceOf(p: ModelPrice, prompt: number): Price | null {
   const mtok = (k: string): number | undefined => {
-    const v = r!.model_price[k];
-    return typeof v === 'number' ? v : v?.base;
+    const v = p[k];
+    if (v === undefined || typeof v === 'number') return v;
+    let price = v.base;
+    for (const t of v.tiers) if (prompt > t.start) price = t.price;
+    return price;
   };
   const input = mtok('input_mtok');
   const output = mtok('output_mtok');

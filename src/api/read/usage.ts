@@ -82,7 +82,7 @@ export async function usage(ctx: RepoContext, opts: { by?: UsageGroup; since?: s
     if (start !== undefined && (r.time ?? '') < start) continue;
     const key = keyOf(r, by);
     if (!groups.has(key)) groups.set(key, new Group(key));
-    const price = r.model ? prices.of(r.model, r.time) : null;
+    const price = r.model ? prices.of(r.model, r.time, r.input + r.cacheRead + r.cacheWrite) : null;
     for (const g of [groups.get(key)!, total]) g.add(r, r.model ?? '(unknown)', price);
   }
   const rows = [...groups.values()].sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0)).map((g) => g.row());
