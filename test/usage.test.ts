@@ -104,6 +104,13 @@ describe('ctx usage', () => {
     expect(cost(t, OPUS_45)).toBe(0.00636);
   });
 
+  it('counts a response once when its lines land in two commits of the chain', () => {
+    const s = newStore();
+    const [, first, second] = readFileSync(SPLIT, 'utf8').split('\n'); // msg_a's two lines
+    for (const l of [first, second]) expect(ctx(s, ['checkpoint', '-b', 'split', '--format', 'claude-code-v1', '-'], { input: l + '\n', env }).code).toBe(0);
+    expect(records(s, []).at(-1)).toMatchObject({ responses: 1, input_tokens: 100, output_tokens: 50, cache_read_tokens: 2000, cache_write_tokens: 300, cost_usd: cost([100, 50, 2000, 300], OPUS_45) });
+  });
+
   it('--since: a duration back from CTX_NOW or a date, by each entry’s own time', () => {
     const s = store(['claude-code', SPLIT], ['codex', CODEX], ['claude-code', CLAUDE_NEW]);
     const total = (args: string[]) => records(s, args).at(-1);
