@@ -45,11 +45,20 @@ export async function usage(ctx: RepoContext, opts: { by?: UsageGroup; since?: s
   const prices = opts.prices ?? storePrices(ctx.gitdir);
   const seen = new Set<string>();
   const counted: Counted[] = [];
-  for (const b of (await branches(ctx)).sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0))) {
-    const links = (await ctx.engine.chain(b.id.slice(4))).filter((l) => !seen.has(l.oid)).reverse();
+  const sorted = (await branches(ctx)).sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+  const chains = await Promise.all(sorted.map((b) => ctx.engine.chain(b.id.slice(4))));
+  const owned = chains.map((chain) => {
+    const links = chain.filter((l) => !seen.has(l.oid)).reverse();
     links.forEach((l) => seen.add(l.oid));
-    const entries = await readEntries(ctx.engine, links);
-    const artifacts = await readArtifacts(ctx.engine, entries);
+    return links;
+  });
+  // every branch's commits in one pipelined read, not a round trip per branch
+  const allEntries = await readEntries(ctx.engine, owned.flat());
+  const allArtifacts = await readArtifacts(ctx.engine, allEntries);
+  let at = 0;
+  for (const [n, b] of sorted.entries()) {
+    const entries = allEntries.slice(at, at + owned[n].length);
+    const artifacts = allArtifacts.slice(at, (at += owned[n].length));
     const ids = new Map<string, number>();
     let model: string | undefined;
     let cwd: string | undefined;
