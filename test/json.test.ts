@@ -153,6 +153,7 @@ describe('--json records', () => {
     expect(keys(['stats', 'room'])).toEqual(['arrays externalized id limits namespaces schema total v']);
     expect(new Set(keys(['grep', 'go on']))).toEqual(new Set(['at branch commit entry role snippet v']));
     expect(new Set(keys(['files', 'src/list.ts']))).toEqual(new Set(['action at branch commit entry path session tool v']));
+    expect(new Set(keys(['usage', '--by', 'model']))).toEqual(new Set(['by cache_read_tokens cache_write_tokens cost_usd input_tokens key output_tokens responses unpriced_models v']));
     const sessions = join(dir, 'sessions');
     mkdirSync(sessions);
     copyFileSync(FIXTURE, join(sessions, 'a.jsonl'));

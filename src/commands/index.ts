@@ -116,6 +116,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'stats', usage: '<branch>', summary: "sizes of a commit's structured state: per namespace, array counts, externalized values, and the limits", load: () => import('./stats.js') },
   { name: 'migrate', usage: '[options] <branch>', summary: "move a branch's structured state to a later schema version, as one new commit (old commits untouched)", load: () => import('./migrate.js') },
   { name: 'mcp', usage: '[options] [action] [runtime]', summary: 'an MCP server over stdio on this store: search, file history, log, read a slice, the current context id, cursors, state', load: () => import('./mcp.js') },
+  { name: 'usage', usage: '[options]', summary: 'tokens and estimated cost of the sessions, from the usage their transcripts record', load: () => import('./usage.js') },
   { name: 'serve', usage: '[options]', summary: 'a local read-only web view of the store: the branch graph, sessions, diffs, resume commands', load: () => import('./serve.js') },
   { name: 'remote', usage: '[action] [name] [url]', summary: 'list, add or remove git remotes of the store', load: () => import('./remote.js') },
   { name: 'push', usage: '[options] [remote]', summary: 'send branches, tags and annotations to a remote, fast-forward only', load: () => import('./push.js') },

@@ -5,6 +5,7 @@ import { claudeCompactLines, withPreserved } from './claude-code-compaction.js';
 import { isMessage, neutralLines } from './claude-code-messages.js';
 import { claudeLinesFromNeutral } from './claude-code-write.js';
 import { claudeSessionInfo } from './claude-code-session-info.js';
+import { claudeUsage } from './claude-code-usage.js';
 
 export const claudeCode: StorageFormat = {
   name: 'claude-code-v1',
@@ -23,4 +24,5 @@ export const claudeCode: StorageFormat = {
   withKept: withPreserved,
   entryTime: timestampField,
   sessionInfo: claudeSessionInfo,
+  usage: claudeUsage,
 };

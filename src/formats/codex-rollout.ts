@@ -4,6 +4,7 @@
 import { eachObjectLine, parseObjectLines } from './jsonl.js';
 import { concatBytes, timestampField, type StorageFormat } from './format.js';
 import { writeRollout } from './codex-rollout-write.js';
+import { codexUsage } from './codex-usage.js';
 import { compact, isRecord, parseArguments, str, type Block, type NeutralMessage, type Origin, type Role } from '../core/neutral.js';
 
 // User-role messages Codex writes itself: the environment, AGENTS.md / user instructions, notices.
@@ -187,6 +188,7 @@ export const codexRollout: StorageFormat = {
   name: 'codex-rollout-v1',
   ext: 'jsonl',
   runtime: 'codex',
+  usage: codexUsage,
   parse: parseObjectLines,
   eachEntry: eachObjectLine,
   concat: concatBytes,

@@ -84,7 +84,34 @@ export interface StorageFormat {
    * request it is linked to); the newest wins, and a chain's commits carry it forward in meta.source.
    */
   sessionInfo?(bytes: Uint8Array): SessionInfo;
+  /**
+   * The token usage the model API reported, one record per response among parsed entries (`ctx
+   * usage`); a response written more than once carries the same `id`, counted once.
+   */
+  usage?(entries: readonly unknown[]): UsageRecord[];
 }
+
+/** One API response's tokens; `input` excludes the cached tokens read or written. */
+export interface UsageRecord {
+  /** the response's id (a message or request id), when the format keeps one */
+  id?: string;
+  /** the model named by the response, or the last one the entries named before it */
+  model?: string;
+  /** ISO time of the entry */
+  time?: string;
+  /** the working directory the entries name (the project) */
+  cwd?: string;
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+/** A non-negative safe integer field, else 0. */
+export const tokens = (v: unknown): number => (Number.isSafeInteger(v) && (v as number) >= 0 ? (v as number) : 0);
+
+/** A string field, else undefined. */
+export const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
 /** A session's title and pull request, as meta.source keeps them. */
 export interface SessionInfo {

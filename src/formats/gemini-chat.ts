@@ -2,6 +2,7 @@
 // whole JSON document as the runtime wrote it (pretty-printed, often without a trailing newline).
 // The runtime rewrites the file whole, so every artifact is a snapshot: the last one is the context.
 import { BadInputError } from '../errors/index.js';
+import { geminiUsage } from './gemini-usage.js';
 import { contentTexts, type StorageFormat } from './format.js';
 import { geminiMessagesToNeutral, isGeminiMessage } from './gemini-messages.js';
 
@@ -30,6 +31,7 @@ export const geminiChat: StorageFormat = {
   name: 'gemini-cli-chat-v1',
   ext: 'json',
   runtime: 'gemini-cli',
+  usage: geminiUsage,
   parse: (bytes) => parseGeminiChat(bytes).messages,
   concat: (parts) => {
     if (parts.length === 0) throw new BadInputError('nothing to concatenate');

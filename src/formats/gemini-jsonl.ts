@@ -7,6 +7,7 @@
 import { eachObjectLine, parseObjectLines } from './jsonl.js';
 import { concatBytes, contentTexts, timestampField, type StorageFormat } from './format.js';
 import { isRecord } from '../core/neutral.js';
+import { geminiUsage } from './gemini-usage.js';
 import { geminiMessagesToNeutral, isGeminiMessage, neutralToGeminiMessages, type GeminiRecord } from './gemini-messages.js';
 
 export const GEMINI_JSONL_FORMAT = 'gemini-cli-jsonl-v1';
@@ -61,6 +62,7 @@ export const geminiJsonl: StorageFormat = {
   name: GEMINI_JSONL_FORMAT,
   ext: 'jsonl',
   runtime: 'gemini-cli',
+  usage: geminiUsage,
   parse: parseObjectLines,
   eachEntry: eachObjectLine,
   concat: concatBytes,

@@ -7,6 +7,7 @@
 import { BadInputError } from '../errors/index.js';
 import { compact, isRecord, resultText, str, type Block, type NeutralMessage } from '../core/neutral.js';
 import type { StorageFormat } from './format.js';
+import { opencodeUsage } from './opencode-usage.js';
 
 export const OPENCODE_FORMAT = 'opencode-session-v1';
 
@@ -166,6 +167,7 @@ export function neutralToOpencode(messages: readonly NeutralMessage[]): Opencode
 export const opencodeSession: StorageFormat = {
   name: OPENCODE_FORMAT,
   runtime: 'opencode',
+  usage: opencodeUsage,
   ext: 'json',
   parse: (bytes) => parseSession(bytes).messages,
   concat: (parts) => (parts.length === 1 ? parts[0] : encodeSession(mergeSessions(parts.map(parseSession)))),

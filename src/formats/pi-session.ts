@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { eachObjectLine, parseJsonLines, parseObjectLines } from './jsonl.js';
 import { concatBytes, contentTexts, timestampField, type StorageFormat } from './format.js';
+import { piUsage } from './pi-usage.js';
 import { compact, isRecord, str, type Block, type NeutralMessage } from '../core/neutral.js';
 
 export const PI_FORMAT = 'pi-session-v3';
@@ -220,6 +221,7 @@ function withKept(context: Uint8Array): ((before: () => Promise<Uint8Array>) => 
 export const piSession: StorageFormat = {
   name: PI_FORMAT,
   runtime: 'pi',
+  usage: piUsage,
   ext: 'jsonl',
   parse: parseObjectLines,
   eachEntry: eachObjectLine,

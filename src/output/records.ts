@@ -1,5 +1,6 @@
 // Every --json record is built here: its own type, not an internal object; test/json.test.ts pins
 // each command's field list. Every record carries "v":1.
+import type { UsageRow } from '../api/read/usage.js';
 import type { CommitRecord, BranchInfo, ThreadInfo } from '../api/read/read.js';
 import type { Cursor } from '../api/read/cursors.js';
 import type { WrittenCommit } from '../api/write/write.js';
@@ -395,4 +396,9 @@ export function runtimeListJson(r: { name: string; title?: string; capabilities?
 /** `ctx runtime check`: each check's result, and whether all passed. */
 export function runtimeCheckJson(r: { runtime: string; path: string; checks: { name: string; result: string; reason?: string }[] }) {
   return { v: 1, runtime: r.runtime, path: r.path, ok: r.checks.every((c) => c.result === 'ok'), checks: r.checks.map((c) => ({ name: c.name, result: c.result, ...(c.reason !== undefined ? { reason: c.reason } : {}) })) };
+}
+
+/** `ctx usage`: one group's tokens and estimated cost; the last record is the total (`by: "total"`). */
+export function usageJson(r: UsageRow, by: string) {
+  return { v: 1, by, key: by === 'total' ? null : r.key, responses: r.responses, input_tokens: r.input, output_tokens: r.output, cache_read_tokens: r.cacheRead, cache_write_tokens: r.cacheWrite, cost_usd: r.cost, unpriced_models: r.unpriced };
 }
