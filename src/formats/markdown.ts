@@ -4,7 +4,7 @@ import { resultText, type Block, type NeutralMessage } from '../core/neutral.js'
 
 const INPUT_CHARS = 200;
 const RESULT_LINES = 5;
-const TITLES = { system: 'System', user: 'User', assistant: 'Assistant', tool: 'Tool results' } as const;
+export const TITLES = { system: 'System', user: 'User', assistant: 'Assistant', tool: 'Tool results' } as const;
 
 /** A code fence longer than any backtick run inside the text. */
 function fenced(text: string): string {
