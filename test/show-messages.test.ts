@@ -122,6 +122,15 @@ describe('ctx show --messages', () => {
     );
   });
 
+  it('--json gives the neutral messages with the commits read', () => {
+    const got = JSON.parse(show('bo/sum', '--messages', '--json'));
+    const log = ctx(store, ['log', 'bo/sum', '--json'], { env }).stdout.trimEnd().split('\n').map((l) => JSON.parse(l).id);
+    expect(got).toEqual({ v: 1, id: log[0], format: 'claude-code-v1', commits: [log[0]], messages: [
+      { role: 'user', content: [{ type: 'text', text: 'Thanks!' }], timestamp: '2026-05-01T10:01:00.000Z', ids: expect.any(Object) },
+      { role: 'assistant', content: [{ type: 'text', text: "You're welcome." }], timestamp: '2026-05-01T10:01:01.000Z', ids: expect.any(Object) },
+    ] });
+  });
+
   it('never starts a pager when stdout is not a terminal', () => {
     const marker = join(tempDir(), 'paged');
     const r = ctx(store, ['show', 'bo/sum~2..bo/sum', '--messages'], { env: { ...env, PAGER: `touch ${marker}`, CTX_PAGER: `touch ${marker}` } });
