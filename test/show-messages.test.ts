@@ -1,9 +1,10 @@
 // `ctx show --messages`: a commit's or a range's conversation for people, exact bytes: markdown
 // rendered for the terminal, tool calls one line each, -v with diffs, --format markdown, no pager on a pipe.
-import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { FIXED_ENV, FIXTURES, ctx, newStore, tempDir } from './helpers.js';
+import { CTX, FIXED_ENV, FIXTURES, ctx, newStore, tempDir } from './helpers.js';
 
 const FIXTURE = join(FIXTURES, 'claude-code', 'show-messages.jsonl');
 const env = FIXED_ENV;
@@ -137,6 +138,15 @@ describe('ctx show --messages', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('── 1. User · 2026-05-01T10:00:02.500Z\n');
     expect(existsSync(marker)).toBe(false);
+  });
+
+  // a terminal from util-linux `script`: the output, longer than its 5 rows, goes to $PAGER
+  it.skipIf(spawnSync('script', ['--version']).status !== 0)('on a terminal longer than the screen, goes through $PAGER (coloured: --color auto)', () => {
+    const paged = join(tempDir(), 'paged');
+    const run = `stty rows 5 cols 80; exec ${JSON.stringify(process.execPath)} ${JSON.stringify(CTX)} show bo/sum~2..bo/sum --messages`;
+    const r = spawnSync('script', ['-qec', run, '/dev/null'], { env: { ...process.env, ...env, CTX_STORE: store, PAGER: `cat > ${paged}`, CTX_PAGER: undefined, NO_COLOR: undefined, TERM: 'xterm' }, encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(readFileSync(paged, 'utf8').split('\n').slice(0, 3)).toEqual(['\x1b[32m\x1b[1m── 1. User\x1b[22m\x1b[39m\x1b[2m · 2026-05-01T10:00:02.500Z\x1b[22m', '', '  Fix it, please.']);
   });
 
   it('-v and --format without --messages, and --messages with --delta, are usage errors', () => {
