@@ -3,8 +3,7 @@
 // arguments, edits as diffs, the results and the thinking.
 import type { ChalkInstance } from 'chalk';
 import type { ToolReader } from '../api/search/effects.js';
-import { resultText, type Block, type NeutralMessage, type ToolCallBlock } from '../core/neutral.js';
-import { TITLES } from '../formats/markdown.js';
+import { ROLE_TITLES, resultText, type Block, type NeutralMessage, type ToolCallBlock } from '../core/neutral.js';
 import { terminalMarkdown } from './terminal-markdown.js';
 import { visible, visibleLines } from './style.js';
 
@@ -74,7 +73,7 @@ export function renderConversation(messages: readonly NeutralMessage[], v: Conve
   messages.forEach((m, i) => {
     const body = m.content.map((b) => block(b, v)).filter((s): s is string => s !== null);
     if (body.length === 0) return;
-    const who = `${TITLES[m.role]}${m.author ? ` (${visible(m.author)})` : ''}`;
+    const who = `${ROLE_TITLES[m.role]}${m.author ? ` (${visible(m.author)})` : ''}`;
     out.push(`${c[ROLE_COLOUR[m.role]].bold(`── ${first + i}. ${who}`)}${m.timestamp ? c.dim(` · ${visible(m.timestamp)}`) : ''}\n\n${body.join('\n\n')}\n`);
   });
   return out.join('\n');
