@@ -45,6 +45,8 @@ describe('ctx completion', () => {
     expect(bash(file, ['ctx', 'materialize', 'x', '--stop', ''])).toBe('compaction root');
     expect(bash(file, ['ctx', 'budget', 'x', '--stop', 'r'])).toBe('root');
     expect(bash(file, ['ctx', 'materialize', 'x', '--view', ''])).toBe('reasoning conversation');
+    expect(bash(file, ['ctx', 'show', 'x', '--format', ''])).toBe('markdown');
+    expect(bash(file, ['ctx', 'show', 'x', '--me'])).toBe('--messages');
     expect(bash(file, ['ctx', '--color', ''])).toBe('auto always never');
     expect(bash(file, ['ctx', 'log', '--color', 'a'])).toBe('auto always');
     expect(bash(file, ['ctx', '--engine', ''])).toBe('auto git isogit');

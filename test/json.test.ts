@@ -85,6 +85,7 @@ describe('--json records', () => {
     expect(Object.keys(JSON.parse(cp.stdout)).sort()).toEqual(['branch', 'format', 'id', 'parent', 'type', 'v']);
     expect(new Set(keys(['log', 'alice/auth-fix']))).toEqual(new Set(['branches created_at format id links message_count parent summary token_count type v']));
     expect(keys(['show', 'alice/auth-fix'])).toEqual(['annotations branches id links meta parent summary v']);
+    expect(keys(['show', 'alice/auth-fix', '--messages'])).toEqual(['commits format id messages v']);
     // ctx why: a code commit whose trailer names the imported context (which never touched it: claimed)
     const code = join(dir, 'code');
     const tip = JSON.parse(ctx(store, ['show', 'alice/auth-fix', '--json'], { env }).stdout).id;

@@ -26,7 +26,7 @@ it("the tour's commands name commits a user's store has: branches and NAME~N, no
   const env = { CTX_PRINCIPAL: 'bob', CTX_MACHINE: 'desk', CTX_NOW: '2026-05-06T07:08:09.000Z' };
   expect(ctx(store, ['import', 'claude-code', join(ROOT, 'fixtures', 'claude-code', 'compacted-session.jsonl'), '-b', 'alice/auth-fix'], { env }).code).toBe(0);
   const commands = tour.split('\n').filter((l) => /^ctx (show|fork|annotate) /.test(l));
-  expect(commands).toHaveLength(5);
+  expect(commands).toHaveLength(6);
   for (const command of commands) {
     const args = [...command.replace(/\s+#.*$/, '').matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]).slice(1);
     const r = ctx(store, args, { env });

@@ -57,6 +57,8 @@ export interface Origin {
 }
 
 export const ROLES: readonly Role[] = ['system', 'user', 'assistant', 'tool'];
+/** What a rendering for people calls each role. */
+export const ROLE_TITLES = { system: 'System', user: 'User', assistant: 'Assistant', tool: 'Tool results' } as const;
 
 export const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v) && !ArrayBuffer.isView(v);
 export const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);

@@ -1,10 +1,9 @@
 // markdown: output only (rendering tier): what the context knew, for people. One heading a message,
 // thinking folded in <details>, tool calls one line each, tool results cut to their first lines.
-import { resultText, type Block, type NeutralMessage } from '../core/neutral.js';
+import { ROLE_TITLES as TITLES, resultText, type Block, type NeutralMessage } from '../core/neutral.js';
 
 const INPUT_CHARS = 200;
 const RESULT_LINES = 5;
-const TITLES = { system: 'System', user: 'User', assistant: 'Assistant', tool: 'Tool results' } as const;
 
 /** A code fence longer than any backtick run inside the text. */
 function fenced(text: string): string {

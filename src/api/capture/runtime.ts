@@ -44,6 +44,8 @@ export interface ToolEffect {
 export interface ToolKnowledge {
   /** The files one tool call touched and how; [] for a tool that touches none or that the runtime does not know. */
   effects(call: { name: string; input: unknown }): ToolEffect[];
+  /** The shell command a call runs (its shell tool), for one-line summaries; undefined for any other call. */
+  command?(call: { name: string; input: unknown }): string | undefined;
 }
 
 export interface ImportOptions {

@@ -5,22 +5,38 @@ import type { ToolEffect, ToolKnowledge } from '../capture/runtime.js';
 
 export type { ToolEffect, TouchAction } from '../capture/runtime.js';
 
-/** (format, tool call) → its effects; the runtimes are loaded once per reader. */
-export type EffectsReader = (format: string, call: { name: string; input: unknown }) => ToolEffect[];
+type Call = { name: string; input: unknown };
 
-export async function effectsReader(): Promise<EffectsReader> {
+/** (format, tool call) → its effects; the runtimes are loaded once per reader. */
+export type EffectsReader = (format: string, call: Call) => ToolEffect[];
+
+/** What the runtimes know of a tool call: its effects, and the shell command it runs (if it is a shell tool). */
+export interface ToolReader {
+  effects: EffectsReader;
+  command(format: string, call: Call): string | undefined;
+}
+
+export async function toolReader(): Promise<ToolReader> {
   const { allRuntimes } = await import('../../runtimes/registry.js');
   const runtimes = await allRuntimes();
   const byFormat = new Map<string, ToolKnowledge>();
   for (const r of runtimes) for (const f of r.formats) if (r.tools) byFormat.set(f, r.tools);
   const every = runtimes.flatMap((r) => (r.tools ? [r.tools] : []));
-  return (format, call) => {
+  const ask = <T>(format: string, q: (t: ToolKnowledge) => T, found: (v: T) => boolean): T | undefined => {
     const own = byFormat.get(format);
-    if (own) return own.effects(call);
+    if (own) return q(own);
     for (const t of every) {
-      const e = t.effects(call);
-      if (e.length) return e;
+      const v = q(t);
+      if (found(v)) return v;
     }
-    return [];
+    return undefined;
   };
+  return {
+    effects: (format, call) => ask(format, (t) => t.effects(call), (e) => e.length > 0) ?? [],
+    command: (format, call) => ask(format, (t) => t.command?.(call), (c) => c !== undefined),
+  };
+}
+
+export async function effectsReader(): Promise<EffectsReader> {
+  return (await toolReader()).effects;
 }

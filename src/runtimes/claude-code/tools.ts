@@ -27,4 +27,8 @@ function effects(call: { name: string; input: unknown }): ToolEffect[] {
   }
 }
 
-export const tools: ToolKnowledge = { effects };
+function command(call: { name: string; input: unknown }): string | undefined {
+  return call.name === 'Bash' ? commandText(argsOf(call.input).command) : undefined;
+}
+
+export const tools: ToolKnowledge = { effects, command };

@@ -18,4 +18,10 @@ function effects(call: { name: string; input: unknown }): ToolEffect[] {
   }
 }
 
-export const tools: ToolKnowledge = { effects };
+function command(call: { name: string; input: unknown }): string | undefined {
+  const a = argsOf(call.input);
+  if (call.name === 'shell' || call.name === 'local_shell') return commandText(a.command ?? argsOf(a.action).command);
+  return call.name === 'exec_command' ? commandText(a.cmd) : undefined;
+}
+
+export const tools: ToolKnowledge = { effects, command };

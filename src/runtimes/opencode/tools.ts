@@ -42,4 +42,8 @@ export function patchEffects(patch: string): ToolEffect[] {
   return out;
 }
 
-export const tools: ToolKnowledge = { effects };
+function command(call: { name: string; input: unknown }): string | undefined {
+  return call.name === 'bash' ? commandText(argsOf(call.input).command) : undefined;
+}
+
+export const tools: ToolKnowledge = { effects, command };

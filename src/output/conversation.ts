@@ -1,0 +1,80 @@
+// A conversation for people on a terminal: a heading a message, its markdown rendered, each tool
+// call one line (what it read, edited or ran, as its runtime's plug-in says); `verbose` adds the
+// arguments, edits as diffs, the results and the thinking.
+import type { ChalkInstance } from 'chalk';
+import type { ToolReader } from '../api/search/effects.js';
+import { ROLE_TITLES, resultText, type Block, type NeutralMessage, type ToolCallBlock } from '../core/neutral.js';
+import { terminalMarkdown } from './terminal-markdown.js';
+import { visible, visibleLines } from './style.js';
+
+const ARGS_CHARS = 80;
+const PAD = '    ';
+
+export interface ConversationView {
+  format: string;
+  tools: ToolReader;
+  chalk: ChalkInstance;
+  verbose: boolean;
+}
+
+const indented = (text: string, pad: string) => text.split('\n').map((l) => (l ? pad + l : l)).join('\n');
+const argsText = (input: unknown) => (typeof input === 'string' ? input : JSON.stringify(input) ?? '');
+
+/** `→ Edit src/a.ts (+3 −1)`, `→ Bash: $ npm test`, `→ Read src/a.ts`, else the name and its arguments cut short. */
+function callLine(call: ToolCallBlock, v: ConversationView): string {
+  const c = v.chalk;
+  const command = v.tools.command(v.format, call);
+  const head = c.bold(`→ ${visible(call.name)}`);
+  if (command !== undefined) {
+    const [first, ...rest] = command.split('\n');
+    return `${head}: ${c.cyan(`$ ${visible(first)}${rest.length ? ' …' : ''}`)}`;
+  }
+  const effects = v.tools.effects(v.format, call);
+  if (effects.length) return `${head} ${effects.map((e) => `${visible(e.path)}${e.action === 'edit' || e.action === 'write' ? ` (${[e.added && `+${e.added.length}`, e.removed && `−${e.removed.length}`].filter(Boolean).join(' ')})` : ''}`).join(', ')}`;
+  const args = visible(argsText(call.input).replace(/\s*\n\s*/g, ' '));
+  return `${head} ${c.dim(args.length > ARGS_CHARS ? `${args.slice(0, ARGS_CHARS)}…` : args)}`;
+}
+
+/** The detail `-v` shows under a call: its edits as a diff, else its arguments. */
+function callDetail(call: ToolCallBlock, v: ConversationView): string {
+  const c = v.chalk;
+  const edits = v.tools.effects(v.format, call).filter((e) => e.added || e.removed);
+  if (edits.length === 0) return c.dim(indented(visibleLines(typeof call.input === 'string' ? call.input : JSON.stringify(call.input, null, 2) ?? ''), PAD));
+  return edits
+    .map((e) => [c.bold(`--- ${visible(e.path)}`), c.bold(`+++ ${visible(e.path)}`), ...(e.removed ?? []).map((l) => c.red(`-${visible(l)}`)), ...(e.added ?? []).map((l) => c.green(`+${visible(l)}`))].map((l) => PAD + l).join('\n'))
+    .join('\n');
+}
+
+function block(b: Block, v: ConversationView): string | null {
+  const c = v.chalk;
+  switch (b.type) {
+    case 'text':
+      return b.text.trim() ? terminalMarkdown(b.text.trim(), c, '  ') : null;
+    case 'thinking':
+      return v.verbose && b.text.trim() ? c.dim.italic(indented(visibleLines(b.text.trim()), '  ')) : null;
+    case 'image':
+      return `  ${c.dim(`[image${b.media_type ? ` ${visible(b.media_type)}` : ''}]`)}`;
+    case 'tool_call':
+      return `  ${callLine(b, v)}${v.verbose ? `\n${callDetail(b, v)}` : ''}`;
+    case 'tool_result': {
+      if (!v.verbose) return null;
+      const text = resultText(b.content).replace(/\n+$/, '');
+      return `  ${b.is_error ? c.red('← error') : c.bold('← result')}${text ? `\n${c.dim(indented(visibleLines(text), PAD))}` : ''}`;
+    }
+  }
+}
+
+const ROLE_COLOUR = { system: 'magenta', user: 'green', assistant: 'blue', tool: 'yellow' } as const;
+
+/** Messages numbered from `first`; a message with nothing to show (tool results without -v) is left out. */
+export function renderConversation(messages: readonly NeutralMessage[], v: ConversationView, first = 1): string {
+  const c = v.chalk;
+  const out: string[] = [];
+  messages.forEach((m, i) => {
+    const body = m.content.map((b) => block(b, v)).filter((s): s is string => s !== null);
+    if (body.length === 0) return;
+    const who = `${ROLE_TITLES[m.role]}${m.author ? ` (${visible(m.author)})` : ''}`;
+    out.push(`${c[ROLE_COLOUR[m.role]].bold(`── ${first + i}. ${who}`)}${m.timestamp ? c.dim(` · ${visible(m.timestamp)}`) : ''}\n\n${body.join('\n\n')}\n`);
+  });
+  return out.join('\n');
+}
