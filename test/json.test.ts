@@ -166,6 +166,11 @@ describe('--json records', () => {
     expect(keys(['remote'])).toEqual(['name url v']);
     const REF = 'diverged local new ok old ref remote status v';
     for (const verb of ['push', 'fetch', 'pull']) expect(new Set(keys([verb]))).toEqual(new Set([REF]));
+    expect(keys(['clone', remote, join(dir, 'cloned.ctx')])).toEqual(['branches filter path remote tags url v']);
+    // -a: the same records as branch, remote-tracking ones named remotes/origin/NAME
+    const all = ctx(store, ['branch', '-a', '--json'], { env }).stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(all.filter((b) => b.name.startsWith('remotes/origin/')).length).toBeGreaterThan(0);
+    for (const b of all) expect(Object.keys(b).filter((k) => k !== 'title').sort().join(' ')).toBe('created_at id name summary type v');
     expect(keys(['remote', 'remove', 'origin'])).toEqual(['removed url v']);
     // some sixty ctx processes one after another: minutes on a loaded 2-core machine
   }, 300_000);

@@ -261,7 +261,7 @@ describe('saved sessions travel', () => {
       git(url, ['init', '--bare', '-q']);
     }
     run(a, ['remote', 'add', 'origin', url]);
-    const pushed = ok(sync(a, ['push'])).stdout;
+    const pushed = ok(sync(a, ['push', '-v'])).stdout;
     expect(pushed).toContain('new\trefs/tags/team/pre-migration\trefs/tags/team/pre-migration\t-\t');
     expect(pushed).toContain('new\trefs/tags/clash\t');
 
@@ -283,7 +283,7 @@ describe('saved sessions travel', () => {
     run(b, ['restore', 'team/pre-migration', '-b', 'agent']);
     expect(bytes(b, ['agent'])).toEqual(bytes(a, ['team/pre-migration']));
     // pushing the clashing save back is refused: a tag never moves
-    const back = sync(b, ['push']);
+    const back = sync(b, ['push', '-v']);
     expect(back.code).toBe(1);
     expect(back.stdout).toMatch(/^rejected: tag exists\trefs\/tags\/clash\t/m);
   });

@@ -48,7 +48,7 @@ describe('a remote branch that is a plain git commit', () => {
     const c = commit(store, 'main', 'one');
     const bare = bareRepo();
     ok(ctx(store, ['remote', 'add', 'origin', bare]));
-    ok(ctx(store, ['push']));
+    ok(ctx(store, ['push', '-v']));
     const plain = plainCommit();
     execFileSync('git', ['-C', plain.dir, 'push', '-q', bare, 'HEAD:refs/heads/x']);
     ok(ctx(store, ['fetch']));
@@ -60,10 +60,10 @@ describe('a remote branch that is a plain git commit', () => {
     expect(log.stdout.trim().split('\n')).toHaveLength(1);
 
     // it tracks nothing here: a pull leaves it remote-tracking only
-    ok(ctx(store, ['pull']));
+    ok(ctx(store, ['pull', '-v']));
     expect(localBranches(store)).toEqual(['refs/heads/main']);
     // named, it is refused: a branch of ctx's is a context chain
-    const named = ctx(store, ['pull', 'origin', 'x']);
+    const named = ctx(store, ['pull', '-v', 'origin', 'x']);
     expect(named.code).toBe(1);
     expect(named.stdout).toContain(`rejected: not a context commit\trefs/heads/x\trefs/heads/x\t-\t-\n`);
     expect(named.stderr).toContain(`hint: x: origin/x (ctx-${plain.oid.slice(0, 12)}) has no meta.json: another tool's commit, left on origin/x\n`);
@@ -108,24 +108,24 @@ describe('a remote with 5,000 branches', () => {
     const tip = git(store, ['rev-parse', 'main']).trim();
     const bare = bareRepo();
     ok(ctx(store, ['remote', 'add', 'origin', bare]));
-    ok(ctx(store, ['push']));
+    ok(ctx(store, ['push', '-v']));
     // built in one process: one ref transaction, packed
     const lines = Array.from({ length: 5_000 }, (_, i) => `create refs/heads/b/${String(i).padStart(5, '0')} ${tip}\n`).join('');
     execFileSync('git', ['--git-dir', bare, 'update-ref', '--stdin'], { input: lines });
     execFileSync('git', ['--git-dir', bare, 'pack-refs', '--all']);
 
-    const pull = ok(ctx(store, ['pull']));
+    const pull = ok(ctx(store, ['pull', '-v']));
     expect(localBranches(store)).toEqual(['refs/heads/main']);
     // one record per remote-tracking ref fetched, then one for the branch that tracks
     expect(pull.stdout.split('\n').filter((l) => l.includes('\trefs/heads/main\trefs/heads/main\t'))).toEqual([`up to date\trefs/heads/main\trefs/heads/main\tctx-${tip.slice(0, 12)}\tctx-${tip.slice(0, 12)}`]);
     expect(git(store, ['rev-parse', 'refs/remotes/origin/b/01234']).trim()).toBe(tip);
 
-    const named = ctx(store, ['pull', 'origin', 'b/00007', 'b/04999', 'nope']);
+    const named = ctx(store, ['pull', '-v', 'origin', 'b/00007', 'b/04999', 'nope']);
     expect(named.code).toBe(1);
     expect(named.stdout).toContain(`new\trefs/heads/b/00007\trefs/heads/b/00007\t-\tctx-${tip.slice(0, 12)}\n`);
     expect(named.stdout).toContain('rejected: no such branch on origin\trefs/heads/nope\trefs/heads/nope\t-\t-\n');
     expect(localBranches(store)).toEqual(['refs/heads/b/00007', 'refs/heads/b/04999', 'refs/heads/main']);
-    expect(ctx(store, ['pull', 'origin', 'bad..name']).code).toBe(2);
+    expect(ctx(store, ['pull', '-v', 'origin', 'bad..name']).code).toBe(2);
 
     const log = ok(ctx(store, ['log', '--all', '-n', '5']));
     expect(log.stdout.trim().split('\n')).toHaveLength(5);

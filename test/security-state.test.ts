@@ -145,7 +145,7 @@ describe('forged state arriving through pull (item 5)', () => {
     ctx(origin, ['state', 'init', 'other'], { env });
     const mine = newStore();
     ctx(mine, ['remote', 'add', 'origin', origin], { env });
-    expect(ctx(mine, ['pull', 'origin', 'room', 'other'], { env }).code).toBe(0);
+    expect(ctx(mine, ['pull', '-v', 'origin', 'room', 'other'], { env }).code).toBe(0);
     const good = git(mine, ['rev-parse', 'room']).trim();
     const other = git(mine, ['rev-parse', 'other']).trim();
     // the remote gains a commit forged with git plumbing, then an honest one on top, and other moves on honestly
@@ -153,7 +153,7 @@ describe('forged state arriving through pull (item 5)', () => {
     ctx(origin, ['state', 'set', 'room', 'reasoning.summary', 'later', '--as', 'summarization'], { env });
     ctx(origin, ['state', 'set', 'other', 'llm.provider', 'openai', '--as', 'inference'], { env });
     const theirs = git(origin, ['rev-parse', 'room']).trim();
-    const r = ctx(mine, ['pull'], { env });
+    const r = ctx(mine, ['pull', '-v'], { env });
     expect(r).toMatchObject({
       code: 5,
       stdout: '',
@@ -165,13 +165,13 @@ describe('forged state arriving through pull (item 5)', () => {
     expect(ctx(mine, ['state', 'get', 'room', 'llm.provider'], { env })).toMatchObject({ code: 4, stderr: 'ctx: room: llm.provider is not set\n' });
     expect(ctx(mine, ['verify', 'origin/room'], { env })).toMatchObject({ code: 5, stderr: `ctx: ctx-${forged.slice(0, 12)}: ${why}\n` });
     // again: still refused (the check runs from the local tip, not from the last fetch)
-    expect(ctx(mine, ['pull'], { env }).code).toBe(5);
+    expect(ctx(mine, ['pull', '-v'], { env }).code).toBe(5);
     // a store that never had the branch: fetch keeps it without a word (nothing here tracks it: a remote of
     // many branches is not checked whole); pulling it by name checks the whole chain and refuses it
     const fresh = newStore();
     ctx(fresh, ['remote', 'add', 'origin', origin], { env });
     expect(ctx(fresh, ['fetch'], { env })).toMatchObject({ code: 0, stderr: 'origin (git transport): 2 new\n' });
-    expect(ctx(fresh, ['pull', 'origin', 'room'], { env })).toMatchObject({
+    expect(ctx(fresh, ['pull', '-v', 'origin', 'room'], { env })).toMatchObject({
       code: 5,
       stderr: `ctx: pull origin/room: ctx-${forged.slice(0, 12)} ${why}; no branch moved (the remote's commits stay on origin/room: ctx verify origin/room)\n`,
     });
@@ -183,14 +183,14 @@ describe('forged state arriving through pull (item 5)', () => {
     ctx(origin, ['state', 'init', 'room'], { env });
     const mine = newStore();
     ctx(mine, ['remote', 'add', 'origin', origin], { env });
-    expect(ctx(mine, ['pull', 'origin', 'room'], { env }).code).toBe(0);
+    expect(ctx(mine, ['pull', '-v', 'origin', 'room'], { env }).code).toBe(0);
     for (let i = 0; i < 3; i++) ctx(origin, ['state', 'set', 'room', 'reasoning.summary', `"s${i}"`, '--as', 'summarization'], { env });
-    const p = ctx(mine, ['pull'], { env });
+    const p = ctx(mine, ['pull', '-v'], { env });
     expect(p).toMatchObject({ code: 0, stdout: expect.stringContaining('fast-forward\trefs/heads/room') });
     expect(p.stderr).not.toContain('warning');
     expect(ctx(mine, ['state', 'get', 'room', 'reasoning.summary'], { env }).stdout).toBe('"s2"\n');
     const script = forge(origin, 'room', (m) => void (m.state = { op: 'set', agent: 'orchestrator', keys: [], diff: {} }), put('evil.sh', '#!/bin/sh\necho owned\n', '100755'));
-    expect(ctx(mine, ['pull'], { env })).toMatchObject({
+    expect(ctx(mine, ['pull', '-v'], { env })).toMatchObject({
       code: 5,
       stderr: `ctx: pull origin/room: ctx-${script.slice(0, 12)} state/evil.sh is not an entry ctx writes (<namespace>.json, .policy.json, .schema.json, .blob-<blake3>); no branch moved (the remote's commits stay on origin/room: ctx verify origin/room)\n`,
     });

@@ -82,7 +82,7 @@ describe.each([
     ok(ctx(store, ['remote', 'add', 'origin', url], { env }));
     expect(ok(ctx(store, ['remote'], { env })).stdout).toBe(`origin\t${url}\n`);
 
-    const push = ok(ctx(store, ['push'], { env }));
+    const push = ok(ctx(store, ['push', '-v'], { env }));
     expect(statuses(push)).toEqual(new Map([['refs/heads/claude/s-1', 'new'], ['refs/notes/ctx', 'new']]));
     const remote = lsRemote(url);
     expect(remote.get('refs/heads/claude/s-1')).toBe(a2);
@@ -90,7 +90,7 @@ describe.each([
     // the push moved the remote-tracking refs, as git does
     expect(git(store, ['rev-parse', 'refs/remotes/origin/claude/s-1']).trim()).toBe(a2);
 
-    const again = ok(ctx(store, ['push', 'origin', '--json'], { env }));
+    const again = ok(ctx(store, ['push', '-v', 'origin', '--json'], { env }));
     const records = again.stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(records.map((r) => [r.ref, r.status, r.ok])).toEqual([
       ['refs/heads/claude/s-1', 'up to date', true],
@@ -114,7 +114,7 @@ describe.each([
     const { url } = served();
     const a1 = commit(store, 'main', 'one');
     ok(ctx(store, ['remote', 'add', 'origin', url], { env }));
-    ok(ctx(store, ['push'], { env }));
+    ok(ctx(store, ['push', '-v'], { env }));
 
     // someone else adds a commit with native git (same tree, new message)
     const work = join(tempDir(), 'native.git');
@@ -134,7 +134,7 @@ describe.each([
     const log = ok(ctx(store, ['log', 'origin/main']));
     expect(log.stdout.split('\n')[0]).toMatch(new RegExp(`^ctx-${native.slice(0, 12)}\t`));
 
-    const pull = ok(ctx(store, ['pull'], { env }));
+    const pull = ok(ctx(store, ['pull', '-v'], { env }));
     expect(statuses(pull).get('refs/heads/main')).toBe('fast-forward');
     expect(git(store, ['rev-parse', 'refs/heads/main']).trim()).toBe(native);
     expect(fsck(store).code).toBe(0);
@@ -146,24 +146,24 @@ describe.each([
     for (const s of [A, B]) ok(ctx(s, ['remote', 'add', 'origin', url], { env }));
     const a1 = commit(A, 'alice/a', 'a one', { CTX_PRINCIPAL: 'alice' });
     ok(ctx(A, ['annotate', a1, '--summary', 'alice says'], { env: { ...FIXED_ENV, CTX_PRINCIPAL: 'alice' } }));
-    ok(ctx(A, ['push'], { env }));
+    ok(ctx(A, ['push', '-v'], { env }));
 
     // a pull makes local only the branches named (the others stay origin/NAME)
-    ok(ctx(B, ['pull', 'origin', 'alice/a'], { env }));
+    ok(ctx(B, ['pull', '-v', 'origin', 'alice/a'], { env }));
     const b1 = commit(B, 'bob/b', 'b one', { CTX_PRINCIPAL: 'bob' });
     ok(ctx(B, ['annotate', a1, '--summary', 'bob on alice'], { env: { ...FIXED_ENV, CTX_PRINCIPAL: 'bob' } }));
     ok(ctx(B, ['annotate', b1, '--summary', 'bob says'], { env: { ...FIXED_ENV, CTX_PRINCIPAL: 'bob' } }));
     // meanwhile alice annotates again and pushes first
     ok(ctx(A, ['annotate', a1, '--label', 'reviewed'], { env: { ...FIXED_ENV, CTX_PRINCIPAL: 'alice' } }));
-    ok(ctx(A, ['push'], { env }));
+    ok(ctx(A, ['push', '-v'], { env }));
 
-    const rejected = ctx(B, ['push'], { env });
+    const rejected = ctx(B, ['push', '-v'], { env });
     expect(rejected.code).toBe(1);
     expect(statuses(rejected)).toEqual(new Map([['refs/heads/alice/a', 'up to date'], ['refs/heads/bob/b', 'new'], ['refs/notes/ctx', 'rejected: diverged']]));
     expect(rejected.stderr).toContain('hint: refs/notes/ctx: ctx fetch origin merges');
     expect(statuses(ok(ctx(B, ['fetch'], { env }))).get('refs/notes/ctx')).toBe('merged');
-    expect(statuses(ok(ctx(B, ['push'], { env }))).get('refs/notes/ctx')).toBe('fast-forward');
-    ok(ctx(A, ['pull', 'origin', 'bob/b'], { env }));
+    expect(statuses(ok(ctx(B, ['push', '-v'], { env }))).get('refs/notes/ctx')).toBe('fast-forward');
+    ok(ctx(A, ['pull', '-v', 'origin', 'bob/b'], { env }));
 
     for (const s of [A, B]) {
       expect(git(s, ['rev-parse', 'refs/heads/alice/a', 'refs/heads/bob/b']).trim().split('\n')).toEqual([a1, b1]);
@@ -179,14 +179,14 @@ describe.each([
     const [A, B] = [newStore(), newStore()];
     for (const s of [A, B]) ok(ctx(s, ['remote', 'add', 'origin', url], { env }));
     const base = commit(A, 'main', 'base');
-    ok(ctx(A, ['push'], { env }));
-    ok(ctx(B, ['pull', 'origin', 'main'], { env }));
+    ok(ctx(A, ['push', '-v'], { env }));
+    ok(ctx(B, ['pull', '-v', 'origin', 'main'], { env }));
     const a2 = commit(A, 'main', 'alice next');
     const b2 = commit(B, 'main', 'bob next');
-    ok(ctx(A, ['push'], { env }));
+    ok(ctx(A, ['push', '-v'], { env }));
     const before = refSnapshot(dir);
 
-    const push = ctx(B, ['push'], { env });
+    const push = ctx(B, ['push', '-v'], { env });
     expect(push.code).toBe(1);
     expect(push.stdout).toBe(`rejected: diverged\trefs/heads/main\trefs/heads/main\tctx-${a2.slice(0, 12)}\tctx-${b2.slice(0, 12)}\n`);
     expect(push.stderr).toContain('hint: main: ctx fetch origin: both tips are kept');
@@ -198,7 +198,7 @@ describe.each([
     expect(rec).toMatchObject({ ref: 'refs/heads/main', local: 'refs/remotes/origin/main', old: base, new: a2, status: 'fast-forward', diverged: true });
     expect(git(B, ['rev-parse', 'refs/heads/main', 'refs/remotes/origin/main']).trim().split('\n')).toEqual([b2, a2]);
 
-    const pull = ctx(B, ['pull'], { env });
+    const pull = ctx(B, ['pull', '-v'], { env });
     expect(pull.code).toBe(1);
     expect(statuses(pull).get('refs/heads/main')).toBe('rejected: diverged');
     expect(git(B, ['rev-parse', 'refs/heads/main']).trim()).toBe(b2);
@@ -214,7 +214,7 @@ describe('through the git binary only', () => {
     execFileSync('git', ['init', '-q', '--bare', bare]);
     const c = commit(store, 'main', 'local path');
     ok(ctx(store, ['remote', 'add', 'shared', bare]));
-    expect(statuses(ok(ctx(store, ['push', 'shared']))).get('refs/heads/main')).toBe('new');
+    expect(statuses(ok(ctx(store, ['push', '-v', 'shared']))).get('refs/heads/main')).toBe('new');
     expect(lsRemote(bare).get('refs/heads/main')).toBe(c);
     expect(ok(ctx(store, ['fetch', 'shared'])).stdout).toContain('up to date\trefs/heads/main\trefs/remotes/shared/main');
   });
@@ -225,16 +225,16 @@ describe('through the git binary only', () => {
     execFileSync('git', ['init', '-q', '--bare', bare]);
     ok(ctx(store, ['remote', 'add', 'origin', bare]));
     const clean = commit(store, 'main', 'nothing to hide');
-    ok(ctx(store, ['push']));
+    ok(ctx(store, ['push', '-v']));
     git(store, ['config', 'ctx.secrets', 'warn']); // stored as it is, so only the push-time scan stands in the way
     const token = 'ghp_' + 'q7Rk2mZp9XwL4vB8nT1cY6dF3hJ0sGaE5uQi'.slice(0, 36);
     const leaky = JSON.parse(ctx(store, ['checkpoint', '-b', 'main', '--format', 'claude-code-v1', '--json', '-'], { input: `${JSON.stringify({ type: 'user', message: { role: 'user', content: `my token is ${token}` } })}\n`, env: FIXED_ENV }).stdout).id.slice(4);
-    const blocked = ctx(store, ['push']);
+    const blocked = ctx(store, ['push', '-v']);
     expect(blocked.code).toBe(1);
     expect(blocked.stderr).toBe(`ctx: push blocked: 1 commit new to the remote hold secrets: ctx-${leaky.slice(0, 12)} (github-token)\n`);
     expect(blocked.stderr).not.toContain(token);
     expect(lsRemote(bare).get('refs/heads/main')).toBe(clean);
-    ok(ctx(store, ['push', '--allow-secrets']));
+    ok(ctx(store, ['push', '-v', '--allow-secrets']));
     expect(lsRemote(bare).get('refs/heads/main')).toBe(leaky);
   });
 
@@ -249,7 +249,7 @@ describe('through the git binary only', () => {
     ok(ctx(store, ['remote', 'add', 'origin', 'ssh://carol:pa55word@git.example.invalid:2222/team/ctx.git']));
     ok(ctx(store, ['remote', 'add', 'scp', 'git@git.example.invalid:team/ctx.git']));
     for (const name of ['origin', 'scp']) {
-      const r = ctx(store, ['push', name], { env: { GIT_SSH_COMMAND: fake } });
+      const r = ctx(store, ['push', '-v', name], { env: { GIT_SSH_COMMAND: fake } });
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/^ctx: listing \w+ \(.*\) failed: .*Could not read from remote repository|^ctx: listing .* failed/m);
       expect(r.stderr + r.stdout).not.toContain('pa55word');
@@ -267,11 +267,11 @@ describe('through the git binary only', () => {
     const c = commit(store, 'main', 'auth');
     const withCreds = url.replace('http://', 'http://bob:hunter2-secret@');
     ok(ctx(store, ['remote', 'add', 'origin', withCreds]));
-    const r = ok(ctx(store, ['push']));
+    const r = ok(ctx(store, ['push', '-v']));
     expect(r.stdout + r.stderr).not.toContain('hunter2');
     expect(lsRemote(withCreds).get('refs/heads/main')).toBe(c);
     ok(ctx(store, ['remote', 'add', 'wrong', url.replace('http://', 'http://bob:wrong-secret@')]));
-    const bad = ctx(store, ['push', 'wrong']);
+    const bad = ctx(store, ['push', '-v', 'wrong']);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('bob:***@');
     expect(bad.stderr).not.toContain('wrong-secret');
@@ -284,7 +284,7 @@ describe('without git on PATH', () => {
     commit(store, 'main', 'x');
     ok(ctx(store, ['remote', 'add', 'here', '/srv/ctx.git'], { env: noGit }));
     ok(ctx(store, ['remote', 'add', 'far', 'ssh://u:topsecret@h/x.git'], { env: noGit }));
-    const local = ctx(store, ['push', 'here'], { env: noGit });
+    const local = ctx(store, ['push', '-v', 'here'], { env: noGit });
     expect(local.code).toBe(1);
     expect(local.stderr).toBe('ctx: remote here is a local path URL (/srv/ctx.git): without the git binary on PATH only http(s) remotes work\n');
     const ssh = ctx(store, ['fetch', 'far'], { env: noGit });
@@ -301,10 +301,10 @@ describe('without git on PATH', () => {
     const { url } = served(authServer);
     const c = commit(store, 'main', 'token');
     ok(ctx(store, ['remote', 'add', 'origin', url.replace('http://', 'http://bob@')], { env: noGit }));
-    const denied = ctx(store, ['push'], { env: noGit });
+    const denied = ctx(store, ['push', '-v'], { env: noGit });
     expect(denied.code).toBe(1);
     expect(denied.stderr).toMatch(/HTTP 401/);
-    const r = ok(ctx(store, ['push'], { env: { ...noGit, CTX_TOKEN: 'hunter2-secret' } }));
+    const r = ok(ctx(store, ['push', '-v'], { env: { ...noGit, CTX_TOKEN: 'hunter2-secret' } }));
     expect(r.stdout + r.stderr).not.toContain('hunter2');
     expect(lsRemote(url.replace('http://', 'http://bob:hunter2-secret@')).get('refs/heads/main')).toBe(c);
   });
@@ -332,7 +332,7 @@ function craftedRemote(): { url: string; dir: string } {
     crafted = served();
     commit(source, 'main', 'served');
     ok(ctx(source, ['remote', 'add', 'origin', crafted.url]));
-    ok(ctx(source, ['push']));
+    ok(ctx(source, ['push', '-v']));
   }
   return crafted;
 }
@@ -408,6 +408,6 @@ describe('remote URLs and names refused up front', () => {
     expect(refSnapshot(store)).toBe(refsBefore);
     // 255 bytes is a name git and ctx both take
     ok(ctx(store, ['remote', 'add', 'r'.repeat(255), url]));
-    ok(ctx(store, ['push', 'r'.repeat(255)]));
+    ok(ctx(store, ['push', '-v', 'r'.repeat(255)]));
   });
 });

@@ -18,17 +18,26 @@ export default defineCommand({
     { name: 'action', description: 'list (default) or delete', values: ['list', 'delete'] },
     { name: 'name', description: 'the branch to delete', values: 'branch' },
   ],
-  options: [],
-  examples: ['ctx branch', 'ctx branch delete review/finding-1', 'ctx branch --json'],
-  async run(io, [action, name]: [string | undefined, string | undefined]): Promise<Result> {
+  options: [
+    { flags: '-r, --remotes', description: 'list the remote-tracking branches (REMOTE/NAME) that fetch, pull and clone write' },
+    { flags: '-a, --all', description: 'list local branches, then remote-tracking ones as remotes/REMOTE/NAME' },
+  ],
+  examples: ['ctx branch', 'ctx branch -r', 'ctx branch -a --json', 'ctx branch delete review/finding-1', 'ctx branch --json'],
+  async run(io, [action, name]: [string | undefined, string | undefined], flags: { remotes?: boolean; all?: boolean }): Promise<Result> {
     if (action === 'delete') {
       if (!name) throw new UsageError('branch delete needs a NAME');
       return { deleted: await io.withRepo(false, async (repo) => deleteBranch(repo, name)) };
     }
     if (action !== undefined && action !== 'list') throw new UsageError(unknownName('action', action, ['list', 'delete'], `unknown branch action '${action}' (list, delete)`, { closed: true }));
     // a damaged branch does not hide the others: they are listed, it is warned about (ctx verify fails on it)
-    const { branches: list, damaged } = await io.withRepo(false, (repo) => branchList(repo));
-    return { list, damaged };
+    return io.withRepo(false, async (repo) => {
+      const local = flags.remotes ? { branches: [], damaged: [] } : await branchList(repo);
+      if (!flags.remotes && !flags.all) return { list: local.branches, damaged: local.damaged };
+      // as git: -r names them origin/x, -a remotes/origin/x after the local ones
+      const remote = await branchList(repo, true);
+      const tracking = flags.all ? remote.branches.map((b) => ({ ...b, name: `remotes/${b.name}` })) : remote.branches;
+      return { list: [...local.branches, ...tracking], damaged: [...local.damaged, ...remote.damaged] };
+    });
   },
   print(io, r) {
     if ('deleted' in r) {

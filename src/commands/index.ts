@@ -11,7 +11,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'checkpoint', usage: '[options] [file]', summary: 'add a context commit to a branch; prints its id', load: () => import('./checkpoint.js') },
   { name: 'show', usage: '[options] <id>', summary: 'all metadata of a commit', load: () => import('./show.js') },
   { name: 'log', usage: '[options] [id]', summary: 'history toward the root, newest first', load: () => import('./log.js') },
-  { name: 'branch', usage: '[action] [name]', summary: 'list chains and their tips, or delete one', load: () => import('./branch.js') },
+  { name: 'branch', usage: '[options] [action] [name]', summary: 'list chains and their tips, or delete one', load: () => import('./branch.js') },
   { name: 'fork', usage: '<id> [name]', summary: 'a new branch at any commit', load: () => import('./fork.js') },
   { name: 'materialize', usage: '[options] <id>', summary: 'the whole context at a commit', load: () => import('./materialize.js') },
   { name: 'snapshot', usage: '[options] <branch>', summary: "store a branch's whole context as a snapshot commit on top of it", load: () => import('./snapshot.js') },
@@ -120,8 +120,9 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'serve', usage: '[options]', summary: 'a local read-only web view of the store: the branch graph, sessions, diffs, resume commands', load: () => import('./serve.js') },
   { name: 'remote', usage: '[action] [name] [url]', summary: 'list, add or remove git remotes of the store', load: () => import('./remote.js') },
   { name: 'push', usage: '[options] [remote]', summary: 'send branches, tags and annotations to a remote, fast-forward only', load: () => import('./push.js') },
+  { name: 'clone', usage: '[options] [url] [dir]', summary: 'a new store from a remote: every branch, tag and annotation, origin configured', load: () => import('./clone.js') },
   { name: 'fetch', usage: '[remote]', summary: 'bring a remote into refs/remotes/REMOTE/*, merge its annotations', load: () => import('./fetch.js') },
-  { name: 'pull', usage: '[remote] [branch...]', summary: 'fetch, then fast-forward local branches that did not diverge', load: () => import('./pull.js') },
+  { name: 'pull', usage: '[options] [remote] [branch...]', summary: 'fetch, then fast-forward local branches that did not diverge', load: () => import('./pull.js') },
   // completion is built from this table: it is handed the table rather than importing it
   { name: 'completion', usage: '<shell>', summary: 'print a shell completion script: bash, zsh or fish', load: async () => ({ default: (await import('./completion.js')).completion(COMMANDS, loadAll) }) },
 ];

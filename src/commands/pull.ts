@@ -11,12 +11,12 @@ export default defineCommand({
     { name: 'remote', description: 'remote name (default: the only one, else origin)', values: 'remote' },
     { name: 'branch...', description: "branches to create or fast-forward from REMOTE's (default: the local branches REMOTE also has)", values: 'branch' },
   ],
-  options: [],
-  examples: ['ctx pull', 'ctx pull origin claude/s-1', 'ctx pull origin --json'],
-  async run(io, [remote, branches]: [string | undefined, string[] | undefined]) {
+  options: [{ flags: '-v, --verbose', description: 'one line per ref (the table, or TAB-separated lines), as fetch prints' }],
+  examples: ['ctx pull', 'ctx pull -v', 'ctx pull origin claude/s-1', 'ctx pull origin --json'],
+  async run(io, [remote, branches]: [string | undefined, string[] | undefined], _flags: { verbose?: boolean }) {
     const p = syncProgress(io, 'pull');
     return io.withRepo(false, (repo) => pull(repo, remote, { env: io.env, ...p, ...(branches?.length ? { branches } : {}) })).finally(p.done);
   },
-  print: (io, report) => printSyncReport(io, report, 'From'),
+  print: (io, report, flags) => printSyncReport(io, report, 'From', flags.verbose === true),
   failure: (report) => syncFailure('pull', report),
 });

@@ -190,6 +190,11 @@ export function exportJson(sessionId: string, path: string, command: string, bra
 }
 
 /** `url` always redacted (`user:***@`). */
+/** `ctx clone`: the store made and what it holds (counts of local branches and tags after the clone). */
+export function cloneJson(path: string, url: string, filter: string | null, branches: number, tags: number) {
+  return { v: 1, path, remote: 'origin', url, filter, branches, tags };
+}
+
 export function remoteJson(name: string, url: string) {
   return { v: 1, name, url };
 }

@@ -269,9 +269,11 @@ export async function branches(ctx: RepoContext): Promise<BranchInfo[]> {
 /**
  * The branches that read, and one integrity error per damaged branch (a garbage ref file, a tip that
  * is no commit or cannot be read) or damaged packed-refs: `ctx branch` lists the first and reports the rest.
+ * `remote`: the remote-tracking branches instead, named REMOTE/NAME (`ctx branch -r`).
  */
-export async function branchList(ctx: RepoContext): Promise<{ branches: BranchInfo[]; damaged: IntegrityError[] }> {
-  const scanned = ctx.refs.scan(refs.heads);
+export async function branchList(ctx: RepoContext, remote = false): Promise<{ branches: BranchInfo[]; damaged: IntegrityError[] }> {
+  const prefix = remote ? refs.remotes : refs.heads;
+  const scanned = ctx.refs.scan(prefix);
   const values = scanned.refs.map((h) => h.oid);
   // another tool's branch (an older pull made one of a remote's plain commit) is named and left out
   const skip = await foreignValues(ctx, scanned.refs, values, values);
@@ -279,14 +281,14 @@ export async function branchList(ctx: RepoContext): Promise<{ branches: BranchIn
   const damaged: IntegrityError[] = [...scanned.damaged];
   const info = async (ref: string, oid: string): Promise<BranchInfo> => {
     const [stored] = await readStoredCommits(ctx.engine, [await ctx.commitAt(ref, oid)]);
-    return { name: ref.slice(refs.heads.length), id: fullId(oid), meta: stored.meta };
+    return { name: ref.slice(prefix.length), id: fullId(oid), meta: stored.meta };
   };
   try {
     // every tip in one pipelined pass; only when one fails is each read alone, to name it
     const objs = await ctx.engine.readObjects(heads.map((h) => h.oid));
     if (objs.some((o) => o?.type !== 'commit')) throw new IntegrityError('a tip is not a commit');
     const stored = await readStoredCommits(ctx.engine, heads.map((h) => h.oid));
-    return { branches: heads.map((h, i) => ({ name: h.ref.slice(refs.heads.length), id: fullId(h.oid), meta: stored[i].meta })), damaged };
+    return { branches: heads.map((h, i) => ({ name: h.ref.slice(prefix.length), id: fullId(h.oid), meta: stored[i].meta })), damaged };
   } catch (e) {
     if (!(e instanceof IntegrityError)) throw e;
   }

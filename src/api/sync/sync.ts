@@ -176,7 +176,11 @@ export async function fetch(ctx: RepoContext, name: string | undefined, opts: Sy
 /** fetch, then fast-forward the local branches that track (or create the ones named); divergent ones keep both tips. */
 export async function pull(ctx: RepoContext, name: string | undefined, opts: SyncOptions = {}): Promise<SyncReport> {
   const named = opts.branches && [...new Set(opts.branches.map((b) => checkBranchName(b)))];
-  const fetched = await fetch(ctx, name, opts);
+  return moveBranches(ctx, await fetch(ctx, name, opts), named);
+}
+
+/** Pull's second half, on a fetch's report: create or fast-forward the branches (`named`, else the tracking ones), reported after the fetched refs. */
+export async function moveBranches(ctx: RepoContext, fetched: SyncReport, named: readonly string[] | undefined): Promise<SyncReport> {
   const remote = fetched.remote;
   const moving = pulled(ctx, remote, named);
   // only the branches pull may move are checked: a remote of 100,000 branches costs what it shares with us
