@@ -36,7 +36,7 @@ Capture:
 Browse:
   log [options] [id]                                       history toward the root, newest first
   show [options] <id>                                      all metadata of a commit
-  branch [action] [name]                                   list chains and their tips, or delete one
+  branch [options] [action] [name]                         list chains and their tips, or delete one
   fork <id> [name]                                         a new branch at any commit
   sessions                                                 saved sessions, newest first
   threads <id>                                             a chain's threads and their last activity, newest first: a status preamble
@@ -49,14 +49,16 @@ Browse:
   current [options]                                        the tip of a session's branch, e.g. for a ticket's context_id; exits 4 when no branch holds it
   materialize [options] <id>                               the whole context at a commit
   budget [options] <id>                                    tokens the context at a commit uses of a model window; exits 6 over the threshold
+  usage [options]                                          tokens and estimated cost of the sessions, from the usage their transcripts record
   export [options] <runtime> <id>                          write a context as a new session of a runtime where it looks; prints the runtime's resume command
   serve [options]                                          a local read-only web view of the store: the branch graph, sessions, diffs, resume commands
 
 Share:
   remote [action] [name] [url]                             list, add or remove git remotes of the store
+  clone [options] [url] [dir]                              a new store from a remote: every branch, tag and annotation, origin configured
   push [options] [remote]                                  send branches, tags and annotations to a remote, fast-forward only
   fetch [remote]                                           bring a remote into refs/remotes/REMOTE/*, merge its annotations
-  pull [remote] [branch...]                                fetch, then fast-forward local branches that did not diverge
+  pull [options] [remote] [branch...]                      fetch, then fast-forward local branches that did not diverge
 
 State:
   state [options] <action> <branch> [key] [value]          structured state of a branch: init its namespaces and policy, set a key as an agent, get a value at any commit
