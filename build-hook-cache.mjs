@@ -32,7 +32,9 @@ try {
     const file = join(home, name ?? 'session.json');
     const whole = readFileSync(fixture(from));
     // the first half (whole lines; opencode: the first message), then all of it
-    const halves = name === null ? [Buffer.from(JSON.stringify({ ...JSON.parse(whole), messages: JSON.parse(whole).messages.slice(0, 1) })), whole] : [whole.subarray(0, whole.indexOf(10, whole.length >> 1) + 1), whole];
+    // (copilot: up to an agentStop's hook.start, where Copilot runs the hook: its capture waits for that line)
+    const middle = runtime === 'copilot' ? whole.indexOf('"hookType":"agentStop"', whole.length >> 1) : whole.length >> 1;
+    const halves = name === null ? [Buffer.from(JSON.stringify({ ...JSON.parse(whole), messages: JSON.parse(whole).messages.slice(0, 1) })), whole] : [whole.subarray(0, whole.indexOf(10, middle) + 1), whole];
     mkdirSync(home, { recursive: true });
     for (const bytes of halves) {
       writeFileSync(file, bytes);

@@ -2,10 +2,11 @@
 // real copilot 1.0.102 run, its long system prompt and usage lines shortened) imports byte-exact as
 // turn and compaction commits, reads as neutral messages, captures through `ctx hook copilot` as the
 // import splits it, exports for `copilot --resume`; the hook file, the recognizer and tool effects.
+import { spawn } from 'node:child_process';
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, ctx, fsck, git, newStore, tempDir } from './helpers.js';
+import { CTX, FIXTURES, ctx, fsck, git, newStore, tempDir } from './helpers.js';
 import { copilotEvents } from '../src/formats/copilot-events.js';
 import { tools } from '../src/runtimes/copilot/tools.js';
 import { shellSession } from '../src/runtimes/copilot/shell-session.js';
@@ -94,6 +95,30 @@ describe('copilot: import of an events.jsonl', { timeout: 240_000 }, () => {
 });
 
 describe('copilot: live capture through ctx hook copilot', { timeout: 240_000 }, () => {
+  it('waits for Copilot to write the events file: a hook run before its hook.start line is there captures up to that line', async () => {
+    const store = newStore();
+    const home = join(tempDir(), '.copilot');
+    const file = join(home, 'session-state', SESSION, 'events.jsonl');
+    const env = { ...process.env, ...ENV, COPILOT_HOME: home, CTX_STORE: store };
+    const n = hookStarts('agentStop')[0];
+    // the hook starts before the file exists (Copilot 1.0.102 writes its events in the background)
+    const child = spawn(process.execPath, [CTX, 'hook', 'copilot'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    child.stdin.end(JSON.stringify({ sessionId: SESSION, timestamp: 1, cwd: '/home/alice/proj', transcriptPath: file, stopReason: 'end_turn', stop_hook_active: false }));
+    let out = '';
+    child.stdout.on('data', (b) => (out += b));
+    child.stderr.on('data', (b) => (out += b));
+    const exited = new Promise<number | null>((done) => child.on('close', done));
+    await new Promise((r) => setTimeout(r, 300));
+    mkdirSync(join(home, 'session-state', SESSION), { recursive: true });
+    // first the turn without its hook.start line, then the line
+    writeFileSync(file, upTo(n - 1));
+    await new Promise((r) => setTimeout(r, 300));
+    appendFileSync(file, upTo(n).subarray(upTo(n - 1).length));
+    expect([await exited, out]).toEqual([0, '']);
+    expect(existsSync(join(store, 'ctx', 'hook.log'))).toBe(false);
+    expect(ctx(store, ['materialize', BRANCH, '--stop', 'root'], { env: ENV }).bytes.equals(upTo(n))).toBe(true);
+  });
+
   it('captures up to each hook\'s own line, as the import splits the file, and the rest at sessionEnd', () => {
     const store = newStore();
     const home = join(tempDir(), '.copilot');

@@ -57,8 +57,9 @@ export default defineCommand({
 function project(edit: (dir: string) => void): string {
   const dir = join(tempDir(), 'agent-ctx');
   mkdirSync(dir);
-  for (const f of ['src', 'bin', 'build.mjs', 'package.json', 'tsconfig.json']) cpSync(join(ROOT, f), join(dir, f), { recursive: true });
-  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  for (const f of ['src', 'bin', 'build.mjs', 'build-hook-cache.mjs', 'package.json', 'tsconfig.json']) cpSync(join(ROOT, f), join(dir, f), { recursive: true });
+  // the build makes the hook's code cache by capturing the fixtures
+  for (const f of ['node_modules', 'fixtures']) symlinkSync(join(ROOT, f), join(dir, f));
   edit(dir);
   execFileSync(process.execPath, ['build.mjs'], { cwd: dir });
   return dir;

@@ -2,6 +2,7 @@
 // events.jsonl (live capture's runtime-neutral code, api/capture/capture.ts). Copilot's hook input
 // names no event: agentStop's carries `stopReason`, preCompact's a `trigger`, sessionEnd's a `reason`
 // and no transcript (the session's file is then found under Copilot's home).
+import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { CtxError } from '../../errors/index.js';
 import type { Trigger } from '../../core/meta.js';
@@ -44,9 +45,51 @@ export function captureEvent(v: unknown, env: NodeJS.ProcessEnv = process.env): 
   return { event, session: o.sessionId, cwd, input };
 }
 
+/** How long a hook waits for Copilot to write the `hook.start` line of the hook it is running. */
+const FLUSH_WAIT_MS = 5_000;
+
+/** The file's last line, if it is whole (at most its last 64 KB); null when the file is not there yet. */
+async function lastLine(file: string): Promise<string | null> {
+  const f = await open(file, 'r').catch(() => null);
+  if (f === null) return null;
+  try {
+    const { size } = await f.stat();
+    const n = Math.min(size, 64 * 1024);
+    const buf = Buffer.alloc(n);
+    await f.read(buf, 0, n, size - n);
+    const text = buf.toString('utf8');
+    if (!text.endsWith('\n')) return '';
+    return text.slice(text.lastIndexOf('\n', text.length - 2) + 1, -1);
+  } finally {
+    await f.close();
+  }
+}
+
+/**
+ * Copilot writes its events file in the background: the `hook.start` line of the hook it runs (where
+ * the turn's segment ends, split.ts) may reach the file after the hook started, and in a new session
+ * the file itself may not be there yet. Wait for that line, bounded; then capture what is there.
+ */
+async function flushed(file: string, hookType: string): Promise<void> {
+  const until = Date.now() + FLUSH_WAIT_MS;
+  for (;;) {
+    const line = await lastLine(file);
+    if (line !== null && line !== '') {
+      try {
+        const e = JSON.parse(line) as { type?: unknown; data?: { hookType?: unknown } };
+        // its hook.start is there; or the session is over (a file read after the fact): nothing more comes
+        if ((e.type === 'hook.start' && e.data?.hookType === hookType) || e.type === 'session.shutdown') return;
+      } catch {}
+    }
+    if (Date.now() >= until) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 /** What the session file holds past the chain, appended to `copilot/<session>`. */
 export async function captureSession(ctx: RepoContext, event: CaptureEvent, note: (line: string) => void): Promise<void> {
   const input = event.input as HookInput;
+  await flushed(input.file, input.event);
   const run = { session: input.sessionId, trigger: TRIGGERS[input.event], final: input.event === 'sessionEnd' };
   const r = await captureStream(ctx, { transcript: sessionTranscript, key: input.sessionId, base: sessionBranch(input.sessionId), file: input.file, main: true }, run);
   if (r.forked) note(`session file ${r.forked.reason}: started ${r.branch} at ${r.forked.at ?? 'a new root'}`);
