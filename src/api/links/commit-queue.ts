@@ -10,7 +10,37 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { worktreeTop } from '../../store/code/repo.js';
 import { appendDerived, appendHookLog } from '../../store/derived.js';
 import type { RepoContext } from '../repo/repo-context.js';
-import type { Pending, Recorded } from './commit-work.js';
+
+export interface PendingContext {
+  /** the context commit, 40 hex: the session's tip after its catch-up */
+  context: string;
+  runtime: string;
+  session: string;
+  /** the staged files its tool calls wrote, relative to the worktree's top */
+  files: string[];
+}
+
+/** The pending file: what post-commit records once the commit exists. */
+export interface Pending {
+  v: 1;
+  at: string;
+  /** the store the contexts are in */
+  store: string;
+  top: string;
+  /** HEAD when the message was prepared (null: unborn), and its first parent (an amend's commit has that parent) */
+  head: string | null;
+  headParent: string | null;
+  contexts: PendingContext[];
+  /** contexts the message named already (a cherry-pick's): recorded only once verified */
+  claimed: string[];
+}
+
+/** What recording one code commit's links did. */
+export interface Recorded {
+  code: string;
+  /** contexts (40 hex) whose links were recorded */
+  contexts: string[];
+}
 
 /** The queue's name in a worktree's git directory (`git rev-parse --git-path ctx-queue`). */
 export const QUEUE = 'ctx-queue';

@@ -21,31 +21,8 @@ import type { CommitSite } from '../../store/code/repo.js';
 import type { LiveCapture } from '../capture/runtime.js';
 import { linkIndex, recordLink } from './records.js';
 import { bearsOut, insideWorktree, toolWrites, touchedFiles } from './touches.js';
-import { drainQueue, type RecordQueued } from './commit-queue.js';
+import { drainQueue, type Pending, type PendingContext, type RecordQueued, type Recorded } from './commit-queue.js';
 
-export interface PendingContext {
-  /** the context commit, 40 hex: the session's tip after its catch-up */
-  context: string;
-  runtime: string;
-  session: string;
-  /** the staged files its tool calls wrote, relative to the worktree's top */
-  files: string[];
-}
-
-/** The pending file: what post-commit records once the commit exists. */
-export interface Pending {
-  v: 1;
-  at: string;
-  /** the store the contexts are in */
-  store: string;
-  top: string;
-  /** HEAD when the message was prepared (null: unborn), and its first parent (an amend's commit has that parent) */
-  head: string | null;
-  headParent: string | null;
-  contexts: PendingContext[];
-  /** contexts the message named already (a cherry-pick's): recorded only once verified */
-  claimed: string[];
-}
 
 export interface Prepared {
   trailers: string[];
@@ -104,12 +81,6 @@ async function caughtUpTip(ctx: RepoContext, capture: LiveCapture | undefined, s
   }
   branch ??= readState(statePath(ctx.gitdir, s.session))?.branch ?? currentBranch(ctx, s.branch);
   return ctx.refs.read(refs.branch(branch));
-}
-
-export interface Recorded {
-  code: string;
-  /** contexts (40 hex) whose links were recorded */
-  contexts: string[];
 }
 
 /** A post-commit of a script ctx wrote before the queue (it runs node): the pending file queued with HEAD, as today's script does. */

@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import type { RepoContext } from '../repo/repo-context.js';
 import { QUEUE, drainQueue, queueNote, queuedDirs } from './commit-queue.js';
-import type { Recorded } from './commit-work.js';
+import type { Recorded } from './commit-queue.js';
 
 /** The queues of every worktree of the repository holding `cwd`, recorded. */
 export async function drainAt(ctx: RepoContext, cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<Recorded[]> {
