@@ -4,7 +4,7 @@
 // millisecond (docs/performance.md).
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 rmSync('dist', { recursive: true, force: true });
@@ -97,4 +97,6 @@ if (cache.status !== 0) throw new Error('build-hook-cache.mjs failed');
 
 // ctx serve's web view: one browser bundle and its two static files in dist/web/ (shipped with dist)
 await build({ entryPoints: ['src/web/app.ts'], outfile: 'dist/web/app.js', bundle: true, format: 'esm', platform: 'browser', target: 'chrome110', minify: true, sourcemap: true, logLevel: 'warning' });
-for (const f of ['index.html', 'style.css']) copyFileSync(`src/web/${f}`, `dist/web/${f}`);
+copyFileSync('src/web/index.html', 'dist/web/index.html');
+// one stylesheet from src/web/css/*.css in name order (base.css first): each part of the view keeps its own
+writeFileSync('dist/web/style.css', readdirSync('src/web/css').filter((f) => f.endsWith('.css')).sort((a, b) => (a === 'base.css' ? -1 : b === 'base.css' ? 1 : a.localeCompare(b))).map((f) => readFileSync(`src/web/css/${f}`, 'utf8')).join('\n'));

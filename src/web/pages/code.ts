@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 // The pages between code and contexts: a code commit's diff beside the contexts that made it, the
 // code commits a context led to (on its page), and a file's blame. Code is text nodes only.
-import { api, codeLink, h, link, plural, short, show, type BlameLine, type CodeCommit, type CodeContext, type Commit } from './dom.js';
+import { api, codeLink, h, link, plural, short, show, type BlameLine, type CodeCommit, type CodeContext, type Commit } from '../ui/dom.js';
 
 type DiffFile = CodeCommit['files'][number];
 

@@ -2,7 +2,7 @@
 // A context's messages on the page: each through the neutral model (thinking collapsed, a tool call
 // with its result, images from their data), loaded a page at a time as the list scrolls. A part
 // longer than the server sends (`cut`) shows its start, and the rest in pieces when asked for.
-import type { Block, NeutralMessage } from '../core/neutral.js';
+import type { Block, NeutralMessage } from '../../core/neutral.js';
 import { api, failed, h, main, plural, type Cut, type Page, type Piece } from './dom.js';
 
 /** Where a message comes from, to ask for the rest of its cut parts: its context (commit, stop) and its index there. */

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 // What every view of the page uses: elements built from text only, the API's JSON lines, links to commits.
-import type { blameLineJson, codeCommitJson, commitJson, diffJson, fileTouchJson, graphLineJson, messagesJson, partJson, resumeJson, runtimeJson, searchHitJson, whyJson } from '../output/records.js';
-export type { Cut } from '../output/records.js';
+import type { blameLineJson, codeCommitJson, commitJson, diffJson, fileTouchJson, graphLineJson, messagesJson, partJson, resumeJson, runtimeJson, searchHitJson, whyJson } from '../../output/records.js';
+export type { Cut } from '../../output/records.js';
 
 export type Commit = ReturnType<typeof commitJson>;
 export type GraphLine = ReturnType<typeof graphLineJson>;
@@ -49,4 +49,10 @@ export function show(...nodes: Node[]): void {
 
 export function failed(e: unknown): void {
   show(h('p', { class: 'error' }, e instanceof Error ? e.message : String(e)));
+}
+
+/** Go to a page of the view without reloading it (app.ts routes on popstate). */
+export function go(url: string): void {
+  history.pushState(null, '', url);
+  dispatchEvent(new PopStateEvent('popstate'));
 }
