@@ -4,35 +4,15 @@
 // history shown, and any console message of
 // type error or page error fails the test. Screenshots go to test-output/; with CTX_SCREENSHOT=1 the
 // README's is written to docs/serve.png.
-import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, expect, it } from 'vitest';
+import { describeBrowser, openPage, ready, shot } from './browser-kit.js';
 import { CORPUS, FIXTURES, ROOT, ctx, describeCorpus, newStore } from './helpers.js';
 import { FIXED, fixtureStore, startServe, type Served } from './serve-kit.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const HAS_CHROMIUM = existsSync(CHROMIUM);
-const OUT = join(ROOT, 'test-output');
 const CORPUS_SESSION = join(CORPUS, 'claude-code', 'iansherr__claude-code-log__-Users-dain-workspace-claude-code-log-sample__0d3a8e6f-290f-4105-a327-a2496e5e2a83.jsonl');
-
-let browser: Browser;
-
-/** A page that records every console error and page error; `check` fails on any. */
-async function openPage(): Promise<{ page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('console', (m) => m.type() === 'error' && errors.push(`console: ${m.text()}`));
-  page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
-  return { page, errors };
-}
-
-/** Navigates (or clicks) and waits for the page to say it has drawn `path`. */
-async function ready(page: Page, path: string): Promise<void> {
-  await page.waitForFunction((p) => document.body.dataset.ready === p, path, { timeout: 15_000 });
-}
 
 /** Scrolls to the end until every message of the context is on the page. */
 async function loadAll(page: Page): Promise<number> {
@@ -44,8 +24,6 @@ async function loadAll(page: Page): Promise<number> {
   }
   throw new Error('the messages never finished loading');
 }
-
-const shot = (page: Page, name: string) => page.screenshot({ path: join(OUT, `${name}.png`), fullPage: false });
 
 /** The context's tool calls and results, and its plain user texts, read from the materialized transcript (the store's bytes). */
 function transcriptFacts(store: string, id: string) {
@@ -83,21 +61,7 @@ async function checkPairing(page: Page, facts: ReturnType<typeof transcriptFacts
   for (const c of onPage) if (facts.results.has(c.id)) expect([c.id, c.result]).toEqual([c.id, facts.results.get(c.id)]);
 }
 
-const CI = Boolean(process.env.CI);
-const SKIP = !HAS_CHROMIUM && !CI;
-describe.skipIf(SKIP)(`ctx serve in headless chromium${SKIP ? ` (skipped: ${CHROMIUM} not found; .ci/run installs it)` : ''}`, () => {
-  beforeAll(async () => {
-    if (!HAS_CHROMIUM) throw new Error(`${CHROMIUM} not found: with CI set, the browser tests run instead of skipping`);
-    mkdirSync(OUT, { recursive: true });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-
+describeBrowser('ctx serve in headless chromium', () => {
   let served: Served | undefined;
   afterAll(async () => {
     await served?.stop();

@@ -3,46 +3,18 @@
 // shows its diff beside the conversation that wrote it (side by side, stacked on a narrow screen),
 // and a file's blame marks the agent's lines with their context and the person's as human. The
 // pages' text is checked, never pixels; screenshots go to the test's temp dir.
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
+import { describeBrowser, openPage, ready } from './browser-kit.js';
 import { tempDir } from './helpers.js';
 import { FIXED, startServe, type Served } from './serve-kit.js';
 import { AUTH, BY_HAND, PROMPT, SESSION, THINKING, linkedWorld } from './serve-links-kit.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const HAS_CHROMIUM = existsSync(CHROMIUM);
-const CI = Boolean(process.env.CI);
-const SKIP = !HAS_CHROMIUM && !CI;
-
-let browser: Browser;
 let served: Served | undefined;
 
-async function openPage(width = 1280): Promise<{ page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('console', (m) => m.type() === 'error' && errors.push(`console: ${m.text()}`));
-  page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
-  return { page, errors };
-}
-
-async function ready(page: Page, path: string): Promise<void> {
-  await page.waitForFunction((p) => document.body.dataset.ready === p, path, { timeout: 15_000 });
-}
-
-describe.skipIf(SKIP)(`ctx serve's code pages in headless chromium${SKIP ? ` (skipped: ${CHROMIUM} not found)` : ''}`, () => {
-  beforeAll(async () => {
-    if (!HAS_CHROMIUM) throw new Error(`${CHROMIUM} not found: with CI set, the browser tests run instead of skipping`);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-  });
+describeBrowser("ctx serve's code pages in headless chromium", () => {
   afterAll(async () => {
     await served?.stop();
-    await browser?.close();
   });
 
   it('a context lists its code commit; the code commit shows its diff beside the conversation; the blame marks a human line', async () => {
