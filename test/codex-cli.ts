@@ -1,12 +1,11 @@
 // The real Codex CLI (.ci/agents; test/agent-clis.ts) in a sandbox of its own: a temp HOME, CODEX_HOME and
 // working directory, a config.toml whose model provider is a mock Responses API on 127.0.0.1, no
 // approvals, no update check. Every run is killed after a timeout.
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from './helpers.js';
-import { agentBin, agentMissing } from './agent-clis.js';
+import { agentBin, agentMissing, runCli } from './agent-clis.js';
 import type { MockOpenAI } from './mock-openai-api.js';
 
 export const CODEX_BIN = agentBin('codex');
@@ -30,14 +29,11 @@ export interface CodexSandbox {
   run(args: string[]): Promise<CodexRun>;
 }
 
-export function codexSandbox(mock: MockOpenAI, extraEnv: Record<string, string> = {}, extraConfig = ''): CodexSandbox {
-  const root = tempDir();
-  const [home, codexHome, cwd] = ['home', 'codex-home', 'work'].map((d) => join(root, d));
-  for (const d of [home, codexHome, cwd]) mkdirSync(d, { recursive: true });
+/** Codex's config.toml in `codexHome`: the mock provider at `baseUrl`, never asking, never updating; `head` goes first (a model line replaces gpt-mock's). */
+export function writeCodexConfig(codexHome: string, baseUrl: string, head = ''): void {
   writeFileSync(
     join(codexHome, 'config.toml'),
-    `${extraConfig}model = "gpt-mock"
-model_provider = "mock"
+    `${head}${/^model = /m.test(head) ? '' : 'model = "gpt-mock"\n'}model_provider = "mock"
 approval_policy = "never"
 sandbox_mode = "danger-full-access"
 check_for_update_on_startup = false
@@ -47,31 +43,33 @@ enabled = false
 
 [model_providers.mock]
 name = "Mock"
-base_url = "${mock.baseUrl}"
+base_url = "${baseUrl}"
 env_key = "MOCK_API_KEY"
 wire_api = "responses"
 request_max_retries = 0
 stream_max_retries = 0
 `,
   );
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, CODEX_HOME: codexHome, MOCK_API_KEY: 'dummy', NO_COLOR: '1', ...extraEnv };
+}
+
+/** The environment a Codex run gets: only these. */
+export const codexEnv = (home: string, codexHome: string): Record<string, string> => ({ PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, CODEX_HOME: codexHome, MOCK_API_KEY: 'dummy', NO_COLOR: '1' });
+
+export function codexSandbox(mock: MockOpenAI, extraEnv: Record<string, string> = {}, extraConfig = ''): CodexSandbox {
+  const root = tempDir();
+  const [home, codexHome, cwd] = ['home', 'codex-home', 'work'].map((d) => join(root, d));
+  for (const d of [home, codexHome, cwd]) mkdirSync(d, { recursive: true });
+  writeCodexConfig(codexHome, mock.baseUrl, extraConfig);
+  const env: Record<string, string> = { ...codexEnv(home, codexHome), ...extraEnv };
   return {
     home,
     codexHome,
     cwd,
     env,
-    run: (args) =>
-      new Promise((done) => {
-        const p = spawn(CODEX_BIN, ['exec', '--skip-git-repo-check', ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-        let [stdout, stderr] = ['', ''];
-        p.stdout.on('data', (b) => (stdout += b));
-        p.stderr.on('data', (b) => (stderr += b));
-        const timer = setTimeout(() => process.kill(-p.pid!, 'SIGKILL'), RUN_TIMEOUT_MS);
-        p.on('close', (code) => {
-          clearTimeout(timer);
-          done({ code, stdout, stderr, thread: /session id: (\S+)/.exec(stderr)?.[1] });
-        });
-      }),
+    run: async (args) => {
+      const r = await runCli(CODEX_BIN, ['exec', '--skip-git-repo-check', ...args], cwd, env, RUN_TIMEOUT_MS);
+      return { ...r, thread: /session id: (\S+)/.exec(r.stderr)?.[1] };
+    },
   };
 }
 

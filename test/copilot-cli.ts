@@ -1,12 +1,11 @@
 // The real `copilot` CLI (GitHub Copilot CLI 1.0.102, pinned in .ci/agents) run non-interactively
 // (`copilot -p … --allow-all-tools`) offline against the mock Messages API on 127.0.0.1
 // (COPILOT_PROVIDER_TYPE=anthropic), in a temp COPILOT_HOME: what the suites of test/copilot-cli.test.ts share.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { tempDir } from './helpers.js';
-import { agentBin } from './agent-clis.js';
+import { agentBin, runCli } from './agent-clis.js';
 import type { MockApi } from './mock-anthropic-api.js';
 
 export const COPILOT = agentBin('copilot');
@@ -56,18 +55,7 @@ export function copilot(box: CopilotBox, args: string[], env: Record<string, str
     NO_COLOR: '1',
     ...env,
   };
-  return new Promise((done) => {
-    const p = spawn(COPILOT, [...args, '--allow-all-tools', '-s'], { cwd: box.proj, env: full, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (d) => (stdout += d));
-    p.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => process.kill(-p.pid!, 'SIGKILL'), RUN_TIMEOUT_MS);
-    p.on('close', (code) => {
-      clearTimeout(timer);
-      done({ code, stdout, stderr });
-    });
-  });
+  return runCli(COPILOT, [...args, '--allow-all-tools', '-s'], box.proj, full, RUN_TIMEOUT_MS);
 }
 
 /** The sessions' folders Copilot wrote, by id. */

@@ -1,13 +1,14 @@
 // Claude Code, Codex and Gemini CLI as scripted coding agents for the links tests: each runs for real
 // in a temp HOME against its mock model API, which answers with the steps the test gives (write a
 // file, edit it, run a shell command) through that runtime's own tools, then a closing text.
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { agentBin } from './agent-clis.js';
+import { agentBin, runCli, type CliRun } from './agent-clis.js';
 import { CLAUDE_BIN, claudeEnv } from './claude-cli.js';
-import { CODEX_BIN } from './codex-cli.js';
+import { CODEX_BIN, codexEnv, writeCodexConfig } from './codex-cli.js';
+import { geminiEnv, writeGeminiSettings } from './gemini-cli.js';
 import { startMockApi, type RecordedRequest, type Reply } from './mock-anthropic-api.js';
 import { startMockGemini, type Turn } from './mock-gemini-api.js';
 import { assistantText, functionCall, startMockOpenAI, type OutputItem } from './mock-openai-api.js';
@@ -18,11 +19,7 @@ export type Step = { write: string; content: string } | { edit: string; old: str
 export const DONE_TEXT = 'All done.';
 const RUN_TIMEOUT_MS = 180_000;
 
-export interface AgentRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+export type AgentRun = CliRun;
 
 /** One agent sandbox: its own HOME, config and mock API; `run` starts a new session in `cwd`. */
 export interface Agent {
@@ -54,21 +51,6 @@ function missing(bin: string): string | null {
   const r = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 30_000, env: { PATH: process.env.PATH, HOME: home } });
   rmSync(home, { recursive: true, force: true });
   return r.status === 0 ? null : `${bin} --version does not run here (${r.error?.message ?? `exit ${r.status}`})`;
-}
-
-/** `bin ARGS` in `cwd`, its whole process group killed after the timeout. */
-function spawnRun(bin: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<AgentRun> {
-  return new Promise((done) => {
-    const p = spawn(bin, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    let [stdout, stderr] = ['', ''];
-    p.stdout.on('data', (b) => (stdout += b));
-    p.stderr.on('data', (b) => (stderr += b));
-    const timer = setTimeout(() => process.kill(-p.pid!, 'SIGKILL'), RUN_TIMEOUT_MS);
-    p.on('close', (code) => {
-      clearTimeout(timer);
-      done({ code, stdout, stderr });
-    });
-  });
 }
 
 const walk = (d: string): string[] => (existsSync(d) ? readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(d, e.name)) : [join(d, e.name)])) : []);
@@ -123,7 +105,7 @@ const claude: AgentKind = {
       run(cwd, prompt, steps, resume) {
         scripts.set(prompt, steps);
         cwdOf.set(prompt, cwd);
-        return spawnRun(CLAUDE_BIN, ['-p', prompt, ...(resume ? ['--resume', resume] : []), '--allowedTools', 'Write,Edit,Bash', '--permission-mode', 'acceptEdits'], cwd, c.env);
+        return runCli(CLAUDE_BIN, ['-p', prompt, ...(resume ? ['--resume', resume] : []), '--allowedTools', 'Write,Edit,Bash', '--permission-mode', 'acceptEdits'], cwd, c.env, RUN_TIMEOUT_MS);
       },
       sessions: () => walk(join(c.config, 'projects')).filter((f) => f.endsWith('.jsonl')).map((file) => ({ id: file.split('/').pop()!.slice(0, -6), file })),
       branch: (s) => `claude/${s}`,
@@ -163,34 +145,15 @@ const codex: AgentKind = {
     const mock = await startMockOpenAI((body) => script(body));
     const [home, codexHome] = ['home', 'codex-home'].map((d) => join(dir, d));
     for (const d of [home, codexHome]) mkdirSync(d, { recursive: true });
-    writeFileSync(
-      join(codexHome, 'config.toml'),
-      `# a model of Codex's own catalog: only those are offered apply_patch (as a freeform tool); the mock answers for it
-model = "gpt-5.5"
-model_provider = "mock"
-approval_policy = "never"
-sandbox_mode = "danger-full-access"
-check_for_update_on_startup = false
-
-[analytics]
-enabled = false
-
-[model_providers.mock]
-name = "Mock"
-base_url = "${mock.baseUrl}"
-env_key = "MOCK_API_KEY"
-wire_api = "responses"
-request_max_retries = 0
-stream_max_retries = 0
-`,
-    );
-    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, CODEX_HOME: codexHome, MOCK_API_KEY: 'dummy', NO_COLOR: '1' };
+    // a model of Codex's own catalog: only those are offered apply_patch (as a freeform tool); the mock answers for it
+    writeCodexConfig(codexHome, mock.baseUrl, 'model = "gpt-5.5"\n');
+    const env = codexEnv(home, codexHome);
     return {
       runtime: 'codex',
       env: { HOME: home, CODEX_HOME: codexHome },
       run(cwd, prompt, steps, resume) {
         scripts.set(prompt, steps);
-        return spawnRun(CODEX_BIN, ['exec', ...(resume ? ['resume', resume] : []), prompt], cwd, env);
+        return runCli(CODEX_BIN, ['exec', ...(resume ? ['resume', resume] : []), prompt], cwd, env, RUN_TIMEOUT_MS);
       },
       sessions: () => walk(join(codexHome, 'sessions')).filter((f) => f.endsWith('.jsonl')).map((file) => ({ id: /([0-9a-f-]{36})\.jsonl$/.exec(file)![1], file })),
       branch: (s) => `codex/${s}`,
@@ -226,22 +189,15 @@ const gemini: AgentKind = {
     };
     const mock = await startMockGemini(script);
     const home = join(dir, 'home');
-    mkdirSync(join(home, '.gemini'), { recursive: true });
-    const settings = {
-      security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: false } },
-      general: { sessionRetention: { enabled: false }, enableAutoUpdate: false, enableAutoUpdateNotification: false },
-      privacy: { usageStatisticsEnabled: false },
-      telemetry: { enabled: false },
-    };
-    writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify(settings, null, 2));
-    const env = { PATH: process.env.PATH, HOME: home, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: mock.url, GEMINI_CLI_NO_RELAUNCH: '1', NO_COLOR: '1' };
+    writeGeminiSettings(home);
+    const env = geminiEnv(home, mock.url);
     return {
       runtime: 'gemini-cli',
       env: { HOME: home },
       run(cwd, prompt, steps, resume) {
         scripts.set(prompt, steps);
         cwdOf.set(prompt, cwd);
-        return spawnRun(GEMINI_BIN, [...(resume ? ['--resume', resume] : []), '-p', prompt, '--approval-mode', 'yolo'], cwd, env);
+        return runCli(GEMINI_BIN, [...(resume ? ['--resume', resume] : []), '-p', prompt, '--approval-mode', 'yolo'], cwd, env, RUN_TIMEOUT_MS);
       },
       sessions: () => walk(join(home, '.gemini', 'tmp')).filter((f) => /\/chats\/session-.*\.jsonl$/.test(f)).map((file) => ({ id: sessionIdOf(file), file })),
       branch: (s) => `gemini/${s}`,

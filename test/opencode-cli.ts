@@ -1,11 +1,11 @@
 // The real `opencode` CLI (opencode-ai 1.18.33, pinned in .ci/agents) run non-interactively
 // (`opencode run`) against a mock Chat Completions API on 127.0.0.1, in a temp HOME and XDG dirs.
 // opencode ignores SIGTERM while it compacts: a run past its time is killed (SIGKILL, process group).
-import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from './helpers.js';
-import { agentBin } from './agent-clis.js';
+import { agentBin, runCli, type CliRun } from './agent-clis.js';
+export type { CliRun } from './agent-clis.js';
 import { startMockChat, type ChatScript, type MockChat } from './mock-chat-api.js';
 
 export const OPENCODE = agentBin('opencode');
@@ -75,26 +75,9 @@ export async function sandbox(script: ChatScript, opts: { context?: number; prom
   return { root, home, proj, mock, env };
 }
 
-export interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** `opencode ARGS` in the project (stdin closed: `opencode run` reads a piped stdin), killed past the timeout. */
 export function opencode(sb: Sandbox, args: string[], cwd = sb.proj): Promise<CliRun> {
-  return new Promise((done) => {
-    const p = spawn(OPENCODE, args, { cwd, env: sb.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (d) => (stdout += d));
-    p.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => process.kill(-p.pid!, 'SIGKILL'), RUN_TIMEOUT_MS);
-    p.on('close', (code) => {
-      clearTimeout(timer);
-      done({ code, stdout, stderr });
-    });
-  });
+  return runCli(OPENCODE, args, cwd, sb.env, RUN_TIMEOUT_MS);
 }
 
 /** The one session opencode holds for the project, by the session id `opencode run` left in its log. */

@@ -1,12 +1,11 @@
 // The real `pi` CLI (pi 0.73.1, pinned in .ci/agents) run non-interactively (`pi -p`) against the mock
 // Anthropic Messages API on 127.0.0.1, in a temp HOME whose ~/.pi/agent/models.json names the mock as
 // provider `mock`: what the pi suites share.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { tempDir } from './helpers.js';
-import { agentBin } from './agent-clis.js';
+import { agentBin, runCli } from './agent-clis.js';
 import { startMockApi, type MockApi, type RecordedRequest, type Reply } from './mock-anthropic-api.js';
 
 export const PI = agentBin('pi');
@@ -60,18 +59,7 @@ export async function piSandbox(opts: { answer?: (req: RecordedRequest) => Reply
 /** `pi -p --provider mock --model mock-model ARGS` in the project (its whole process group killed past the timeout). */
 export function pi(sb: PiSandbox, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const full = { PATH: process.env.PATH, HOME: sb.home, PI_OFFLINE: '1', NO_COLOR: '1', ...env };
-  return new Promise((done) => {
-    const p = spawn(PI, ['-p', '--provider', 'mock', '--model', 'mock-model', ...args], { cwd: sb.proj, env: full, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (d) => (stdout += d));
-    p.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => process.kill(-p.pid!, 'SIGKILL'), RUN_TIMEOUT_MS);
-    p.on('close', (code) => {
-      clearTimeout(timer);
-      done({ code, stdout, stderr });
-    });
-  });
+  return runCli(PI, ['-p', '--provider', 'mock', '--model', 'mock-model', ...args], sb.proj, full, RUN_TIMEOUT_MS);
 }
 
 /** The directory pi keeps the project's sessions in. */

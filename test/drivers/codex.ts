@@ -1,7 +1,7 @@
 // Codex in the resume matrix: `codex exec` against the mock Responses API, exec_command `cat notes.txt`.
-import { mkdirSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { CODEX_BIN } from '../codex-cli.js';
+import { CODEX_BIN, codexEnv, writeCodexConfig } from '../codex-cli.js';
 import { assistantText, functionCall, startMockOpenAI, type MockOpenAI, type MockRequest } from '../mock-openai-api.js';
 import { SCRIPT, callText, check, resumeArgs, runCli, type DriverHandle, type ResumeDriver, type Row } from './driver.js';
 
@@ -36,27 +36,8 @@ export const codex: ResumeDriver<Handle, MockRequest> = {
     const mock = await startMockOpenAI(script);
     const [home, codexHome] = ['home', 'codex-home'].map((d) => join(dir, d));
     for (const d of [home, codexHome]) mkdirSync(d, { recursive: true });
-    writeFileSync(
-      join(codexHome, 'config.toml'),
-      `model = "gpt-mock"
-model_provider = "mock"
-approval_policy = "never"
-sandbox_mode = "danger-full-access"
-check_for_update_on_startup = false
-
-[analytics]
-enabled = false
-
-[model_providers.mock]
-name = "Mock"
-base_url = "${mock.baseUrl}"
-env_key = "MOCK_API_KEY"
-wire_api = "responses"
-request_max_retries = 0
-stream_max_retries = 0
-`,
-    );
-    const run = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, CODEX_HOME: codexHome, MOCK_API_KEY: 'dummy', NO_COLOR: '1' };
+    writeCodexConfig(codexHome, mock.baseUrl);
+    const run = codexEnv(home, codexHome);
     return { project, mock, codexHome, run, env: { HOME: home, CODEX_HOME: codexHome }, close: () => mock.close() };
   },
   async firstSession(h, prompt) {

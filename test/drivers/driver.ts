@@ -3,7 +3,6 @@
 // `ctx export` wrote. Every driver plays the same script, so what each model receives compares.
 //
 // Adding a runtime: test/drivers/<runtime>.ts implementing ResumeDriver, one line in index.ts.
-import { spawn } from 'node:child_process';
 
 /** The fixed script every driver's mock follows, and the file its tool call reads. */
 export const SCRIPT = {
@@ -26,6 +25,9 @@ export const SCRIPT = {
  * assistant text; a tool call (`text`: `NAME ARGS`, the arguments as compact JSON); a tool result
  * (`text`: its output as text). `id` ties a result to its call where the API carries one.
  */
+export { RUN_TIMEOUT_MS, runCli, type CliRun } from '../agent-clis.js';
+import type { CliRun } from '../agent-clis.js';
+
 export interface Row {
   role: 'user' | 'assistant';
   kind: 'text' | 'call' | 'result';
@@ -91,30 +93,6 @@ export interface ResumeDriver<H extends DriverHandle = DriverHandle, Req = unkno
 export function callText(name: string, args: unknown): string {
   const value = typeof args === 'string' ? JSON.parse(args) : args;
   return `${name} ${JSON.stringify(value ?? {})}`;
-}
-
-export interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** How long one CLI run may take before its whole process group is killed (SIGKILL: opencode ignores SIGTERM). */
-export const RUN_TIMEOUT_MS = 120_000;
-
-/** `bin ARGS` in `cwd` with exactly `env`, stdin closed, in a process group of its own killed after the timeout. */
-export function runCli(bin: string, args: string[], cwd: string, env: Record<string, string | undefined>, timeoutMs = RUN_TIMEOUT_MS): Promise<CliRun> {
-  return new Promise((done) => {
-    const p = spawn(bin, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    let [stdout, stderr] = ['', ''];
-    p.stdout.on('data', (b) => (stdout += b));
-    p.stderr.on('data', (b) => (stderr += b));
-    const timer = setTimeout(() => process.kill(-p.pid!, 'SIGKILL'), timeoutMs);
-    p.on('close', (code) => {
-      clearTimeout(timer);
-      done({ code, stdout, stderr });
-    });
-  });
 }
 
 /** Throws with the CLI's output unless it exited 0. */

@@ -1,7 +1,8 @@
 // Gemini CLI in the resume matrix: `gemini -p` against the mock Gemini API, read_file on notes.txt.
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { agentBin } from '../agent-clis.js';
+import { geminiEnv, writeGeminiSettings } from '../gemini-cli.js';
 import { startMockGemini, type MockGemini, type Turn } from '../mock-gemini-api.js';
 import { SCRIPT, callText, check, resumeArgs, runCli, type DriverHandle, type ResumeDriver, type Row } from './driver.js';
 
@@ -39,16 +40,8 @@ export const geminiCli: ResumeDriver<Handle, Record<string, unknown>> = {
   async start(dir, project) {
     const mock = await startMockGemini(script(project));
     const home = join(dir, 'home');
-    mkdirSync(join(home, '.gemini'), { recursive: true });
-    const settings = {
-      security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: false } },
-      // Gemini's session cleanup deletes files by short id: off
-      general: { sessionRetention: { enabled: false }, enableAutoUpdate: false, enableAutoUpdateNotification: false },
-      privacy: { usageStatisticsEnabled: false },
-      telemetry: { enabled: false },
-    };
-    writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify(settings, null, 2));
-    const run = { PATH: process.env.PATH, HOME: home, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: mock.url, GEMINI_CLI_NO_RELAUNCH: '1', NO_COLOR: '1' };
+    writeGeminiSettings(home);
+    const run = geminiEnv(home, mock.url);
     return { project, mock, home, run, env: { HOME: home }, close: () => mock.close() };
   },
   async firstSession(h, prompt) {
