@@ -7,9 +7,7 @@ import { BadInputError } from '../../errors/index.js';
 import { materialize } from '../../api/read/materialize.js';
 import type { RepoContext } from '../../api/repo/repo-context.js';
 import type { ExportOptions, Exported } from '../../api/capture/runtime.js';
-import { checkSessionUuid } from '../session-file.js';
-import { TAIL_BYTES, tailHash, writeState } from '../../store/capture-state.js';
-import { refs } from '../../store/refs.js';
+import { checkSessionUuid, trackExportedFile } from '../session-file.js';
 import { CLAUDE_FORMAT, sessionBranch } from './names.js';
 
 
@@ -59,18 +57,5 @@ function withCwd(line: string, cwd: string): string {
   return entry && typeof entry === 'object' && !Array.isArray(entry) && (entry.type === 'user' || entry.type === 'assistant') ? `${JSON.stringify({ ...entry, cwd })}\n` : line;
 }
 
-/**
- * The exported session's own branch, `claude/<session id>`, made at the exported commit, with the
- * hook's position at the end of the written file: the hook then captures the resumed session's new
- * turns onto it, forked from the exported commit, instead of the whole file onto a new root.
- */
-export function trackExport(ctx: RepoContext, e: Exported, path: string): string | undefined {
-  const branch = sessionBranch(e.sessionId);
-  const tip = e.commit.slice('ctx-'.length);
-  // a session id given twice (another --dir): its branch stays as it is
-  if (ctx.refs.read(refs.branch(branch)) !== null) return undefined;
-  ctx.refs.update(refs.branch(branch), tip, null);
-  const len = Math.min(TAIL_BYTES, e.bytes.length);
-  writeState(ctx.gitdir, e.sessionId, { v: 1, branch, tip, offset: e.bytes.length, tail_sha256: tailHash(e.bytes.subarray(e.bytes.length - len)), tail_len: len, transcript: path, session: e.sessionId });
-  return branch;
-}
+/** The exported session's own branch, where its capture continues (session-file.ts). */
+export const trackExport = (ctx: RepoContext, e: Exported, path: string): string | undefined => trackExportedFile(ctx, e, path, sessionBranch(e.sessionId));

@@ -9,9 +9,7 @@ import type { RepoContext } from '../../api/repo/repo-context.js';
 import type { ExportOptions, Exported } from '../../api/capture/runtime.js';
 import { isRecord } from '../../core/neutral.js';
 import { PRODUCER } from '../../formats/copilot-messages.js';
-import { TAIL_BYTES, tailHash, writeState } from '../../store/capture-state.js';
-import { refs } from '../../store/refs.js';
-import { checkSessionUuid } from '../session-file.js';
+import { checkSessionUuid, trackExportedFile } from '../session-file.js';
 import { COPILOT_FORMAT, sessionBranch } from './names.js';
 
 export async function exportCopilot(ctx: RepoContext, spec: string, opts: ExportOptions = {}): Promise<Exported> {
@@ -46,17 +44,5 @@ export async function exportCopilot(ctx: RepoContext, spec: string, opts: Export
   return { sessionId, commit, cwd, bytes, lines: out.length, command: `copilot --resume=${sessionId}` };
 }
 
-/**
- * The exported session's own branch, `copilot/<session id>`, made at the exported commit, with the
- * hook's position at the end of the written file: the hook then captures the resumed session's new
- * turns onto it, forked from the exported commit, instead of the whole file onto a new root.
- */
-export function trackExport(ctx: RepoContext, e: Exported, path: string): string | undefined {
-  const branch = sessionBranch(e.sessionId);
-  const tip = e.commit.slice('ctx-'.length);
-  if (ctx.refs.read(refs.branch(branch)) !== null) return undefined;
-  ctx.refs.update(refs.branch(branch), tip, null);
-  const len = Math.min(TAIL_BYTES, e.bytes.length);
-  writeState(ctx.gitdir, e.sessionId, { v: 1, branch, tip, offset: e.bytes.length, tail_sha256: tailHash(e.bytes.subarray(e.bytes.length - len)), tail_len: len, transcript: path, session: e.sessionId });
-  return branch;
-}
+/** The exported session's own branch, where its capture continues (session-file.ts). */
+export const trackExport = (ctx: RepoContext, e: Exported, path: string): string | undefined => trackExportedFile(ctx, e, path, sessionBranch(e.sessionId));
