@@ -3,11 +3,19 @@
 // files: the hook runs on every turn of an agent, and each module node loads costs it more than a
 // millisecond (docs/performance.md).
 import { build } from 'esbuild';
-import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
-rmSync('dist', { recursive: true, force: true });
+// `--no-types` (npm test, demo, bench) leaves dist/types as it is: only `npm run build` (and so a pack) writes it
+const withTypes = !process.argv.includes('--no-types');
+if (existsSync('dist')) for (const entry of readdirSync('dist')) if (entry !== 'types' || withTypes) rmSync(`dist/${entry}`, { recursive: true, force: true });
+
+// dist/types: the declarations of package.json's "exports" (tsconfig.types.json: emitted without a type
+// check, `npm run typecheck` does that), in a process beside the bundles so the build waits less for it
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+const types = !withTypes ? 0 : new Promise((done) => spawn(process.execPath, [tsc, '-p', 'tsconfig.types.json'], { stdio: 'inherit' }).on('close', done));
 
 // cl100k_base's ranks, serialized once here (src/core/cl100k-ranks.ts run at build time) into
 // dist/chunks/cl100k_base.ranks; in dist/ that module becomes one read of this file, so a process
@@ -100,3 +108,5 @@ await build({ entryPoints: ['src/web/app.ts'], outfile: 'dist/web/app.js', bundl
 copyFileSync('src/web/index.html', 'dist/web/index.html');
 // one stylesheet from src/web/css/*.css in name order (base.css first): each part of the view keeps its own
 writeFileSync('dist/web/style.css', readdirSync('src/web/css').filter((f) => f.endsWith('.css')).sort((a, b) => (a === 'base.css' ? -1 : b === 'base.css' ? 1 : a.localeCompare(b))).map((f) => readFileSync(`src/web/css/${f}`, 'utf8')).join('\n'));
+
+if ((await types) !== 0) throw new Error('tsc -p tsconfig.types.json failed: no dist/types');

@@ -91,9 +91,9 @@ describeAgent('agent-ctx/claude-agent-sdk with the real Claude Agent SDK (0.3.33
     expect(readFileSync(store, 'utf8')).toBe('x');
   }, 180_000);
 
-  it("runs the README's example as written: the session on claude/<session_id>, byte-exact", async () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const code = /### Claude Agent SDK\n[^]*?```ts\n([^]*?)```/.exec(readme)![1];
+  it("runs docs/integrations.md's example as written: the session on claude/<session_id>, byte-exact", async () => {
+    const doc = readFileSync(join(ROOT, 'docs', 'integrations.md'), 'utf8');
+    const code = /## `agent-ctx\/claude-agent-sdk`\n[^]*?```ts\n([^]*?)```/.exec(doc)![1];
     const root = tempDir();
     const dir = join(root, 'project');
     mkdirSync(dir, { recursive: true });
