@@ -24,7 +24,7 @@ async function route(): Promise<void> {
     if (id) await commitPage(id);
     else if (sha) await codePage(sha);
     else if (pathname === '/blame') await blamePage(q);
-    else if (pathname === '/diff') await diffPage(q.get('a') ?? '', q.get('b') ?? '');
+    else if (pathname === '/diff' || pathname === '/compare') await diffPage(q);
     else if (pathname === '/search') await searchPage(q);
     else if (pathname === '/files') await filesPage(q);
     else await graphPage(q);
