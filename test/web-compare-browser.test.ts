@@ -193,6 +193,18 @@ describeBrowser('the web view: compare, search, file history, usage', () => {
     expect(await page.$$eval('details.touch', (els) => els.map((el) => (el as HTMLDetailsElement).open))).toEqual([true, true]);
     expect(errors).toEqual([]);
     await page.context().close();
+    // the diff's colours follow the theme: the light ones, the dark ones when the system asks for dark
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const themed = await openPage(375, { colorScheme });
+      await themed.page.goto(`${url}files?path=src%2Flist.ts`);
+      await ready(themed.page, '/files?path=src%2Flist.ts');
+      await themed.page.click('details.touch >> nth=0 >> summary');
+      await themed.page.waitForSelector('.edit-lines .line.add');
+      const colours = await themed.page.$$eval('.edit-lines .line', (els) => els.map((el) => getComputedStyle(el).backgroundColor));
+      expect([colorScheme, colours]).toEqual([colorScheme, colorScheme === 'light' ? ['rgb(255, 235, 233)', 'rgb(230, 255, 236)'] : ['rgb(74, 29, 31)', 'rgb(18, 54, 31)']]);
+      await shot(themed.page, `files-${colorScheme}-375`);
+      await themed.page.context().close();
+    }
     await bothWidths(url, '/files?path=src%2Flist.ts', 'files', async (p) => {
       await p.click('details.touch >> nth=0 >> summary');
       await p.waitForSelector('details.touch >> nth=0 >> .edit[data-loaded]');
