@@ -1,11 +1,11 @@
 // The web view's compare, search, file history and usage pages in headless chromium (issue 24), each
 // checked against the CLI's output on the same store, screenshot at 375 and 1400 px, and with no
 // layout problem at either width (test/browser-kit.ts).
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { describeBrowser, layoutProblems, openPage, ready, shot } from './browser-kit.js';
-import { FIXED_ENV, FIXTURES, ctx, newStore } from './helpers.js';
+import { ctx } from './helpers.js';
+import { USAGE_ENV, usageStore } from './usage-kit.js';
 import { FIXED, fixtureStore, startServe, type Served } from './serve-kit.js';
 
 const json = (store: string, args: string[], env: Record<string, string> = FIXED) => {
@@ -212,15 +212,8 @@ describeBrowser('the web view: compare, search, file history, usage', () => {
   });
 
   it('usage: the figures of ctx usage --json for each grouping and a since, as bar charts', async () => {
-    const env = { ...FIXED_ENV, CTX_NOW: '2026-11-27T00:00:00.000Z' };
-    const four = newStore();
-    for (const [runtime, file] of [
-      ['claude-code', join(FIXTURES, 'claude-code', 'compacted-session.jsonl')],
-      ['claude-code', join(FIXTURES, 'claude-code', 'newer-line-types.jsonl')],
-      ['codex', join(FIXTURES, 'codex', 'rollout-2026-11-22T21-04-49-01a20513-6ef2-75e0-a186-7b61e34882c3.jsonl')],
-      ['gemini-cli', join(FIXTURES, 'gemini-cli', 'session-2026-03-02T09-00-2e7e3091.jsonl')],
-    ])
-      expect(ctx(four, ['import', runtime, file], { env }).code).toBe(0);
+    const env = USAGE_ENV;
+    const four = usageStore();
     const s = await startServe(four, [], env);
     try {
       const { page, errors } = await openPage(1400);

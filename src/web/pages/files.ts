@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 // ---- file history (ctx files): each tool call that touched the path, opened to the lines it changed
-import { diffArrays } from 'diff';
 import type { editJson } from '../../output/records.js';
 import { api, h, link, short, show, type Touch } from '../ui/dom.js';
+import { lineDiff } from '../ui/line-diff.js';
 
 type Edit = ReturnType<typeof editJson>;
 
@@ -55,8 +55,7 @@ function touchRow(t: Touch): HTMLElement {
 
 /** The lines an edit took out and put in, as a diff: lines both hold once, as context. */
 function editLines(e: Edit): HTMLElement {
-  const lines = diffArrays(e.removed, e.added).flatMap((part) => part.value.map((text) => (part.removed ? ['del', '-', text] : part.added ? ['add', '+', text] : ['same', ' ', text])));
-  return h('div', { class: 'edit-lines mono' }, ...lines.map(([kind, sign, text]) => h('div', { class: `line ${kind}` }, h('span', { class: 'sign' }, sign), text)));
+  return h('div', { class: 'edit-lines mono' }, ...lineDiff(e.removed, e.added).map(([kind, text]) => h('div', { class: `line ${kind}` }, h('span', { class: 'sign' }, kind === 'del' ? '-' : kind === 'add' ? '+' : ' '), text)));
 }
 
 /** Copies a full id (the row shows its start). */
