@@ -43,6 +43,10 @@ describe('ctx grep -w', () => {
     expect(find('foo|foobar', 'foobar!')).toEqual([0, 6]);
     expect(find('(', 'f( x ( y', { fixed: true })).toEqual([5, 6]);
     expect(find('ÉTÉ', "l'été", { ignoreCase: true })).toEqual([2, 5]);
+    // a pattern that would close the edges' group is refused as typed, and so is one with -i
+    expect(() => find('a)(b', 'a b')).toThrow('grep: bad regular expression: unexpected ): `a)(b`');
+    expect(() => find('(', 'x', { ignoreCase: true })).toThrow('grep: bad regular expression: missing closing ): `(`');
+    expect(() => grepPattern({ pattern: '(', ignoreCase: true }).find('x')).toThrow('grep: bad regular expression: missing closing ): `(`');
     expect(find('été', 'étés')).toBe(null);
   });
 });

@@ -26,6 +26,8 @@ export function grepPattern(o: { pattern: string; ignoreCase?: boolean; fixed?: 
   const source = plain ? RE2JS.quote(o.pattern) : o.pattern;
   let re: RE2JS;
   try {
+    // the pattern alone first: an error names it as typed (not `(?i)(` or the word edges), and `a)(b` cannot close the edges' group
+    RE2JS.compile(source);
     // a whole word, as grep -w: the match is group 1, with no letter, digit or _ on either side
     re = RE2JS.compile(o.word ? `(?:^|${NOT_WORD})(${source})(?:${NOT_WORD}|$)` : source, o.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
   } catch (e) {
