@@ -93,6 +93,18 @@ describeBrowser('the web view: compare, search, file history, usage', () => {
     await ready(narrow.page, '/compare?a=alice/auth-fix&b=review/finding-1');
     const boxes = await narrow.page.$$eval('.compare .side', (els) => els.map((el) => el.getBoundingClientRect()).map((r) => [Math.round(r.top), Math.round(r.bottom)]));
     expect(boxes[1][0]).toBeGreaterThanOrEqual(boxes[0][1]);
+    // a long continuation: the first messages, then the rest when asked for
+    await narrow.page.goto(`${url}diff?a=alice/auth-fix&b=review/finding-1&limit=2`);
+    await ready(narrow.page, '/diff?a=alice/auth-fix&b=review/finding-1&limit=2');
+    const indices = () => narrow.page.$$eval('.side-a article.msg', (els) => els.map((el) => (el as HTMLElement).dataset.index));
+    expect(await indices()).toEqual(['7', '8']);
+    expect(await narrow.page.textContent('.side-a button.more')).toBe('show 2 more');
+    expect(await narrow.page.locator('.side-b button.more').count()).toBe(0);
+    await narrow.page.click('.side-a button.more');
+    await narrow.page.waitForSelector('.side-a article.msg[data-index="10"]');
+    expect(await indices()).toEqual(['7', '8', '9', '10']);
+    expect(await narrow.page.locator('.side-a button.more').count()).toBe(0);
+    expect(narrow.errors).toEqual([]);
     await narrow.page.context().close();
     await bothWidths(url, path, 'compare');
   });

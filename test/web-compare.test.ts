@@ -35,8 +35,8 @@ describe('the web view: compare, file history, usage', () => {
     const s = await serve(store);
     const [tip, fork, base] = [idOf(store, 'alice/auth-fix'), idOf(store, 'review/finding-1'), idOf(store, 'alice/auth-fix~3')];
     const d = JSON.parse((await get(`${s.url}api/diff?a=alice/auth-fix&b=review/finding-1`)).body);
-    expect(Object.keys(d).join(' ')).toBe('v a b stop base fork_point common only_a only_b');
-    expect([d.v, d.a, d.b, d.stop, d.base, d.fork_point, d.common]).toEqual([1, tip, fork, 'root', base, 6, 7]);
+    expect(Object.keys(d).join(' ')).toBe('v a b stop base fork_point common total_a total_b only_a only_b');
+    expect([d.v, d.a, d.b, d.stop, d.base, d.fork_point, d.common, d.total_a, d.total_b]).toEqual([1, tip, fork, 'root', base, 6, 7, 11, 8]);
     expect(d.only_a.map((o: { index: number }) => o.index)).toEqual([7, 8, 9, 10]);
     expect(d.only_a.map((o: { message: never }) => said(o.message))).toEqual([
       expect.stringMatching(/^user: This session is being continued from a previous conversation that ran out of context\./),
@@ -45,6 +45,10 @@ describe('the web view: compare, file history, usage', () => {
       'assistant: Only src/list.ts: one line in `parseTodos`.',
     ]);
     expect(d.only_b).toEqual([{ index: 7, message: { role: 'user', content: [{ type: 'text', text: 'Review: is the blank-line fix covered by a test?' }], timestamp: '2026-03-05T10:00:00.000Z', ids: { uuid: 'r-1' } } }]);
+    // a long continuation comes a page at a time: the first `limit`, the page asks /api/messages for the rest
+    const two = JSON.parse((await get(`${s.url}api/diff?a=alice/auth-fix&b=review/finding-1&limit=2`)).body);
+    expect([two.total_a, two.only_a.map((o: { index: number }) => o.index), two.only_b.map((o: { index: number }) => o.index)]).toEqual([11, [7, 8], [7]]);
+    expect(two.only_a).toEqual(d.only_a.slice(0, 2));
     // the prefix is the fork's first 7 messages, as /api/messages reads them from the root
     const root = JSON.parse((await get(`${s.url}api/messages?id=review/finding-1&stop=root&limit=7`)).body);
     const tipRoot = JSON.parse((await get(`${s.url}api/messages?id=alice/auth-fix&stop=root&limit=7`)).body);

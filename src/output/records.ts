@@ -356,10 +356,11 @@ export function partJson(id: string, entry: number, part: string, piece: { offse
 /**
  * Two contexts (read from `stop`) compared from their fork point: `common` messages both begin with,
  * `fork_point` the index of the last of them (null: none), `base` the newest commit both chains hold
- * (null: none), and each one's continuation past the common ones, in order, each with its index.
+ * (null: none), how many messages each holds (`total_a`, `total_b`), and the start of each one's
+ * continuation past the common ones, in order, each with its index.
  */
-export function diffJson(a: string, b: string, d: { stop: string; base: string | null; common: number; onlyA: { index: number; message: NeutralMessage }[]; onlyB: { index: number; message: NeutralMessage }[] }) {
-  return { v: 1, a, b, stop: d.stop, base: d.base, fork_point: d.common > 0 ? d.common - 1 : null, common: d.common, only_a: d.onlyA, only_b: d.onlyB };
+export function diffJson(a: string, b: string, d: { stop: string; base: string | null; common: number; totalA: number; totalB: number; onlyA: { index: number; message: NeutralMessage }[]; onlyB: { index: number; message: NeutralMessage }[] }) {
+  return { v: 1, a, b, stop: d.stop, base: d.base, fork_point: d.common > 0 ? d.common - 1 : null, common: d.common, total_a: d.totalA, total_b: d.totalB, only_a: d.onlyA, only_b: d.onlyB };
 }
 
 /** One tool call's effect on a file (the web view's file history): the lines it took out and put in, [] when its arguments do not say. */

@@ -24,12 +24,16 @@ async function chainsMeet(repo: RepoContext, a: string, b: string): Promise<stri
 
 /**
  * `stop`: where each context starts (default the root, so a fork compacted after it still shows
- * what it shares); the continuations are each context's messages past the shared prefix, in order.
+ * what it shares); the continuations are each context's messages past the shared prefix, in order,
+ * the first `limit` of each.
  */
-export async function compare(repo: RepoContext, cache: MessageCache, a: string, b: string, stop = 'root') {
+export async function compare(repo: RepoContext, cache: MessageCache, a: string, b: string, stop = 'root', limit = CONTINUATION) {
   const [x, y] = await Promise.all([cache.get(repo, a, stop), cache.get(repo, b, stop)]);
   const common = sharedPrefix(x.messages, y.messages);
   const base = await chainsMeet(repo, x.id.slice(4), y.id.slice(4));
-  const rest = (ms: readonly NeutralMessage[]) => ms.slice(common).map((m, i) => ({ index: common + i, message: cutMessage(m) }));
-  return diffJson(x.id, y.id, { stop, base: base && fullId(base), common, onlyA: rest(x.messages), onlyB: rest(y.messages) });
+  const rest = (ms: readonly NeutralMessage[]) => ms.slice(common, common + limit).map((m, i) => ({ index: common + i, message: cutMessage(m) }));
+  return diffJson(x.id, y.id, { stop, base: base && fullId(base), common, totalA: x.messages.length, totalB: y.messages.length, onlyA: rest(x.messages), onlyB: rest(y.messages) });
 }
+
+/** Messages of each continuation sent at first (the page asks /api/messages for the rest, as a commit's page does). */
+export const CONTINUATION = 200;

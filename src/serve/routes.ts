@@ -15,7 +15,7 @@ import { renderGraph } from '../output/graph.js';
 import { shellQuote } from '../core/shell.js';
 import { branchJson, commitJson, fileTouchJson, graphLineJson, grepJson, logJson, materializedJson, messagesJson, partJson, resumeJson, runtimeJson, searchHitJson } from '../output/records.js';
 import type { MessageCache } from './messages.js';
-import { compare } from './compare.js';
+import { compare, CONTINUATION } from './compare.js';
 import { edits } from './edits.js';
 import { usageRecords } from './usage.js';
 import { cutMessage, partPiece, PIECE_LIMIT } from './parts.js';
@@ -87,7 +87,7 @@ export async function api(repo: RepoContext, cache: MessageCache, url: URL, cwd:
       return lines([partJson(id, entry, required(q, 'part'), partPiece(messages[entry], required(q, 'part'), count(q, 'offset') ?? 0, count(q, 'limit') ?? PIECE_LIMIT))]);
     }
     case '/api/diff':
-      return lines([await compare(repo, cache, required(q, 'a'), required(q, 'b'), q.get('stop') ?? undefined)]);
+      return lines([await compare(repo, cache, required(q, 'a'), required(q, 'b'), q.get('stop') ?? undefined, Math.min(count(q, 'limit') ?? CONTINUATION, PAGE_LIMIT))]);
     case '/api/grep': {
       const role = q.get('role') ?? undefined;
       if (role !== undefined && !(GREP_ROLES as readonly string[]).includes(role)) throw new UsageError(`role takes ${GREP_ROLES.join(', ')}, not '${role}'`);

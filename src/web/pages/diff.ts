@@ -12,25 +12,28 @@ export async function diffPage(q: URLSearchParams): Promise<void> {
   const a = q.get('a') ?? '';
   const b = q.get('b') ?? '';
   const stop = q.get('stop') ?? 'root';
-  const [[d], [ca], [cb]] = await Promise.all([api<Diff>('diff', { a, b, stop }), api<Commit>('show', { id: a }), api<Commit>('show', { id: b })]);
-  const side = (c: Commit, only: Diff['only_a'], which: string) => {
+  const limit = q.get('limit');
+  const [[d], [ca], [cb]] = await Promise.all([api<Diff>('diff', { a, b, stop, ...(limit ? { limit } : {}) }), api<Commit>('show', { id: a }), api<Commit>('show', { id: b })]);
+  const side = (c: Commit, only: Diff['only_a'], total: number, which: string) => {
     const list = h('div', { class: 'messages' });
     for (const o of only) list.append(message(o.message as NeutralMessage, o.index, list, { id: c.id, stop, entry: o.index }));
+    const after = total - d.common;
     const name = c.branches.length ? c.branches.join(', ') : 'commit';
     return h(
       'section',
       { class: `side side-${which}`, 'data-id': c.id },
       h('h2', {}, h('span', { class: 'branch' }, name), ' ', link(c.id)),
       c.summary ? h('p', { class: 'summary' }, c.summary) : null,
-      h('p', { class: 'status count' }, only.length ? `${plural(only.length, 'message')} after the fork point` : 'nothing after the fork point'),
+      h('p', { class: 'status count' }, after ? `${plural(after, 'message')} after the fork point` : 'nothing after the fork point'),
       list,
+      ...(d.common + only.length < total ? [moreButton(c.id, stop, list, d.common + only.length, total)] : []),
     );
   };
   show(
     h('h1', {}, 'Compare'),
     forkLine(d),
     ...(d.common ? [commonFold(d, stop)] : []),
-    h('div', { class: 'compare' }, side(ca, d.only_a, 'a'), side(cb, d.only_b, 'b')),
+    h('div', { class: 'compare' }, side(ca, d.only_a, d.total_a, 'a'), side(cb, d.only_b, d.total_b, 'b')),
   );
 }
 
@@ -61,4 +64,25 @@ function commonFold(d: Diff, stop: string): HTMLElement {
     }
   });
   return fold;
+}
+
+/** The rest of a long continuation, a page at a time when asked for. */
+function moreButton(id: string, stop: string, list: HTMLElement, from: number, total: number): HTMLElement {
+  let offset = from;
+  const button = h('button', { class: 'more' }, `show ${Math.min(FOLD_PAGE, total - offset)} more`);
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    try {
+      const [page] = await api<Page>('messages', { id, stop, offset, limit: FOLD_PAGE });
+      page.messages.forEach((m, i) => list.append(message(m as NeutralMessage, page.offset + i, list, { id, stop, entry: page.offset + i })));
+      offset = page.offset + page.messages.length;
+      if (offset >= total || page.messages.length === 0) button.remove();
+      else button.textContent = `show ${Math.min(FOLD_PAGE, total - offset)} more`;
+    } catch (e) {
+      button.replaceWith(h('p', { class: 'error' }, e instanceof Error ? e.message : String(e)));
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return button;
 }
