@@ -132,9 +132,10 @@ describeBrowser('ctx serve in headless chromium', () => {
     // the difference with its parent: the link on the page
     await page.click('text=difference with its parent');
     await ready(page, `/diff?${new URLSearchParams({ a: tip.parent, b: tip.id })}`);
-    const sides = await page.$$eval('.diff .side', (els) => els.map((el) => el.querySelectorAll('article.msg').length));
-    // the tip adds its turn (two messages) to its parent's context
+    const sides = await page.$$eval('.compare .side', (els) => els.map((el) => el.querySelectorAll('article.msg').length));
+    // the tip adds its turn (two messages) to its parent's context, which it holds whole
     expect(sides).toEqual([0, 2]);
+    expect(await page.textContent('details.common > summary')).toBe('9 messages in common — show');
     await shot(page, 'serve-diff');
 
     // the graph a few commits at a time, then older ones
@@ -153,7 +154,8 @@ describeBrowser('ctx serve in headless chromium', () => {
     await page.check(`.graph .row[data-id="${tip.id}"] input`);
     await page.click('text=Compare the two checked');
     await ready(page, `/diff?${new URLSearchParams({ a: fork.id, b: tip.id })}`);
-    expect(await page.textContent('main .status')).toBe('0 messages in both');
+    // they part after the fork's commit, sharing its 7 messages
+    expect(await page.textContent('details.common > summary')).toBe('7 messages in common — show');
 
     // a search from the header box: the hits of ctx grep, each opening its commit
     await page.fill('#search input', 'blank');
@@ -163,9 +165,9 @@ describeBrowser('ctx serve in headless chromium', () => {
     expect(grep.length).toBe(5);
     expect(await page.$$eval('.hit', (els) => els.map((el) => (el as HTMLElement).dataset.commit))).toEqual(grep.map((g) => g.commit));
     expect(await page.$$eval('.hit mark', (els) => els.map((el) => el.textContent))).toEqual(grep.map(() => 'blank'));
-    expect(await page.textContent('#hits')).toBe('5 hits for blank');
+    expect(await page.textContent('#hits')).toBe('5 hits for blank in 2 sessions');
     await shot(page, 'serve-search');
-    await page.click('.hit >> nth=4 >> a');
+    await page.click('.hit >> nth=4');
     await ready(page, `/${grep[4].commit}`);
 
     // file history from the header box: the tool calls of ctx files
@@ -173,8 +175,8 @@ describeBrowser('ctx serve in headless chromium', () => {
     await page.press('#files input', 'Enter');
     await ready(page, '/files?path=src%2Flist.ts');
     const files = ctx(store, ['files', 'src/list.ts', '--json'], { env: FIXED }).stdout.trim().split('\n').map((l) => JSON.parse(l));
-    expect(await page.$$eval('tr.touch', (els) => els.map((el) => [...el.querySelectorAll('td')].map((td) => td.textContent)))).toEqual(
-      files.map((f) => [f.at.slice(0, 19).replace('T', ' '), f.action, f.tool, f.commit.slice(0, 16), f.branch, f.path]),
+    expect(await page.$$eval('details.touch > summary', (els) => els.map((el) => [...el.children].map((c) => c.textContent)))).toEqual(
+      files.map((f) => [f.at.slice(0, 19).replace('T', ' '), f.action, f.tool, `${f.commit.slice(0, 16)}copy`, f.branch, f.path]),
     );
     expect(files.map((f) => f.action)).toEqual(['edit', 'read']);
 

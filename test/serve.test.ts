@@ -166,7 +166,7 @@ describe('ctx serve over HTTP', () => {
     const keys = (r: object) => Object.keys(r).join(' ');
     expect(keys(await first('api/graph'))).toBe('v graph commit');
     expect(keys(await first('api/messages?id=alice/auth-fix'))).toBe('v id total offset messages');
-    expect(keys(await first('api/diff?a=alice/auth-fix&b=review/finding-1'))).toBe('v a b common only_a only_b');
+    expect(keys(await first('api/diff?a=alice/auth-fix&b=review/finding-1'))).toBe('v a b stop base fork_point common total_a total_b only_a only_b');
     expect(keys((await first('api/diff?a=alice/auth-fix&b=review/finding-1')).only_a[0])).toBe('index message');
     expect(keys(await first('api/resume?id=alice/auth-fix&runtime=claude-code'))).toBe('v runtime title native command');
     expect(keys(await first('api/runtimes'))).toBe('v runtime title formats');
@@ -213,12 +213,15 @@ describe('ctx serve over HTTP', () => {
     expect(JSON.parse((await get(`${s.url}api/messages`)).body).message).toBe('id is missing');
   });
 
-  it('the difference between two commits: the messages only one of them holds', async () => {
+  it('the difference between two commits: the messages each holds past the ones they begin with', async () => {
     const store = fixtureStore();
     const s = await serve(store);
     const d = JSON.parse((await get(`${s.url}api/diff?a=alice/auth-fix~2&b=review/finding-1`)).body);
-    // alice/auth-fix~2 (the compaction) holds its summary alone; the fork holds the 7 messages before it and its own turn
-    expect([d.common, d.only_a.length, d.only_b.length]).toEqual([0, 1, 8]);
+    // from the root, alice/auth-fix~2 (the compaction) holds the fork's 7 messages before it, then its summary; the fork its own turn
+    expect([d.common, d.only_a.map((o: { index: number }) => o.index), d.only_b.map((o: { index: number }) => o.index)]).toEqual([7, [7], [7]]);
+    // from the nearest compaction the compaction holds its summary alone: nothing in common
+    const c = JSON.parse((await get(`${s.url}api/diff?a=alice/auth-fix~2&b=review/finding-1&stop=compaction`)).body);
+    expect([c.common, c.only_a.length, c.only_b.length]).toEqual([0, 1, 8]);
     const same = JSON.parse((await get(`${s.url}api/diff?a=alice/auth-fix~3&b=review/finding-1`)).body);
     expect([same.common, same.only_a, same.only_b.map((o: { index: number }) => o.index)]).toEqual([7, [], [7]]);
   });

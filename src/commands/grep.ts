@@ -13,6 +13,7 @@ interface Flags {
   since?: string;
   ignoreCase?: boolean;
   fixedStrings?: boolean;
+  wordRegexp?: boolean;
   n?: string;
 }
 
@@ -20,7 +21,7 @@ export default defineCommand({
   name: 'grep',
   summary: "search every session's messages, tool calls and results; exits 1 when nothing matches",
   description:
-    "Messages matching PATTERN (a regular expression in RE2's syntax, matched in linear time: no backreferences or lookaround; -F: a plain string) on the given branches, else on every branch (--all: remote-tracking ones too). Each commit is searched once, however many branches share it: a hit names the first branch holding it. Text, thinking, tool calls (the tool's name and argument values) and tool results are searched, in every stored format (Claude Code, Codex, Gemini CLI, …): a hit in a tool call or result has role `tool`. One hit per entry: commit, branch, entry (its index among the commit's messages), role, and the text around the first match; a table on a terminal (the match highlighted), else one TAB-separated line each (id, branch, entry, role, time, snippet); --json gives one record per line. Exits 1 when nothing matches, 2 on a bad pattern, as grep does.",
+    "Messages matching PATTERN (a regular expression in RE2's syntax, matched in linear time: no backreferences or lookaround; -F: a plain string; -w: whole words only) on the given branches, else on every branch (--all: remote-tracking ones too). Each commit is searched once, however many branches share it: a hit names the first branch holding it. Text, thinking, tool calls (the tool's name and argument values) and tool results are searched, in every stored format (Claude Code, Codex, Gemini CLI, …): a hit in a tool call or result has role `tool`. One hit per entry: commit, branch, entry (its index among the commit's messages), role, and the text around the first match; a table on a terminal (the match highlighted), else one TAB-separated line each (id, branch, entry, role, time, snippet); --json gives one record per line. Exits 1 when nothing matches, 2 on a bad pattern, as grep does.",
   args: [
     { name: 'pattern', description: 'what to look for: a regular expression (-F: a plain string)', required: true },
     { name: 'branch...', description: 'branches (or commits) whose chains are searched (default: every branch)', values: 'branch' },
@@ -31,14 +32,15 @@ export default defineCommand({
     { flags: '--since <when>', description: "only entries since: a duration back from now (24h, 7d) or a time; by the entry's own time, else its commit's" },
     { flags: '-i, --ignore-case', description: 'case-insensitive' },
     { flags: '-F, --fixed-strings', description: 'PATTERN is a plain string, not a regular expression' },
+    { flags: '-w, --word-regexp', description: 'only whole words: no letter, digit or _ just before or after the match' },
     { flags: '-n <count>', description: 'at most this many hits' },
   ],
-  examples: ["ctx grep 'token refresh'", "ctx grep -i 'refresh.*token' alice/auth-fix", 'ctx grep src/auth.ts --role tool --since 7d', "ctx grep -F 'a.b(c)' --json"],
+  examples: ["ctx grep 'token refresh'", "ctx grep -i 'refresh.*token' alice/auth-fix", 'ctx grep src/auth.ts --role tool --since 7d', "ctx grep -F 'a.b(c)' --json", 'ctx grep -iwF todo'],
   async run(io, [pattern, branches]: [string, string[]], flags: Flags) {
     const limit = flags.n === undefined ? undefined : Number(flags.n);
     if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 0)) throw new UsageError(`-n takes a whole number, not '${flags.n}'`);
     if (flags.all && branches.length) throw new UsageError('--all searches every branch: name no branches with it');
-    const o: GrepOptions = { pattern, branches, all: flags.all, role: flags.role, since: flags.since, ignoreCase: flags.ignoreCase, fixed: flags.fixedStrings, limit };
+    const o: GrepOptions = { pattern, branches, all: flags.all, role: flags.role, since: flags.since, ignoreCase: flags.ignoreCase, fixed: flags.fixedStrings, word: flags.wordRegexp, limit };
     const re = grepPattern(o); // a bad pattern is refused before the store is opened
     return io.withRepo(false, async (repo) => {
       const hits: GrepHit[] = [];

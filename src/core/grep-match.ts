@@ -9,6 +9,9 @@ export interface GrepMatcher {
   find(text: string): [start: number, end: number] | null;
 }
 
+/** What is not a word character (grep -w's: a letter, a digit or _). */
+const NOT_WORD = '[^\\p{L}\\p{N}_]';
+
 /** RE2's metacharacters: a pattern without them is a plain string. */
 const META = /[\\.+*?()|[\]{}^$]/;
 
@@ -16,12 +19,17 @@ const META = /[\\.+*?()|[\]{}^$]/;
  * The pattern, matched in time linear in the text (RE2's dialect, through re2js: a pattern can never
  * backtrack for ages); a bad one, or one RE2 cannot run (backreferences, lookaround), is a usage error (exit 2).
  */
-export function grepPattern(o: { pattern: string; ignoreCase?: boolean; fixed?: boolean }): GrepMatcher {
+export function grepPattern(o: { pattern: string; ignoreCase?: boolean; fixed?: boolean; word?: boolean }): GrepMatcher {
   if (o.pattern === '') throw new UsageError('grep: the pattern is empty');
-  if (o.fixed || !META.test(o.pattern)) return plainMatcher(o.pattern, o.ignoreCase ?? false);
+  const plain = o.fixed || !META.test(o.pattern);
+  if (plain && !o.word) return plainMatcher(o.pattern, o.ignoreCase ?? false);
+  const source = plain ? RE2JS.quote(o.pattern) : o.pattern;
   let re: RE2JS;
   try {
-    re = RE2JS.compile(o.pattern, o.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
+    // the pattern alone first: an error names it as typed (not `(?i)(` or the word edges), and `a)(b` cannot close the edges' group
+    RE2JS.compile(source);
+    // a whole word, as grep -w: the match is group 1, with no letter, digit or _ on either side
+    re = RE2JS.compile(o.word ? `(?:^|${NOT_WORD})(${source})(?:${NOT_WORD}|$)` : source, o.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
   } catch (e) {
     if (!(e instanceof RE2JSSyntaxException)) throw e;
     const what = unsupported(o.pattern);
@@ -33,7 +41,8 @@ export function grepPattern(o: { pattern: string; ignoreCase?: boolean; fixed?: 
       // the DFA says whether there is a match, fast; only then is it placed (a slower pass)
       if (!re.test(text)) return null;
       const m = re.matcher(text);
-      return m.find() ? [m.start(), m.end()] : null;
+      const g = o.word ? 1 : 0;
+      return m.find() ? [m.start(g), m.end(g)] : null;
     },
   };
 }

@@ -12,7 +12,7 @@ import type { SummaryOutcome } from '../api/write/summarize.js';
 import type { VerifyReport } from '../api/maintain/verify.js';
 import type { ExpiredBranch, GcReport } from '../api/maintain/gc.js';
 import type { RefReport, SyncReport } from '../api/sync/sync.js';
-import type { HooksReport, ImportResult, McpReport } from '../api/capture/runtime.js';
+import type { HooksReport, ImportResult, McpReport, ToolEffect } from '../api/capture/runtime.js';
 import type { Resolution, SessionTip } from '../api/capture/resolve.js';
 import type { AuditEntry, StateDiff, StateStats, StateValue, StateWrite } from '../api/state/state.js';
 import type { GrepHit } from '../api/search/grep.js';
@@ -353,9 +353,19 @@ export function partJson(id: string, entry: number, part: string, piece: { offse
   return { v: 1, id, entry, part, offset: piece.offset, length: piece.length, text: piece.text };
 }
 
-/** The messages only one of two contexts holds, each with its index there; `common`: how many both hold. */
-export function diffJson(a: string, b: string, d: { onlyA: { index: number; message: NeutralMessage }[]; onlyB: { index: number; message: NeutralMessage }[]; common: number }) {
-  return { v: 1, a, b, common: d.common, only_a: d.onlyA, only_b: d.onlyB };
+/**
+ * Two contexts (read from `stop`) compared from their fork point: `common` messages both begin with,
+ * `fork_point` the index of the last of them (null: none), `base` the newest commit both chains hold
+ * (null: none), how many messages each holds (`total_a`, `total_b`), and the start of each one's
+ * continuation past the common ones, in order, each with its index.
+ */
+export function diffJson(a: string, b: string, d: { stop: string; base: string | null; common: number; totalA: number; totalB: number; onlyA: { index: number; message: NeutralMessage }[]; onlyB: { index: number; message: NeutralMessage }[] }) {
+  return { v: 1, a, b, stop: d.stop, base: d.base, fork_point: d.common > 0 ? d.common - 1 : null, common: d.common, total_a: d.totalA, total_b: d.totalB, only_a: d.onlyA, only_b: d.onlyB };
+}
+
+/** One tool call's effect on a file (the web view's file history): the lines it took out and put in, [] when its arguments do not say. */
+export function editJson(commit: string, entry: number, call: string, tool: string, t: ToolEffect) {
+  return { v: 1, commit, entry, call, tool, action: t.action, path: t.path, removed: t.removed ?? [], added: t.added ?? [] };
 }
 
 /** How to resume a commit in a runtime: export it as a session, then the runtime's own resume command. */

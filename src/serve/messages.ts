@@ -38,24 +38,3 @@ async function read(repo: RepoContext, oid: string, stop: Awaited<ReturnType<typ
   const { parts } = await readContext(repo, oid, stop);
   return { id: `ctx-${oid}`, messages: neutralMessages(parts) };
 }
-
-/** Messages of one context that the other does not hold (compared whole, as many times as each holds them), each with its index. */
-export function messageDiff(a: readonly NeutralMessage[], b: readonly NeutralMessage[]) {
-  // each message serialized once, for both directions (a tool result may be megabytes)
-  const keysA = a.map((m) => JSON.stringify(m));
-  const keysB = b.map((m) => JSON.stringify(m));
-  const only = (xs: readonly NeutralMessage[], xKeys: readonly string[], yKeys: readonly string[]) => {
-    const left = new Map<string, number>();
-    for (const key of yKeys) left.set(key, (left.get(key) ?? 0) + 1);
-    const out: { index: number; message: NeutralMessage }[] = [];
-    xs.forEach((message, index) => {
-      const key = xKeys[index];
-      const n = left.get(key) ?? 0;
-      if (n > 0) left.set(key, n - 1);
-      else out.push({ index, message });
-    });
-    return out;
-  };
-  const onlyA = only(a, keysA, keysB);
-  return { onlyA, onlyB: only(b, keysB, keysA), common: a.length - onlyA.length };
-}

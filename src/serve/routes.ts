@@ -13,8 +13,11 @@ import { fullId } from '../core/ids.js';
 import { CtxError, UsageError } from '../errors/index.js';
 import { renderGraph } from '../output/graph.js';
 import { shellQuote } from '../core/shell.js';
-import { branchJson, commitJson, diffJson, fileTouchJson, graphLineJson, grepJson, logJson, materializedJson, messagesJson, partJson, resumeJson, runtimeJson, searchHitJson } from '../output/records.js';
-import { messageDiff, type MessageCache } from './messages.js';
+import { branchJson, commitJson, fileTouchJson, graphLineJson, grepJson, logJson, materializedJson, messagesJson, partJson, resumeJson, runtimeJson, searchHitJson } from '../output/records.js';
+import type { MessageCache } from './messages.js';
+import { compare, CONTINUATION } from './compare.js';
+import { edits } from './edits.js';
+import { usageRecords } from './usage.js';
 import { cutMessage, partPiece, PIECE_LIMIT } from './parts.js';
 import { codePermalink, linkRoute } from './links.js';
 import type { CodeRepo } from '../api/links/code-repo.js';
@@ -26,9 +29,9 @@ export interface Reply {
   headers?: Record<string, string>;
 }
 
-/** Paths the front end draws itself (the page is index.html): the graph, a commit by id, a diff, search, file history, a code commit, a blame. */
+/** Paths the front end draws itself (the page is index.html): the graph, a commit by id, a comparison (/diff or /compare), search, file history, usage, a code commit, a blame. */
 export function isPageRoute(path: string): boolean {
-  return path === '/' || path === '/diff' || path === '/search' || path === '/files' || path === '/blame' || permalink(path) !== null || codePermalink(path) !== null;
+  return path === '/' || path === '/diff' || path === '/compare' || path === '/search' || path === '/usage' || path === '/files' || path === '/blame' || permalink(path) !== null || codePermalink(path) !== null;
 }
 
 /** `/ctx-<id prefix>` → the id as typed. */
@@ -83,17 +86,12 @@ export async function api(repo: RepoContext, cache: MessageCache, url: URL, cwd:
       if (entry >= messages.length) throw new UsageError(`entry ${entry} is past the context's end (${messages.length} messages)`);
       return lines([partJson(id, entry, required(q, 'part'), partPiece(messages[entry], required(q, 'part'), count(q, 'offset') ?? 0, count(q, 'limit') ?? PIECE_LIMIT))]);
     }
-    case '/api/diff': {
-      const a = await cache.get(repo, required(q, 'a'));
-      const b = await cache.get(repo, required(q, 'b'));
-      const d = messageDiff(a.messages, b.messages);
-      const cut = (xs: typeof d.onlyA) => xs.map((x) => ({ index: x.index, message: cutMessage(x.message) }));
-      return lines([diffJson(a.id, b.id, { onlyA: cut(d.onlyA), onlyB: cut(d.onlyB), common: d.common })]);
-    }
+    case '/api/diff':
+      return lines([await compare(repo, cache, required(q, 'a'), required(q, 'b'), q.get('stop') ?? undefined, Math.min(count(q, 'limit') ?? CONTINUATION, PAGE_LIMIT))]);
     case '/api/grep': {
       const role = q.get('role') ?? undefined;
       if (role !== undefined && !(GREP_ROLES as readonly string[]).includes(role)) throw new UsageError(`role takes ${GREP_ROLES.join(', ')}, not '${role}'`);
-      const o: GrepOptions = { pattern: required(q, 'q'), branches: q.getAll('branch'), all: flag(q, 'all'), role: role as GrepOptions['role'], since: q.get('since') ?? undefined, ignoreCase: flag(q, 'i'), fixed: flag(q, 'fixed'), limit: count(q, 'n') };
+      const o: GrepOptions = { pattern: required(q, 'q'), branches: q.getAll('branch'), all: flag(q, 'all'), role: role as GrepOptions['role'], since: q.get('since') ?? undefined, ignoreCase: flag(q, 'i'), fixed: flag(q, 'fixed'), word: flag(q, 'w'), limit: count(q, 'n') };
       // mark=1 (the search page): each hit says where its snippet's match is, so the page runs no pattern itself
       const marks = flag(q, 'mark') ? grepPattern(o) : null;
       const hits = [];
@@ -102,6 +100,10 @@ export async function api(repo: RepoContext, cache: MessageCache, url: URL, cwd:
     }
     case '/api/files':
       return lines((await filesTouched(repo, required(q, 'path'), { branches: q.getAll('branch') })).map(fileTouchJson));
+    case '/api/edits':
+      return lines(await edits(repo, required(q, 'commit'), count(q, 'entry') ?? Number(required(q, 'entry')), required(q, 'path')));
+    case '/api/usage':
+      return lines(await usageRecords(repo, q.get('by'), q.get('since')));
     case '/api/runtimes':
       return lines((await exporters()).map((r) => runtimeJson(r.name, r.title, r.formats)));
     case '/api/resume':

@@ -8,6 +8,7 @@ import { commitPage } from './pages/commit.js';
 import { diffPage } from './pages/diff.js';
 import { searchPage } from './pages/search.js';
 import { filesPage } from './pages/files.js';
+import { usagePage } from './pages/usage.js';
 
 // ---- routing: real paths, so a permalink is http://HOST:PORT/ctx-<id>
 
@@ -24,9 +25,10 @@ async function route(): Promise<void> {
     if (id) await commitPage(id);
     else if (sha) await codePage(sha);
     else if (pathname === '/blame') await blamePage(q);
-    else if (pathname === '/diff') await diffPage(q.get('a') ?? '', q.get('b') ?? '');
+    else if (pathname === '/diff' || pathname === '/compare') await diffPage(q);
     else if (pathname === '/search') await searchPage(q);
     else if (pathname === '/files') await filesPage(q);
+    else if (pathname === '/usage') await usagePage(q);
     else await graphPage(q);
   } catch (e) {
     failed(e);

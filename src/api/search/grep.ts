@@ -30,6 +30,8 @@ export interface GrepOptions {
   ignoreCase?: boolean;
   /** the pattern is a plain string */
   fixed?: boolean;
+  /** only matches that are whole words (no letter, digit or _ on either side), as grep -w */
+  word?: boolean;
   /** at most this many hits */
   limit?: number;
 }
