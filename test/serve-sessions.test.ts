@@ -1,4 +1,6 @@
 // /api/sessions: the start page's records, exact, on a store of every runtime's fixture and two forks.
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ctx, newStore } from './helpers.js';
 import { FIXED, startServe, type Served } from './serve-kit.js';
@@ -42,6 +44,22 @@ describe('/api/sessions', () => {
     // the counts are the chain's: the sum of its commits' meta.json counts, root to tip
     const log = ctx(store, ['log', 'alice/auth-fix', '--json'], { env: FIXED }).stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect([log.length, log.reduce((n, r) => n + r.message_count, 0), log.reduce((n, r) => n + r.token_count, 0)]).toEqual([5, 11, 388]);
+
+    // asked again: the same records, from the facts kept by tip id (derived data beside the store)
+    expect(existsSync(join(store, 'ctx', 'cache', 'sessions.json'))).toBe(true);
+    const again = await (await fetch(`${s.url}api/sessions`)).text();
+    expect(again.trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual(want);
+    // one more turn on a session: its record has the new tip, with the new commit counted in (its title and model carried)
+    const line = `${JSON.stringify({ type: 'user', uuid: 'm-9', parentUuid: null, sessionId: 'm', timestamp: '2026-03-05T10:00:00.000Z', message: { role: 'user', content: 'And the changelog?' } })}\n`;
+    expect(ctx(store, ['checkpoint', '-b', 'alice/merge', '--format', 'claude-code-v1', '-'], { env: FIXED, input: line }).code).toBe(0);
+    const merge = ctx(store, ['log', 'alice/merge', '--json'], { env: FIXED }).stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const after = (await (await fetch(`${s.url}api/sessions`)).text()).trimEnd().split('\n').map((l) => JSON.parse(l));
+    const top = after.find((r) => r.branch === 'alice/merge');
+    expect(top).toEqual({ ...want[2], id: merge[0].id, updated_at: FIXED.CTX_NOW, commits: 3, message_count: merge.reduce((n, r) => n + r.message_count, 0), token_count: merge.reduce((n, r) => n + r.token_count, 0) });
+    expect([top.message_count, top.token_count]).toEqual([7, 68 + merge[0].token_count]);
+    // a cache that does not read is rebuilt, not trusted
+    writeFileSync(join(store, 'ctx', 'cache', 'sessions.json'), '{"v":2,"tips":{"x":1}');
+    expect((await (await fetch(`${s.url}api/sessions`)).text()).trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual(after);
   });
 
   it('an empty store lists no session', async () => {
