@@ -3,7 +3,6 @@
 // first prompt, model, project; cached by tip), never a whole transcript.
 import { displaySummary } from '../../core/summary.js';
 import { fullId } from '../../core/ids.js';
-import { runtimeOfFormat } from '../../runtimes/registry.js';
 import type { RepoContext } from '../repo/repo-context.js';
 import { chainFacts } from './chain-facts.js';
 import { refs } from '../../store/refs.js';
@@ -45,6 +44,8 @@ export async function sessionsList(ctx: RepoContext): Promise<SessionSummary[]> 
   const branches = heads.filter((h) => facts.has(h.oid)).map((h) => ({ name: h.ref.slice(refs.heads.length), oid: h.oid, f: facts.get(h.oid)! }));
   const chains = branches.map((b) => chainOf(b.oid, parent));
   const forks = forkParents(branches.map((b) => b.name), chains, parent, (oid) => time.get(oid) ?? 0);
+  // loaded when asked for, as api/capture does: the runtimes import the api
+  const { runtimeOfFormat } = await import('../../runtimes/registry.js');
   const list = await Promise.all(
     branches.map(async ({ name, oid, f }, i): Promise<SessionSummary> => {
       return {

@@ -14,6 +14,8 @@ interface Filters {
 }
 
 const NO_PROJECT = '(no project recorded)';
+/** one formatter for every row (toLocaleString builds one a call) */
+const NUMBER = new Intl.NumberFormat('en-US');
 
 const filtersOf = (q: URLSearchParams): Filters => ({ runtime: q.get('runtime') ?? '', project: q.get('project') ?? '', branch: q.get('branch') ?? '', since: q.get('since') ?? '' });
 
@@ -81,7 +83,7 @@ export async function sessionsPage(q: URLSearchParams): Promise<void> {
 
 function sessionRow(s: SessionRow, runtimeTitle: string, forkNote: boolean): HTMLElement {
   const badges = [h('span', { class: 'badge runtime', 'data-runtime': s.runtime ?? '' }, runtimeTitle), ...(s.model ? [h('span', { class: 'badge model' }, s.model)] : [])];
-  const counts = [plural(s.message_count, 'message'), ...(s.token_count ? [`${s.token_count.toLocaleString('en-US')} tokens`] : [])].join(' · ');
+  const counts = [plural(s.message_count, 'message'), ...(s.token_count ? [`${NUMBER.format(s.token_count)} tokens`] : [])].join(' · ');
   return h(
     'div',
     { class: 'session-row' },
