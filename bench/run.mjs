@@ -24,12 +24,13 @@ import { benchSession } from './session.mjs';
 import { benchState } from './state.mjs';
 import { benchLangGraph } from './langgraph.mjs';
 import { benchServe } from './serve.mjs';
+import { benchWeb } from './web.mjs';
 import { benchGrep } from './grep.mjs';
 import { benchMcp } from './mcp.mjs';
 import { benchLinksCommit } from './links-commit.mjs';
 import { benchLinksBlame } from './links-blame.mjs';
 
-const ALL = ['chain', 'resume', 'large', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens', 'translate', 'resolve', 'session', 'state', 'langgraph', 'grep', 'serve', 'mcp', 'commit-hook', 'why', 'blame', 'runtime-import'];
+const ALL = ['chain', 'resume', 'large', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens', 'translate', 'resolve', 'session', 'state', 'langgraph', 'grep', 'serve', 'web', 'mcp', 'commit-hook', 'why', 'blame', 'runtime-import'];
 const wanted = process.argv.slice(2);
 for (const w of wanted) if (!ALL.includes(w)) throw new Error(`unknown benchmark '${w}' (${ALL.join(', ')})`);
 const picked = wanted.length ? ALL.filter((b) => wanted.includes(b)) : ALL;
@@ -110,6 +111,10 @@ try {
       const r = await benchServe();
       sections.push(r.markdown);
       if (r.summary) targets.push(`- \`ctx serve\`, a 2,000-turn 20 MB session: first messages drawn in ${r.summary.cold.toFixed(0)} ms (target < 1 s: ${r.summary.cold < 1000 ? '**met**' : '**missed**'}); /api/messages ${r.summary.endpoint.toFixed(0)} ms CPU vs \`ctx materialize\` ${r.summary.materialize.toFixed(0)} ms`);
+    } else if (b === 'web') {
+      const r = await benchWeb();
+      sections.push(r.markdown);
+      if (r.summary) targets.push(`- \`ctx serve\`'s sessions page, ${fmtInt(r.summary.sessions)} sessions: drawn in ${r.summary.page.toFixed(0)} ms; /api/sessions ${r.summary.endpoint.toFixed(0)} ms CPU with nothing kept, ${r.summary.warm.toFixed(0)} ms with its cache, vs \`git for-each-ref\` ${r.summary.peer.toFixed(0)} ms`);
     } else if (b === 'mcp') {
       const r = await benchMcp();
       sections.push(r.markdown);

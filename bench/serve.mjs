@@ -29,7 +29,7 @@ function session(file) {
 }
 
 /** `ctx serve --port 0` on the store; its URL and pid. */
-function serve(store) {
+export function serve(store) {
   const proc = spawn(NODE, [CTX_BIN, '--store', store, 'serve', '--port', '0'], { env: { ...process.env, ...FIXED_ENV }, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((done, fail) => {
     let out = '';
@@ -41,10 +41,10 @@ function serve(store) {
   });
 }
 
-const stop = (proc) => new Promise((done) => (proc.once('exit', done), proc.kill('SIGTERM')));
+export const stop = (proc) => new Promise((done) => (proc.once('exit', done), proc.kill('SIGTERM')));
 
 /** user + sys CPU ms of a process so far, with its children that ended (the git processes of a request). */
-function cpuOf(pid) {
+export function cpuOf(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * TICK;
 }

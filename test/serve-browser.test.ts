@@ -73,8 +73,8 @@ describeBrowser('ctx serve in headless chromium', () => {
     const { url } = served;
     const { page, errors } = await openPage();
 
-    await page.goto(url);
-    await ready(page, '/');
+    await page.goto(`${url}graph`);
+    await ready(page, '/graph');
     const log = ctx(store, ['log', '--all', '--json'], { env: FIXED }).stdout.trim().split('\n').map((l) => JSON.parse(l));
     const rows = await page.$$eval('.graph .row[data-id]', (els) => els.map((el) => (el as HTMLElement).dataset.id));
     expect(rows).toEqual(log.map((r) => r.id));
@@ -139,17 +139,22 @@ describeBrowser('ctx serve in headless chromium', () => {
     await shot(page, 'serve-diff');
 
     // the graph a few commits at a time, then older ones
-    await page.goto(`${url}?n=3`);
-    await ready(page, '/?n=3');
+    await page.goto(`${url}graph?n=3`);
+    await ready(page, '/graph?n=3');
     expect(await page.locator('.graph .row[data-id]').count()).toBe(3);
     await page.click('a.older');
-    await ready(page, '/?n=1003');
+    await ready(page, '/graph?n=1003');
     expect(await page.locator('.graph .row[data-id]').count()).toBe(6);
     expect(await page.locator('a.older').count()).toBe(0);
 
+    // the graph's old address (the start page's, before the sessions) opens it still
+    await page.goto(`${url}?n=3`);
+    await ready(page, '/graph?n=3');
+    expect(await page.locator('.graph .row[data-id]').count()).toBe(3);
+
     // back to the graph: compare two checked commits
-    await page.goto(url);
-    await ready(page, '/');
+    await page.goto(`${url}graph`);
+    await ready(page, '/graph');
     await page.check(`.graph .row[data-id="${fork.id}"] input`);
     await page.check(`.graph .row[data-id="${tip.id}"] input`);
     await page.click('text=Compare the two checked');

@@ -21,6 +21,7 @@ import type { GitHooksReport } from '../api/links/git-hooks.js';
 import type { CodeCommit, DiffFile } from '../api/links/code-repo.js';
 import type { WhyContext, WhyReport } from '../api/links/why.js';
 import type { BlameLine } from '../api/links/blame.js';
+import type { SessionSummary } from '../api/read/sessions-list.js';
 import { fullId } from '../core/ids.js';
 import { displaySummary } from '../core/summary.js';
 import type { CtxError } from '../errors/index.js';
@@ -374,6 +375,11 @@ export function resumeJson(runtime: string, title: string, native: boolean, comm
 }
 
 /** A runtime that exports (the web view offers its resume command): the formats its sessions are stored in. */
+/** A session of the web view's start page (/api/sessions): a branch with its title, runtime, model, project, counts and the session it forks from. */
+export function sessionSummaryJson(s: SessionSummary) {
+  return { v: 1, branch: s.branch, id: s.id, title: s.title, titled: s.titled, runtime: s.runtime, format: s.format, model: s.model, project: s.project, created_at: s.created_at, updated_at: s.updated_at, commits: s.commits, message_count: s.message_count, token_count: s.token_count, fork: s.fork };
+}
+
 export function runtimeJson(name: string, title: string, formats: readonly string[]) {
   return { v: 1, runtime: name, title, formats };
 }

@@ -21,6 +21,7 @@ import { usageRecords } from './usage.js';
 import { cutMessage, partPiece, PIECE_LIMIT } from './parts.js';
 import { codePermalink, linkRoute } from './links.js';
 import type { CodeRepo } from '../api/links/code-repo.js';
+import { sessionRecords } from './sessions.js';
 
 export interface Reply {
   status: number;
@@ -29,9 +30,9 @@ export interface Reply {
   headers?: Record<string, string>;
 }
 
-/** Paths the front end draws itself (the page is index.html): the graph, a commit by id, a comparison (/diff or /compare), search, file history, usage, a code commit, a blame. */
+/** Paths the front end draws itself (the page is index.html): the sessions, the graph, a commit by id, a comparison (/diff or /compare), search, file history, usage, a code commit, a blame. */
 export function isPageRoute(path: string): boolean {
-  return path === '/' || path === '/diff' || path === '/compare' || path === '/search' || path === '/usage' || path === '/files' || path === '/blame' || permalink(path) !== null || codePermalink(path) !== null;
+  return path === '/' || path === '/graph' || path === '/diff' || path === '/compare' || path === '/search' || path === '/usage' || path === '/files' || path === '/blame' || permalink(path) !== null || codePermalink(path) !== null;
 }
 
 /** `/ctx-<id prefix>` → the id as typed. */
@@ -52,6 +53,8 @@ export async function api(repo: RepoContext, cache: MessageCache, url: URL, cwd:
   const linked = await linkRoute(repo, code, url.pathname, q);
   if (linked !== null) return lines(linked);
   switch (url.pathname) {
+    case '/api/sessions':
+      return lines(await sessionRecords(repo));
     case '/api/branches': {
       const { branches } = await branchList(repo);
       return lines(branches.map(branchJson));

@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-import { api, h, link, plural, short, show, type Commit, type Page, type Resume, type Runtime } from '../ui/dom.js';
+import { api, copyButton, h, link, main, plural, short, show, type Commit, type Page, type Resume, type Runtime } from '../ui/dom.js';
 import { FIRST_PAGE, messagePages } from '../ui/messages.js';
 import { codeCommits } from './code.js';
 
@@ -20,6 +20,10 @@ export async function commitPage(id: string): Promise<void> {
   const first = api<Page>('messages', { id, stop, offset: 0, limit: FIRST_PAGE });
   first.catch(() => {}); // a missing commit is reported by show
   const [c] = await api<Commit>('show', { id });
+  document.title = `${c.summary || short(c.id)} · ctx`;
+  // the keys n/p (ui/frame.ts) step from here
+  main.dataset.commit = c.id;
+  if (c.parent) main.dataset.parent = c.parent;
   const rows: [string, Node | string][] = [
     ['id', c.id],
     ['parent', c.parent ?? '(root)'],
@@ -40,6 +44,8 @@ export async function commitPage(id: string): Promise<void> {
     ...(c.parent ? ['parent ', link(c.parent), ' · ', h('a', { href: `/diff?${new URLSearchParams({ a: c.parent, b: c.id })}` }, 'difference with its parent'), ' · '] : ['(root) · ']),
     // the context as a resume reads it (from the nearest compaction), or the whole chain
     stop === 'root' ? h('a', { href: `/${id}`, class: 'stop' }, 'from the nearest compaction') : h('a', { href: `/${id}?stop=root`, class: 'stop' }, 'the whole chain from its root'),
+    ' ',
+    copyButton(c.id, 'Copy id'),
   );
   // annotations (ctx annotate) in sight: the summary is the title already
   const notes = Object.entries(c.annotations).filter(([k]) => k !== 'summary' && k !== 'at' && k !== 'by');
@@ -75,17 +81,6 @@ function resumeSlot(id: string, r: Runtime, native: boolean): HTMLElement {
 }
 
 function resumeLine(r: Resume): HTMLElement {
-  const button = h('button', { class: 'copy', 'data-runtime': r.runtime }, 'Copy');
-  button.addEventListener('click', async () => {
-    try {
-      await navigator.clipboard.writeText(r.command);
-      button.textContent = 'Copied';
-    } catch {
-      // no clipboard here (an insecure origin): select the text to copy by hand
-      getSelection()?.selectAllChildren(code);
-      button.textContent = 'Selected';
-    }
-  });
   const code = h('code', { class: 'command' }, r.command);
-  return h('div', { class: 'cmd', 'data-runtime': r.runtime }, h('span', {}, `${r.title}${r.native ? '' : ' (translated)'}`), code, button);
+  return h('div', { class: 'cmd', 'data-runtime': r.runtime }, h('span', {}, `${r.title}${r.native ? '' : ' (translated)'}`), code, copyButton(r.command));
 }

@@ -40,6 +40,6 @@ export async function graphPage(q: URLSearchParams): Promise<void> {
   for (const lanes of graph.querySelectorAll<HTMLElement>('.lanes')) lanes.style.width = `${width}ch`;
   const commits = rows.filter((r) => r.commit).length;
   // as many as asked for: there may be older ones
-  const older = commits === n ? h('a', { href: `/?n=${n + GRAPH}`, class: 'older' }, `${GRAPH.toLocaleString('en-US')} older commits`) : null;
+  const older = commits === n ? h('a', { href: `/graph?n=${n + GRAPH}`, class: 'older' }, `${GRAPH.toLocaleString('en-US')} older commits`) : null;
   show(h('h1', {}, 'Branches and forks'), h('div', { class: 'toolbar' }, `${commits} commits${older ? ', the newest' : ''}`, compare), graph, ...(older ? [older] : []));
 }

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 // What every view of the page uses: elements built from text only, the API's JSON lines, links to commits.
-import type { blameLineJson, codeCommitJson, commitJson, diffJson, fileTouchJson, graphLineJson, messagesJson, partJson, resumeJson, runtimeJson, searchHitJson, whyJson } from '../../output/records.js';
+import type { blameLineJson, sessionSummaryJson, codeCommitJson, commitJson, diffJson, fileTouchJson, graphLineJson, messagesJson, partJson, resumeJson, runtimeJson, searchHitJson, whyJson } from '../../output/records.js';
 export type { Cut } from '../../output/records.js';
 
 export type Commit = ReturnType<typeof commitJson>;
@@ -15,6 +15,7 @@ export type Piece = ReturnType<typeof partJson>;
 export type CodeCommit = ReturnType<typeof codeCommitJson>;
 export type CodeContext = ReturnType<typeof whyJson>;
 export type BlameLine = ReturnType<typeof blameLineJson>;
+export type SessionRow = ReturnType<typeof sessionSummaryJson>;
 
 export const main = document.getElementById('main')!;
 
@@ -56,3 +57,47 @@ export function go(url: string): void {
   history.pushState(null, '', url);
   dispatchEvent(new PopStateEvent('popstate'));
 }
+
+/** A button that copies `text` (an id, a command): "Copied" after, or the text selected where there is no clipboard (an insecure origin). */
+export function copyButton(text: string, label = 'Copy'): HTMLButtonElement {
+  const button = h('button', { class: 'copy', type: 'button', title: `copy ${text}` }, label);
+  button.addEventListener('click', async (e) => {
+    e.stopPropagation();
+    try {
+      await navigator.clipboard.writeText(text);
+      button.textContent = 'Copied';
+    } catch {
+      const shown = h('code', { class: 'copy-text' }, text);
+      button.after(shown);
+      getSelection()?.selectAllChildren(shown);
+      button.textContent = 'Selected';
+    }
+  });
+  return button;
+}
+
+const UNITS: [number, string][] = [
+  [365 * 24 * 3600, 'year'],
+  [30 * 24 * 3600, 'month'],
+  [7 * 24 * 3600, 'week'],
+  [24 * 3600, 'day'],
+  [3600, 'h'],
+  [60, 'min'],
+];
+
+/** "3 h ago", "2 days ago", "just now" (a time in the future reads "in 3 h"). */
+export function ago(iso: string, now = Date.now()): string {
+  const seconds = Math.round((now - Date.parse(iso)) / 1000);
+  const abs = Math.abs(seconds);
+  const unit = UNITS.find(([s]) => abs >= s);
+  if (!unit) return 'just now';
+  const n = Math.floor(abs / unit[0]);
+  const text = unit[1] === 'h' || unit[1] === 'min' ? `${n} ${unit[1]}` : plural(n, unit[1]);
+  return seconds < 0 ? `in ${text}` : `${text} ago`;
+}
+
+/** `2026-03-04 09:15 UTC` */
+export const absolute = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+
+/** A <time> reading relatively, the absolute time in its title. */
+export const timeAgo = (iso: string) => h('time', { datetime: iso, title: absolute(iso), class: 'ago' }, ago(iso));
