@@ -50,8 +50,8 @@ describeBrowser('the web view: compare, search, file history, usage', () => {
     const [base] = json(store, ['show', 'alice/auth-fix~3']);
     const { page, errors } = await openPage(1400);
     // from the graph's two checked commits, as the graph links it
-    await page.goto(url);
-    await ready(page, '/');
+    await page.goto(`${url}graph`);
+    await ready(page, '/graph');
     await page.check(`.graph .row[data-id="${tip.id}"] input`);
     await page.check(`.graph .row[data-id="${fork.id}"] input`);
     await page.click('text=Compare the two checked');
