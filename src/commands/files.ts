@@ -15,7 +15,7 @@ export default defineCommand({
     { name: 'branch...', description: 'branches (or commits) whose chains are read (default: every branch)', values: 'branch' },
   ],
   options: [{ flags: '--no-index', description: 'read every commit instead of the search index (the same answer, slower; CTX_NO_INDEX=1 for every search)' }],
-  examples: ['ctx files src/auth.ts', 'ctx files /home/me/app/src/auth.ts alice/auth-fix', 'ctx files README.md --json'],
+  examples: ['ctx files src/auth.ts', 'ctx files /home/me/app/src/auth.ts alice/auth-fix', 'ctx files README.md --json', 'ctx files src/auth.ts --no-index'],
   async run(io, [path, branches]: [string, string[]], flags: { index?: boolean }) {
     return io.withRepo(false, (repo) => filesTouched(repo, path, { branches, noIndex: flags.index === false }));
   },
