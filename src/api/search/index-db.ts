@@ -2,6 +2,7 @@
 // tokenizer) at <gitdir>/ctx/search/index.sqlite. Derived data: never pushed or fetched, dropped and
 // rebuilt when missing, old, unreadable or found lying; held under a lock file while in use, so two
 // processes never write it at once (the WebAssembly VFS has no file locks of its own).
+import { randomUUID } from 'node:crypto';
 import { closeSync, constants, lstatSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
@@ -12,13 +13,12 @@ import { CtxError } from '../../errors/index.js';
 import { derivedDir } from '../../store/derived.js';
 
 /** Bumped when the tables or what goes in them change: an index of another schema or ctx version is rebuilt. */
-const SCHEMA = '1';
+const SCHEMA = '2';
 
 const TABLES = `
 CREATE TABLE meta(k TEXT PRIMARY KEY, v TEXT NOT NULL);
 CREATE TABLE commits(id INTEGER PRIMARY KEY, oid TEXT NOT NULL UNIQUE, parent INTEGER, gen INTEGER NOT NULL, session TEXT);
 CREATE INDEX commits_parent ON commits(parent);
-CREATE TABLE tips(ref TEXT PRIMARY KEY, oid TEXT NOT NULL);
 CREATE VIRTUAL TABLE texts USING fts5(body, tokenize = "trigram");
 CREATE TABLE touches(commit_id INTEGER NOT NULL, entry INTEGER NOT NULL, name TEXT NOT NULL, path TEXT NOT NULL, tool TEXT NOT NULL, action TEXT NOT NULL);
 CREATE INDEX touches_name ON touches(name);
@@ -122,7 +122,8 @@ function create(path: string): Database {
   const { Database } = loadSqlite();
   const db = new Database(path);
   db.exec(TABLES);
-  db.run('INSERT INTO meta(k, v) VALUES (?, ?), (?, ?)', ['schema', SCHEMA, 'ctx', VERSION]);
+  // `id` names this file: the refs hint beside it (search-index.ts) is only believed for the file it was written for
+  db.run('INSERT INTO meta(k, v) VALUES (?, ?), (?, ?), (?, ?)', ['schema', SCHEMA, 'ctx', VERSION, 'id', randomUUID()]);
   return db;
 }
 
