@@ -7,9 +7,10 @@
 // without an index in the store (writers never touch it). CPU of the whole process tree (GNU time),
 // interleaved rounds.
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { CTX_BIN, FIXED_ENV, NODE, fmtInt, fmtMs, fmtRatio, median, progress, table, tempDir } from './lib.mjs';
+import { importStream } from './grep.mjs';
 import { measured } from './resume.mjs';
 
 const TIME = '/usr/bin/time';
@@ -53,13 +54,7 @@ export function generateSessions(dir, sessions) {
   }
   writeSync(fd, pending);
   closeSync(fd);
-  const input = openSync(streamFile, 'r');
-  const r = spawnSync('git', ['--git-dir', gitdir, 'fast-import', '--quiet'], { stdio: [input, 'ignore', 'pipe'] });
-  closeSync(input);
-  rmSync(streamFile);
-  if (r.status !== 0) throw new Error(`fast-import: ${r.stderr}`);
-  spawnSync('git', ['--git-dir', gitdir, 'gc', '--quiet'], { stdio: 'ignore' });
-  writeFileSync(join(gitdir, 'HEAD'), 'ref: refs/heads/claude/00000000-0000-4000-8000-000000000000\n');
+  importStream(gitdir, streamFile);
   return gitdir;
 }
 
