@@ -67,7 +67,7 @@ await build({
   // cbor-x's optional native accelerator; the pure JS path is used without it. The frameworks the
   // adapters speak to are the user's optional peer dependencies, never bundled: they load from the
   // user's node_modules, and only when an adapter (or `ctx mcp`) is used
-  external: ['cbor-extract', ...PEERS],
+  external: ['cbor-extract', 'node-sqlite3-wasm', ...PEERS],
   chunkNames: 'chunks/[name]-[hash]',
   // the module is a chunk of its own (only imported dynamically), so it sits beside the file
   plugins: [prebuiltRanks('./')],

@@ -58,14 +58,19 @@ export function generate(dir, { sessions, commits, mb, seed = 11 }) {
   }
   writeSync(fd, pending);
   closeSync(fd);
+  importStream(gitdir, streamFile);
+  return { gitdir, raw, bytes: n * perCommit };
+}
+
+/** A fast-import stream file into the store (then deleted), packed, HEAD on the first session's branch. */
+export function importStream(gitdir, streamFile) {
   const input = openSync(streamFile, 'r');
   const r = spawnSync('git', ['--git-dir', gitdir, 'fast-import', '--quiet'], { stdio: [input, 'ignore', 'pipe'] });
   closeSync(input);
   rmSync(streamFile);
   if (r.status !== 0) throw new Error(`fast-import: ${r.stderr}`);
   spawnSync('git', ['--git-dir', gitdir, 'gc', '--quiet'], { stdio: 'ignore' });
-  writeFileSync(join(gitdir, 'HEAD'), `ref: refs/heads/claude/00000000-0000-4000-8000-000000000000\n`);
-  return { gitdir, raw, bytes: n * perCommit };
+  writeFileSync(join(gitdir, 'HEAD'), 'ref: refs/heads/claude/00000000-0000-4000-8000-000000000000\n');
 }
 
 const sh = (script) => measured('bash', ['-c', script]);

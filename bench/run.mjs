@@ -26,11 +26,12 @@ import { benchLangGraph } from './langgraph.mjs';
 import { benchServe } from './serve.mjs';
 import { benchWeb } from './web.mjs';
 import { benchGrep } from './grep.mjs';
+import { benchSearchIndex } from './search-index.mjs';
 import { benchMcp } from './mcp.mjs';
 import { benchLinksCommit } from './links-commit.mjs';
 import { benchLinksBlame } from './links-blame.mjs';
 
-const ALL = ['chain', 'resume', 'large', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens', 'translate', 'resolve', 'session', 'state', 'langgraph', 'grep', 'serve', 'web', 'mcp', 'commit-hook', 'why', 'blame', 'runtime-import'];
+const ALL = ['chain', 'resume', 'large', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens', 'translate', 'resolve', 'session', 'state', 'langgraph', 'grep', 'search-index', 'serve', 'web', 'mcp', 'commit-hook', 'why', 'blame', 'runtime-import'];
 const wanted = process.argv.slice(2);
 for (const w of wanted) if (!ALL.includes(w)) throw new Error(`unknown benchmark '${w}' (${ALL.join(', ')})`);
 const picked = wanted.length ? ALL.filter((b) => wanted.includes(b)) : ALL;
@@ -95,6 +96,11 @@ try {
       const r = await benchGrep();
       sections.push(r.markdown);
       if (r.summary) targets.push(`- grep, rare phrase: ctx / git grep = ${fmtRatio(r.summary['quokka lattice'].ratio)}; common word: ${fmtRatio(r.summary.refresh.ratio)}; ctx files ${r.summary.files.toFixed(0)} ms CPU`);
+    } else if (b === 'search-index') {
+      const r = await benchSearchIndex();
+      sections.push(r.markdown);
+      for (const s of r.summary ?? [])
+        targets.push(`- search index, ${s.sessions.toLocaleString('en-US')} sessions: grep warm ${s.med['grep warm'].toFixed(0)} ms CPU (goal ≤ 300 at 100,000; git log --all -S ${s.med['git log --all -S'].toFixed(0)} ms), after one commit ${s.med['grep after one commit'].toFixed(0)} ms; files warm ${s.med['files warm'].toFixed(0)} ms; checkpoint with the index ${(s.med['checkpoint, index present'] - s.med['checkpoint, CTX_NO_INDEX=1']).toFixed(0)} ms more (goal ≤ 10)`);
     } else if (b === 'session') {
       sections.push((await benchSession()).markdown);
     } else if (b === 'langgraph') {

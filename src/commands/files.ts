@@ -14,10 +14,10 @@ export default defineCommand({
     { name: 'path', description: 'the file, relative or absolute', required: true, values: 'file' },
     { name: 'branch...', description: 'branches (or commits) whose chains are read (default: every branch)', values: 'branch' },
   ],
-  options: [],
-  examples: ['ctx files src/auth.ts', 'ctx files /home/me/app/src/auth.ts alice/auth-fix', 'ctx files README.md --json'],
-  async run(io, [path, branches]: [string, string[]]) {
-    return io.withRepo(false, (repo) => filesTouched(repo, path, { branches }));
+  options: [{ flags: '--no-index', description: 'read every commit instead of the search index (the same answer, slower; CTX_NO_INDEX=1 for every search)' }],
+  examples: ['ctx files src/auth.ts', 'ctx files /home/me/app/src/auth.ts alice/auth-fix', 'ctx files README.md --json', 'ctx files src/auth.ts --no-index'],
+  async run(io, [path, branches]: [string, string[]], flags: { index?: boolean }) {
+    return io.withRepo(false, (repo) => filesTouched(repo, path, { branches, noIndex: flags.index === false }));
   },
   print(io, touches) {
     if (io.flags.json) return touches.forEach((t) => io.json(fileTouchJson(t)));

@@ -15,6 +15,7 @@ interface Flags {
   fixedStrings?: boolean;
   wordRegexp?: boolean;
   n?: string;
+  index?: boolean;
 }
 
 export default defineCommand({
@@ -34,13 +35,14 @@ export default defineCommand({
     { flags: '-F, --fixed-strings', description: 'PATTERN is a plain string, not a regular expression' },
     { flags: '-w, --word-regexp', description: 'only whole words: no letter, digit or _ just before or after the match' },
     { flags: '-n <count>', description: 'at most this many hits' },
+    { flags: '--no-index', description: 'read every commit instead of the search index (the same hits, slower; CTX_NO_INDEX=1 for every search)' },
   ],
   examples: ["ctx grep 'token refresh'", "ctx grep -i 'refresh.*token' alice/auth-fix", 'ctx grep src/auth.ts --role tool --since 7d', "ctx grep -F 'a.b(c)' --json", 'ctx grep -iwF todo'],
   async run(io, [pattern, branches]: [string, string[]], flags: Flags) {
     const limit = flags.n === undefined ? undefined : Number(flags.n);
     if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 0)) throw new UsageError(`-n takes a whole number, not '${flags.n}'`);
     if (flags.all && branches.length) throw new UsageError('--all searches every branch: name no branches with it');
-    const o: GrepOptions = { pattern, branches, all: flags.all, role: flags.role, since: flags.since, ignoreCase: flags.ignoreCase, fixed: flags.fixedStrings, word: flags.wordRegexp, limit };
+    const o: GrepOptions = { pattern, branches, all: flags.all, role: flags.role, since: flags.since, ignoreCase: flags.ignoreCase, fixed: flags.fixedStrings, word: flags.wordRegexp, limit, noIndex: flags.index === false };
     const re = grepPattern(o); // a bad pattern is refused before the store is opened
     return io.withRepo(false, async (repo) => {
       const hits: GrepHit[] = [];

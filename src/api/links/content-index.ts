@@ -142,7 +142,7 @@ export async function contentIndex(ctx: RepoContext): Promise<ContentIndex> {
 async function addCommits(ctx: RepoContext, f: IndexFile, tips: [string, string][], read: Set<string>): Promise<void> {
   const effects = await effectsReader();
   // loaded only when there is something to read: blame on an index up to date does without grep's regular expressions
-  const { scanCommits } = await import('../search/grep.js');
+  const { scanCommits } = await import('../search/scan.js');
   const pathAt = tableOf(f.paths, (p) => p);
   const toolAt = tableOf(f.tools, (t) => `${t[0]}\t${t[1]}`);
   const promptAt = tableOf(f.prompts, (p) => p);

@@ -20,7 +20,7 @@ export function userText(m: NeutralMessage): string | null {
 /** `(context, entry) → prompt`, each commit's messages read once however many entries of it are asked about; `preload`: commits (40 hex) read together first. */
 export async function promptFinder(ctx: RepoContext, preload: readonly string[] = []): Promise<(context: string, entry: number) => Promise<string | null>> {
   // grep's module (and its regular expressions) loaded only when a prompt is looked for this way
-  const { commitMessages, commitsMessages } = await import('../search/grep.js');
+  const { commitMessages, commitsMessages } = await import('../search/scan.js');
   const read = new Map<string, Promise<NeutralMessage[]>>();
   const first = [...new Set(preload)];
   const loaded = await commitsMessages(ctx, first).catch(() => first.map(() => null));

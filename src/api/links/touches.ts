@@ -3,8 +3,8 @@
 // link a commit by, and how a context a commit message only claims is verified.
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { effectsReader } from '../search/effects.js';
-import { scanCommits } from '../search/grep.js';
-import { samePath } from '../search/touched.js';
+import { scanCommits } from '../search/scan.js';
+import { samePath } from '../../core/path-match.js';
 import { readTipMeta } from '../read/context-reader.js';
 import { normalise } from './content-index.js';
 import type { RepoContext } from '../repo/repo-context.js';

@@ -44,6 +44,8 @@ export class RepoContext {
   readonly autoPack: number;
   /** the repo's own git config (`section.key`, lower case), read once: settings read on every write come from here */
   readonly config: ReadonlyMap<string, string>;
+  /** whether grep and files may answer from the search index (CTX_NO_INDEX=1, or ctx.searchIndex=false: never) */
+  readonly searchIndex: boolean;
   /** Where warnings go, one line each (the CLI: stderr); a library's default is Node's process warning. */
   onWarning: (text: string) => void = (text) => process.emitWarning(text, 'CtxWarning');
   private readonly warned = new Set<string>();
@@ -60,6 +62,7 @@ export class RepoContext {
     this.maxBlobSize = max ? parseConfigSize('ctx.maxBlobSize', max, 1024, 1024 ** 3) : DEFAULT_MAX_BLOB;
     this.now = opts.now ?? clockFromEnv(env);
     this.autoPack = autoPackThreshold(config.get('ctx.autopack'), userConfigValues(env, 'ctx.autopack').at(-1));
+    this.searchIndex = !/^(1|true|yes)$/i.test(env.CTX_NO_INDEX ?? '') && config.get('ctx.searchindex') !== 'false';
     this.tokenCount = opts.tokenCount ?? checkTokenCounter(config.get('ctx.tokencount') || 'cl100k_base');
     this.defaults = {
       principal: env.CTX_PRINCIPAL || safeUser(),

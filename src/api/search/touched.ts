@@ -6,7 +6,7 @@ import { fullId } from '../../core/ids.js';
 import { components, samePath } from '../../core/path-match.js';
 import { UsageError } from '../../errors/index.js';
 import { rawCheck, requiredLiteral } from '../../core/grep-match.js';
-import { scanCommits, searchedTips } from './grep.js';
+import { searchedCommits } from './grep.js';
 import type { RepoContext } from '../repo/repo-context.js';
 import { effectsReader, type TouchAction } from './effects.js';
 
@@ -31,15 +31,15 @@ export interface FileTouch {
 
 export { samePath } from '../../core/path-match.js';
 
-/** Every tool call on the branches (default: every branch) that touched `path`, newest first. */
-export async function filesTouched(ctx: RepoContext, path: string, o: { branches?: string[] } = {}): Promise<FileTouch[]> {
+/** Every tool call on the branches (default: every branch) that touched `path`, newest first; with the search index, only commits whose calls touched a file of its name are read. */
+export async function filesTouched(ctx: RepoContext, path: string, o: { branches?: string[]; noIndex?: boolean } = {}): Promise<FileTouch[]> {
   const query = components(path);
   if (query.length === 0) throw new UsageError(`files: not a path: '${path}'`);
   const name = query[query.length - 1];
   const mayHold = rawCheck(requiredLiteral(name, true), false);
   const effects = await effectsReader();
   const out: FileTouch[] = [];
-  for await (const c of scanCommits(ctx, await searchedTips(ctx, o), mayHold, true)) {
+  for await (const c of searchedCommits(ctx, o, { name }, mayHold, true)) {
     for (let entry = c.from; entry < c.messages.length; entry++) {
       const m = c.messages[entry];
       for (const b of m.content) {
