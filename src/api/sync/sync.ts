@@ -9,6 +9,8 @@ import { openTransport, type PushUpdate, type Transport } from '../../store/sync
 import { ConflictError } from '../../errors/index.js';
 import { shortId } from '../../core/ids.js';
 import { scanOutgoing } from './push-secrets.js';
+import { backfillSmall } from './clone-backfill.js';
+import { promisorRemote } from '../../store/partial.js';
 import { forgedStateWarnings, refuseForgedState } from '../state/check.js';
 import type { RepoContext } from '../repo/repo-context.js';
 
@@ -141,6 +143,11 @@ export async function fetch(ctx: RepoContext, name: string | undefined, opts: Sy
   // (isomorphic-git also fetches ref by ref from the list; the git binary fetches with refspecs)
   const rejected = await t.fetch(await t.list());
   const after = fetchedRefs(ctx, remote.name);
+  // a partial clone: the new commits' meta.json and summaries come now, in one batch, so listings stay offline
+  if (promisorRemote(ctx.gitdir) === remote.name) {
+    const fresh = [...after].filter(([k, v]) => before.get(k) !== v).map(([, v]) => v);
+    if (fresh.length) await backfillSmall(ctx, remote.name, opts.env ?? process.env, { tips: fresh, not: [...before.values()] });
+  }
   const out: RefReport[] = [];
   for (const [local, oid] of after) {
     const old = before.get(local) ?? null;
