@@ -33,6 +33,10 @@ export class UsageCache {
     return new UsageCache(gitdir, rows);
   }
 
+  has(commit: string): boolean {
+    return this.rows.has(commit);
+  }
+
   get(commit: string): CommitUsage | undefined {
     return this.rows.get(commit)?.map(fromRow);
   }

@@ -4,10 +4,9 @@ import { branches } from './read.js';
 import { knownFormat } from '../../formats/registry.js';
 import type { UsageRecord } from '../../formats/format.js';
 import { readArtifacts, readEntries } from '../../store/context-commits.js';
-import type { ChainLink } from '../../store/engine.js';
 import { storePrices, type Price, type Prices } from './prices.js';
 import { UsageCache } from './usage-cache.js';
-import { ownedChains } from './owned-chains.js';
+import { linksOf, ownedChains } from './owned-chains.js';
 import type { RepoContext } from '../repo/repo-context.js';
 
 export const USAGE_GROUPS = ['session', 'day', 'model', 'project'] as const;
@@ -64,8 +63,8 @@ export async function usageResponses(ctx: RepoContext): Promise<CountedResponse[
     const ids = new Map<string, number>();
     let model: string | undefined;
     let cwd: string | undefined;
-    for (const link of owned[n])
-      for (const r of cache.get(link.oid)!) {
+    for (const oid of owned[n])
+      for (const r of cache.get(oid)!) {
         model = r.model ?? model;
         cwd = r.cwd ?? cwd;
         const rec: CountedResponse = { ...r, model, cwd, session: b.name };
@@ -81,10 +80,10 @@ export async function usageResponses(ctx: RepoContext): Promise<CountedResponse[
 }
 
 /** The responses of the commits the cache lacks, read from their artifacts (only those whose format records usage) in one pipelined pass. */
-async function fillCache(ctx: RepoContext, cache: UsageCache, links: readonly Pick<ChainLink, 'oid' | 'tree'>[]): Promise<void> {
-  const todo = links.filter((l) => !cache.get(l.oid));
+async function fillCache(ctx: RepoContext, cache: UsageCache, commits: readonly string[]): Promise<void> {
+  const todo = commits.filter((oid) => !cache.has(oid));
   if (!todo.length) return;
-  const entries = await readEntries(ctx.engine, todo);
+  const entries = await readEntries(ctx.engine, await linksOf(ctx.engine, todo));
   const wanted = entries.filter((e) => knownFormat(e.meta.format)?.usage);
   for (const e of entries) if (!knownFormat(e.meta.format)?.usage) cache.set(e.oid, []);
   const artifacts = await readArtifacts(ctx.engine, wanted);
