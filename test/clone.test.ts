@@ -129,3 +129,19 @@ describe('push and pull print one line unless -v', () => {
     expect(ok(ctx(store, ['pull', '-v'])).stdout.split('\n').length - 1).toBe(6);
   });
 });
+
+describe('push sends sessions and saves, not scratch forks, unless --all', () => {
+  it('a fork/<hex> branch (ctx fork without a name) stays local and the line says so; --all sends it; a named fork goes by default', () => {
+    const store = newStore();
+    const { dir, url } = served.repo(`f${++n}.git`);
+    const a = commit(store, 'claude/a', 'one');
+    const scratch = JSON.parse(ok(ctx(store, ['fork', 'claude/a', '--json'])).stdout).branch;
+    expect(scratch).toBe(`fork/${a.slice(0, 12)}`);
+    ok(ctx(store, ['fork', 'claude/a', 'review/kept']));
+    ok(ctx(store, ['remote', 'add', 'origin', url]));
+    expect(ok(ctx(store, ['push']))).toMatchObject({ stdout: `To ${url}: 2 branches new; 1 fork/* not sent (ctx push --all sends it)\n`, stderr: '' });
+    expect(git(dir, ['for-each-ref', '--format=%(refname)'])).toBe('refs/heads/claude/a\nrefs/heads/review/kept\n');
+    expect(ok(ctx(store, ['push', '--all']))).toMatchObject({ stdout: `To ${url}: 2 branches up to date, 1 new\n`, stderr: '' });
+    expect(git(dir, ['for-each-ref', '--format=%(refname)'])).toBe(`refs/heads/claude/a\nrefs/heads/${scratch}\nrefs/heads/review/kept\n`);
+  });
+});
