@@ -25,11 +25,13 @@ import { benchState } from './state.mjs';
 import { benchLangGraph } from './langgraph.mjs';
 import { benchServe } from './serve.mjs';
 import { benchGrep } from './grep.mjs';
+import { benchUsage } from './usage.mjs';
+import { benchClone } from './clone.mjs';
 import { benchMcp } from './mcp.mjs';
 import { benchLinksCommit } from './links-commit.mjs';
 import { benchLinksBlame } from './links-blame.mjs';
 
-const ALL = ['chain', 'resume', 'large', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens', 'translate', 'resolve', 'session', 'state', 'langgraph', 'grep', 'serve', 'mcp', 'commit-hook', 'why', 'blame', 'runtime-import'];
+const ALL = ['chain', 'resume', 'large', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens', 'translate', 'resolve', 'session', 'state', 'langgraph', 'grep', 'usage', 'clone', 'serve', 'mcp', 'commit-hook', 'why', 'blame', 'runtime-import'];
 const wanted = process.argv.slice(2);
 for (const w of wanted) if (!ALL.includes(w)) throw new Error(`unknown benchmark '${w}' (${ALL.join(', ')})`);
 const picked = wanted.length ? ALL.filter((b) => wanted.includes(b)) : ALL;
@@ -94,6 +96,15 @@ try {
       const r = await benchGrep();
       sections.push(r.markdown);
       if (r.summary) targets.push(`- grep, rare phrase: ctx / git grep = ${fmtRatio(r.summary['quokka lattice'].ratio)}; common word: ${fmtRatio(r.summary.refresh.ratio)}; ctx files ${r.summary.files.toFixed(0)} ms CPU`);
+    } else if (b === 'usage') {
+      const r = await benchUsage();
+      sections.push(r.markdown);
+      if (r.summary) targets.push(`- \`ctx usage\`, ${fmtInt(r.summary.sessions)} sessions: ${r.summary.cold.toFixed(0)} ms CPU cold, ${r.summary.warm.toFixed(0)} ms warm (git log --all ${r.summary.git.toFixed(0)} ms${r.summary.jq === null ? '' : `, jq over the transcripts ${r.summary.jq.toFixed(0)} ms`})`);
+    } else if (b === 'clone') {
+      const r = await benchClone();
+      sections.push(r.markdown);
+      const c = r.summary.clone;
+      targets.push(`- \`ctx clone\`, ${fmtInt(r.summary.sessions)} sessions: ${c['ctx clone'].toFixed(0)} ms (git clone ${c['git clone --bare'].toFixed(0)} ms); --filter=blob:none ${c['ctx clone --filter=blob:none'].toFixed(0)} ms (git ${c['git clone --bare --filter=blob:none'].toFixed(0)} ms); push ${r.summary.push['ctx push'].toFixed(0)} ms (git push ${r.summary.push['git push'].toFixed(0)} ms)`);
     } else if (b === 'session') {
       sections.push((await benchSession()).markdown);
     } else if (b === 'langgraph') {
