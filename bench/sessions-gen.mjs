@@ -1,11 +1,10 @@
 // A generated store of Claude Code sessions written by one `git fast-import` stream: each turn a
 // commit (a user line and an assistant line that records its usage, as Claude Code writes them),
 // for the usage and clone benchmarks; the raw transcripts beside it for peers that read files.
-import { spawnSync } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { createBLAKE3 } from 'hash-wasm';
-import { prng, prose } from './lib.mjs';
+import { fastImportRepo, prng, prose } from './lib.mjs';
 
 const MODELS = ['claude-sonnet-4-5-20250929', 'claude-opus-4-1-20250805', 'claude-haiku-4-5-20251001'];
 
@@ -16,14 +15,7 @@ export async function generateSessions(dir, { sessions, turns = 10, bytes = 1000
   const gitdir = join(dir, 'store.git');
   const rawDir = join(dir, 'raw');
   if (raw) mkdirSync(rawDir);
-  spawnSync('git', ['init', '--bare', '-q', gitdir], { stdio: 'ignore' });
-  const streamFile = join(dir, 'stream');
-  const fd = openSync(streamFile, 'w');
-  let pending = '';
-  const emit = (text) => {
-    pending += text;
-    if (pending.length > 1 << 22) (writeSync(fd, pending), (pending = ''));
-  };
+  const { emit, finish } = fastImportRepo(gitdir, join(dir, 'stream'));
   let mark = 0;
   let n = 0;
   for (let s = 0; s < sessions; s++) {
@@ -53,14 +45,6 @@ export async function generateSessions(dir, { sessions, turns = 10, bytes = 1000
     }
     if (file !== null) closeSync(file);
   }
-  writeSync(fd, pending);
-  closeSync(fd);
-  const input = openSync(streamFile, 'r');
-  const r = spawnSync('git', ['--git-dir', gitdir, 'fast-import', '--quiet'], { stdio: [input, 'ignore', 'pipe'] });
-  closeSync(input);
-  rmSync(streamFile);
-  if (r.status !== 0) throw new Error(`fast-import: ${r.stderr}`);
-  spawnSync('git', ['--git-dir', gitdir, 'gc', '--quiet'], { stdio: 'ignore' });
-  writeFileSync(join(gitdir, 'HEAD'), 'ref: refs/heads/claude/00000000-0000-4000-8000-000000000000\n');
+  finish('refs/heads/claude/00000000-0000-4000-8000-000000000000');
   return { gitdir, raw: rawDir, commits: n };
 }
