@@ -6,9 +6,9 @@
 // the raw transcript files (when rg is on PATH; it is not installed for this). CPU is user + sys of
 // the whole process tree (GNU time), in interleaved rounds.
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { CTX_BIN, NODE, fmtInt, fmtMs, fmtRatio, median, progress, prng, prose, table, tempDir } from './lib.mjs';
+import { CTX_BIN, NODE, fastImportRepo, fmtInt, fmtMs, fmtRatio, median, progress, prng, prose, table, tempDir } from './lib.mjs';
 import { measured } from './resume.mjs';
 
 const TIME = '/usr/bin/time';
@@ -20,15 +20,8 @@ export function generate(dir, { sessions, commits, mb, seed = 11 }) {
   const gitdir = join(dir, 'store.git');
   const raw = join(dir, 'raw');
   mkdirSync(raw);
-  spawnSync('git', ['init', '--bare', '-q', gitdir], { stdio: 'ignore' });
-  const streamFile = join(dir, 'stream');
-  const fd = openSync(streamFile, 'w');
+  const { emit, finish } = fastImportRepo(gitdir, join(dir, 'stream'));
   const perCommit = Math.max(256, Math.floor((mb * 1e6) / commits));
-  let pending = '';
-  const emit = (text) => {
-    pending += text;
-    if (pending.length > 1 << 22) (writeSync(fd, pending), (pending = ''));
-  };
   let mark = 0;
   let n = 0;
   for (let s = 0; s < sessions; s++) {
@@ -56,21 +49,8 @@ export function generate(dir, { sessions, commits, mb, seed = 11 }) {
     }
     closeSync(file);
   }
-  writeSync(fd, pending);
-  closeSync(fd);
-  importStream(gitdir, streamFile);
+  finish('refs/heads/claude/00000000-0000-4000-8000-000000000000');
   return { gitdir, raw, bytes: n * perCommit };
-}
-
-/** A fast-import stream file into the store (then deleted), packed, HEAD on the first session's branch. */
-export function importStream(gitdir, streamFile) {
-  const input = openSync(streamFile, 'r');
-  const r = spawnSync('git', ['--git-dir', gitdir, 'fast-import', '--quiet'], { stdio: [input, 'ignore', 'pipe'] });
-  closeSync(input);
-  rmSync(streamFile);
-  if (r.status !== 0) throw new Error(`fast-import: ${r.stderr}`);
-  spawnSync('git', ['--git-dir', gitdir, 'gc', '--quiet'], { stdio: 'ignore' });
-  writeFileSync(join(gitdir, 'HEAD'), 'ref: refs/heads/claude/00000000-0000-4000-8000-000000000000\n');
 }
 
 const sh = (script) => measured('bash', ['-c', script]);

@@ -1,6 +1,6 @@
 // Shared helpers for the benchmarks: timing, spawning, statistics, Markdown, temp dirs, test data.
 import { spawnSync } from 'node:child_process';
-import { closeSync, cpSync, mkdtempSync, openSync, readdirSync, rmSync } from 'node:fs';
+import { closeSync, cpSync, mkdtempSync, openSync, readdirSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -218,4 +218,31 @@ export function cpuRun(cmd, args, opts = {}) {
   const m = /(\d+)m([\d.]+)s (\d+)m([\d.]+)s/.exec(lines[lines.length - 1]);
   if (!m) throw new Error(`no times from bash: ${r.stdout}`);
   return { cpu: (Number(m[1]) * 60 + Number(m[2]) + Number(m[3]) * 60 + Number(m[4])) * 1000, ms: r.ms };
+}
+
+/**
+ * A new bare repo at `gitdir` filled by one `git fast-import` stream: `emit(text)` appends to the
+ * stream (spooled to `streamFile` in 4 MB writes), `finish(head)` imports it, packs (git gc) and points HEAD.
+ */
+export function fastImportRepo(gitdir, streamFile) {
+  spawnSync('git', ['init', '--bare', '-q', gitdir], { stdio: 'ignore' });
+  const fd = openSync(streamFile, 'w');
+  let pending = '';
+  return {
+    emit(text) {
+      pending += text;
+      if (pending.length > 1 << 22) (writeSync(fd, pending), (pending = ''));
+    },
+    finish(head) {
+      writeSync(fd, pending);
+      closeSync(fd);
+      const input = openSync(streamFile, 'r');
+      const r = spawnSync('git', ['--git-dir', gitdir, 'fast-import', '--quiet'], { stdio: [input, 'ignore', 'pipe'] });
+      closeSync(input);
+      rmSync(streamFile);
+      if (r.status !== 0) throw new Error(`fast-import: ${r.stderr}`);
+      spawnSync('git', ['--git-dir', gitdir, 'gc', '--quiet'], { stdio: 'ignore' });
+      writeFileSync(join(gitdir, 'HEAD'), `ref: ${head}\n`);
+    },
+  };
 }

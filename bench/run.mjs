@@ -27,11 +27,13 @@ import { benchServe } from './serve.mjs';
 import { benchWeb } from './web.mjs';
 import { benchGrep } from './grep.mjs';
 import { benchSearchIndex } from './search-index.mjs';
+import { benchUsage } from './usage.mjs';
+import { benchClone } from './clone.mjs';
 import { benchMcp } from './mcp.mjs';
 import { benchLinksCommit } from './links-commit.mjs';
 import { benchLinksBlame } from './links-blame.mjs';
 
-const ALL = ['chain', 'resume', 'large', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens', 'translate', 'resolve', 'session', 'state', 'langgraph', 'grep', 'search-index', 'serve', 'web', 'mcp', 'commit-hook', 'why', 'blame', 'runtime-import'];
+const ALL = ['chain', 'resume', 'large', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens', 'translate', 'resolve', 'session', 'state', 'langgraph', 'grep', 'search-index', 'usage', 'clone', 'serve', 'web', 'mcp', 'commit-hook', 'why', 'blame', 'runtime-import'];
 const wanted = process.argv.slice(2);
 for (const w of wanted) if (!ALL.includes(w)) throw new Error(`unknown benchmark '${w}' (${ALL.join(', ')})`);
 const picked = wanted.length ? ALL.filter((b) => wanted.includes(b)) : ALL;
@@ -101,6 +103,15 @@ try {
       sections.push(r.markdown);
       for (const s of r.summary ?? [])
         targets.push(`- search index, ${s.sessions.toLocaleString('en-US')} sessions: grep warm ${s.med['grep warm'].toFixed(0)} ms CPU (goal ≤ 300 at 100,000; git log --all -S ${s.med['git log --all -S'].toFixed(0)} ms), after one commit ${s.med['grep after one commit'].toFixed(0)} ms; files warm ${s.med['files warm'].toFixed(0)} ms; checkpoint with the index ${(s.med['checkpoint, index present'] - s.med['checkpoint, CTX_NO_INDEX=1']).toFixed(0)} ms more (goal ≤ 10)`);
+    } else if (b === 'usage') {
+      const r = await benchUsage();
+      sections.push(r.markdown);
+      if (r.summary) targets.push(`- \`ctx usage\`, ${fmtInt(r.summary.sessions)} sessions: ${r.summary.cold.toFixed(0)} ms CPU cold, ${r.summary.warm.toFixed(0)} ms warm (git log --all ${r.summary.git.toFixed(0)} ms${r.summary.jq === null ? '' : `, jq over the transcripts ${r.summary.jq.toFixed(0)} ms`})`);
+    } else if (b === 'clone') {
+      const r = await benchClone();
+      sections.push(r.markdown);
+      const c = r.summary.clone;
+      targets.push(`- \`ctx clone\`, ${fmtInt(r.summary.sessions)} sessions: ${c['ctx clone'].toFixed(0)} ms (git clone ${c['git clone --bare'].toFixed(0)} ms); --filter=blob:none ${c['ctx clone --filter=blob:none'].toFixed(0)} ms (git ${c['git clone --bare --filter=blob:none'].toFixed(0)} ms); push ${r.summary.push['ctx push'].toFixed(0)} ms (git push ${r.summary.push['git push'].toFixed(0)} ms)`);
     } else if (b === 'session') {
       sections.push((await benchSession()).markdown);
     } else if (b === 'langgraph') {

@@ -7,10 +7,9 @@
 // without an index in the store (writers never touch it). CPU of the whole process tree (GNU time),
 // interleaved rounds.
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, openSync, rmSync, writeSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { CTX_BIN, FIXED_ENV, NODE, fmtInt, fmtMs, fmtRatio, median, progress, table, tempDir } from './lib.mjs';
-import { importStream } from './grep.mjs';
+import { CTX_BIN, FIXED_ENV, NODE, fastImportRepo, fmtInt, fmtMs, fmtRatio, median, progress, table, tempDir } from './lib.mjs';
 import { measured } from './resume.mjs';
 
 const TIME = '/usr/bin/time';
@@ -20,14 +19,7 @@ const WORDS = 'the token refresh retries once after a failure and logs each atte
 /** A bare store of `sessions` Claude Code sessions of TURNS commits each, by one fast-import stream. */
 export function generateSessions(dir, sessions) {
   const gitdir = join(dir, 'store.git');
-  spawnSync('git', ['init', '--bare', '-q', gitdir], { stdio: 'ignore' });
-  const streamFile = join(dir, 'stream');
-  const fd = openSync(streamFile, 'w');
-  let pending = '';
-  const emit = (text) => {
-    pending += text;
-    if (pending.length > 1 << 22) (writeSync(fd, pending), (pending = ''));
-  };
+  const { emit, finish } = fastImportRepo(gitdir, join(dir, 'stream'));
   let mark = 0;
   for (let s = 0; s < sessions; s++) {
     const session = `00000000-0000-4000-8000-${String(s).padStart(12, '0')}`;
@@ -52,9 +44,7 @@ export function generateSessions(dir, sessions) {
       parent = mark;
     }
   }
-  writeSync(fd, pending);
-  closeSync(fd);
-  importStream(gitdir, streamFile);
+  finish('refs/heads/claude/00000000-0000-4000-8000-000000000000');
   return gitdir;
 }
 

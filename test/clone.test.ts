@@ -1,29 +1,12 @@
 // ctx clone, ctx branch -r/-a, and push/pull's one-line summary, against `git http-backend` on 127.0.0.1.
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXED_ENV, ctx, fsck, git, newStore, tempDir, type Run } from './helpers.js';
-import { createServedRepo, startGitServer, type GitServer } from './git-http-server.js';
+import { gitServerFixture } from './git-http-server.js';
 
-let server: GitServer;
-let root: string;
-let noGitPath: string;
+const served = gitServerFixture({ beforeAll, afterAll }, 'clone');
 let n = 0;
-
-beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'ctx-clone-'));
-  mkdirSync(join(root, 'srv'));
-  server = await startGitServer(join(root, 'srv'));
-  noGitPath = join(root, 'nogit-bin');
-  mkdirSync(noGitPath);
-  symlinkSync(process.execPath, join(noGitPath, 'node'));
-});
-
-afterAll(async () => {
-  await server?.close();
-  rmSync(root, { recursive: true, force: true });
-});
 
 function ok(r: Run): Run {
   if (r.code !== 0) throw new Error(`exit ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
@@ -38,15 +21,13 @@ function commit(store: string, branch: string, text: string): string {
 /** A store of two sessions (one annotated) pushed to a new served repo, which allows partial clones. */
 function published(): { store: string; url: string; dir: string; tips: string[] } {
   const store = newStore();
-  const name = `c${++n}.git`;
-  const dir = createServedRepo(server.root, name);
-  git(dir, ['config', 'uploadpack.allowFilter', 'true']);
+  const { dir, url } = served.repo(`c${++n}.git`, { allowFilter: true });
   const a = commit(store, 'claude/a', 'alpha');
   const b = commit(store, 'codex/b', 'beta '.repeat(50));
   ok(ctx(store, ['annotate', a, '--summary', 'the start'], { env: FIXED_ENV }));
-  ok(ctx(store, ['remote', 'add', 'origin', `${server.url}/${name}`]));
+  ok(ctx(store, ['remote', 'add', 'origin', url]));
   ok(ctx(store, ['push']));
-  return { store, url: `${server.url}/${name}`, dir, tips: [a, b] };
+  return { store, url, dir, tips: [a, b] };
 }
 
 const id = (oid: string) => `ctx-${oid.slice(0, 12)}`;
@@ -56,7 +37,7 @@ describe.each([
   ['isomorphic-git (no git on PATH)', 'nogit'],
 ] as const)('ctx clone over HTTP with the %s', (_, which) => {
   it('makes ./.ctx with origin, every branch and the annotations; log, branch -r and fsck --strict work there', () => {
-    const env = which === 'nogit' ? { PATH: noGitPath } : {};
+    const env = which === 'nogit' ? { PATH: served.noGitPath } : {};
     const { url, tips } = published();
     const cwd = tempDir();
     const store = join(cwd, '.ctx');
@@ -126,8 +107,7 @@ describe('ctx clone --filter=blob:none', () => {
 describe('push and pull print one line unless -v', () => {
   it('push: counts by kind of ref and status; -v the per-ref lines; pull the same', () => {
     const store = newStore();
-    const dir = createServedRepo(server.root, `p${++n}.git`);
-    const url = `${server.url}/${dir.split('/').pop()}`;
+    const { url } = served.repo(`p${++n}.git`);
     const a = commit(store, 'claude/a', 'one');
     commit(store, 'claude/b', 'two');
     ok(ctx(store, ['annotate', a, '--summary', 's'], { env: FIXED_ENV }));
@@ -147,5 +127,21 @@ describe('push and pull print one line unless -v', () => {
     expect(ok(ctx(store, ['pull']))).toMatchObject({ stdout: `From ${url}: 2 branches up to date; 2 origin/* up to date; annotations up to date\n`, stderr: '' });
     // -v: today's detail, the fetch's refs (2 tracking branches, the fetched and the merged annotations) then the 2 branches
     expect(ok(ctx(store, ['pull', '-v'])).stdout.split('\n').length - 1).toBe(6);
+  });
+});
+
+describe('push sends sessions and saves, not scratch forks, unless --all', () => {
+  it('a fork/<hex> branch (ctx fork without a name) stays local and the line says so; --all sends it; a named fork goes by default', () => {
+    const store = newStore();
+    const { dir, url } = served.repo(`f${++n}.git`);
+    const a = commit(store, 'claude/a', 'one');
+    const scratch = JSON.parse(ok(ctx(store, ['fork', 'claude/a', '--json'])).stdout).branch;
+    expect(scratch).toBe(`fork/${a.slice(0, 12)}`);
+    ok(ctx(store, ['fork', 'claude/a', 'review/kept']));
+    ok(ctx(store, ['remote', 'add', 'origin', url]));
+    expect(ok(ctx(store, ['push']))).toMatchObject({ stdout: `To ${url}: 2 branches new; 1 fork/* not sent (ctx push --all sends it)\n`, stderr: '' });
+    expect(git(dir, ['for-each-ref', '--format=%(refname)'])).toBe('refs/heads/claude/a\nrefs/heads/review/kept\n');
+    expect(ok(ctx(store, ['push', '--all']))).toMatchObject({ stdout: `To ${url}: 2 branches up to date, 1 new\n`, stderr: '' });
+    expect(git(dir, ['for-each-ref', '--format=%(refname)'])).toBe(`refs/heads/claude/a\nrefs/heads/${scratch}\nrefs/heads/review/kept\n`);
   });
 });

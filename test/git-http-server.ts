@@ -3,7 +3,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -202,11 +202,55 @@ export async function startGitServer(root: string, opts: GitServerOptions = {}):
     reset: () => writeFileSync(counter, '0'),
     close: () =>
       new Promise<void>((done) => {
+        if (child.exitCode !== null || child.signalCode !== null) return done(); // closed already
         child.once('exit', () => done());
         child.kill();
         rmSync(dirname(out), { recursive: true, force: true });
       }),
   };
+}
+
+/** A served repo and its URL; `allowFilter`: the server answers partial clones (`uploadpack.allowFilter`). */
+export interface ServedRepo {
+  dir: string;
+  url: string;
+}
+
+/** What a test file shares: one server for its tests, a PATH without git (sync through isomorphic-git), new repos. */
+export interface GitServerFixture {
+  server: GitServer;
+  root: string;
+  /** a PATH with node and nothing else */
+  noGitPath: string;
+  repo(name: string, opts?: { allowFilter?: boolean }): ServedRepo;
+}
+
+type Hook = (fn: () => Promise<void> | void) => void;
+
+/**
+ * One git server for the tests of a file (or describe block), started in `beforeAll` and stopped with
+ * its temp dir in `afterAll`: the hooks are passed in, since this file also runs as the server, without vitest.
+ */
+export function gitServerFixture(hooks: { beforeAll: Hook; afterAll: Hook }, label: string): GitServerFixture {
+  const f = {} as GitServerFixture;
+  hooks.beforeAll(async () => {
+    f.root = mkdtempSync(join(tmpdir(), `ctx-${label}-`));
+    mkdirSync(join(f.root, 'srv'));
+    f.server = await startGitServer(join(f.root, 'srv'));
+    f.noGitPath = join(f.root, 'nogit-bin');
+    mkdirSync(f.noGitPath);
+    symlinkSync(process.execPath, join(f.noGitPath, 'node'));
+  });
+  hooks.afterAll(async () => {
+    await f.server?.close();
+    if (f.root) rmSync(f.root, { recursive: true, force: true });
+  });
+  f.repo = (name, opts = {}) => {
+    const dir = createServedRepo(f.server.root, name);
+    if (opts.allowFilter) spawnSync('git', ['config', '-f', `${dir}/config`, 'uploadpack.allowFilter', 'true']);
+    return { dir, url: `${f.server.url}/${name}` };
+  };
+  return f;
 }
 
 if (process.argv[2] === '--serve' && process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

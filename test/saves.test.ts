@@ -1,13 +1,12 @@
 // ctx clear, save, sessions, restore: a clear starts an empty window without deleting anything, a save
 // is an annotated tag that travels with push and fetch, a restore puts a saved context back on top of a
 // branch (its previous tip stays in the chain).
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CORPUS, CTX, FIXED_ENV, FIXTURES, corpusBytes, ctx, describeCorpus, fsck, git, newStore, objectCount, refSnapshot, tempDir, type Run } from './helpers.js';
-import { createServedRepo, startGitServer, type GitServer } from './git-http-server.js';
+import { gitServerFixture } from './git-http-server.js';
 
 const CLAUDE = join(FIXTURES, 'claude-code', 'compacted-session.jsonl');
 const CODEX = join(FIXTURES, 'codex', 'rollout-2025-11-20T09-00-00-0a1b2c3d-4e5f-7a8b-9c0d-1e2f3a4b5c6d.jsonl');
@@ -228,34 +227,18 @@ describe('ctx save, sessions, restore', () => {
 });
 
 describe('saved sessions travel', () => {
-  let server: GitServer;
-  let root: string;
-  /** a PATH with node and nothing else: no git, so sync goes through isomorphic-git */
-  let noGitPath: string;
-  beforeAll(async () => {
-    root = mkdtempSync(join(tmpdir(), 'ctx-saves-'));
-    mkdirSync(join(root, 'served'));
-    server = await startGitServer(join(root, 'served'));
-    noGitPath = join(root, 'nogit-bin');
-    mkdirSync(noGitPath);
-    symlinkSync(process.execPath, join(noGitPath, 'node'));
-  });
-  afterAll(async () => {
-    await server?.close();
-    rmSync(root, { recursive: true, force: true });
-  });
+  const served = gitServerFixture({ beforeAll, afterAll }, 'saves');
 
   // the git binary's transport is one code path for every URL kind (http through it is covered in
   // sync.test.ts): a local path through it, and http through isomorphic-git, whose tag clobbering is its own code
   it.each(['path', 'http without git on PATH'])('through a push and a fetch into a second store (%s remote); a fetch never replaces a local save of the same name', (kind) => {
-    const sync = (store: string, args: string[]) => ctx(store, args, { env: { ...env, ...(kind === 'http without git on PATH' ? { PATH: noGitPath } : {}) } });
+    const sync = (store: string, args: string[]) => ctx(store, args, { env: { ...env, ...(kind === 'http without git on PATH' ? { PATH: served.noGitPath } : {}) } });
     const a = claudeStore();
     run(a, ['save', 'agent', '-m', 'shared', '--name', 'team/pre-migration']);
     run(a, ['save', 'agent', '-m', 'mine', '--name', 'clash']);
     let url: string;
     if (kind.startsWith('http')) {
-      createServedRepo(server.root, 'r.git');
-      url = `${server.url}/r.git`;
+      url = served.repo('r.git').url;
     } else {
       url = join(tempDir(), 'remote.git');
       git(url, ['init', '--bare', '-q']);

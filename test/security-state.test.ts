@@ -176,7 +176,16 @@ describe('forged state arriving through pull (item 5)', () => {
       stderr: `ctx: pull origin/room: ctx-${forged.slice(0, 12)} ${why}; no branch moved (the remote's commits stay on origin/room: ctx verify origin/room)\n`,
     });
     expect(git(fresh, ['for-each-ref', '--format=%(refname)', 'refs/heads']).trim()).toBe('');
-  }, 180_000);
+    // new branches at once (as a clone makes every one): their chains come from one history, the forged write is found all the same
+    const refused = `ctx: pull origin/room: ctx-${forged.slice(0, 12)} ${why}; no branch moved (the remote's commits stay on origin/room: ctx verify origin/room)\n`;
+    const both = newStore();
+    ctx(both, ['remote', 'add', 'origin', origin], { env });
+    expect(ctx(both, ['pull', '-v', 'origin', 'other', 'room'], { env })).toMatchObject({ code: 5, stderr: refused });
+    expect(git(both, ['for-each-ref', '--format=%(refname)', 'refs/heads']).trim()).toBe('');
+    const cloned = join(tempDir(), 'c.ctx');
+    expect(ctx(cloned, ['clone', origin, cloned], { env })).toMatchObject({ code: 5, stderr: refused });
+    expect(existsSync(cloned)).toBe(false);
+  }, 300_000);
 
   it('unknown entries in state/ arriving through pull are refused; honest writes pull as before, checking only the new commits', () => {
     const origin = newStore();

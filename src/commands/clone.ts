@@ -9,7 +9,7 @@ export default defineCommand({
   name: 'clone',
   summary: 'a new store from a remote: every branch, tag and annotation, origin configured',
   description:
-    "Creates DIR (default: --store, $CTX_STORE, else ./.ctx, as `ctx init`: ctx commands run here find it), adds URL as the remote origin (as `ctx remote add`), fetches it and makes one local branch per remote branch (as `git clone --bare`; REMOTE/NAME stay as remote-tracking branches, `ctx branch -r`). A DIR that exists and is not empty is refused (exit 3). --filter=blob:none makes git's partial clone (the server must allow filters): commits, trees and refs come now, file contents when something reads them (docs/sync.md says what works on a partial store). Prints one line unless -v.",
+    "Creates DIR (default: --store, $CTX_STORE, else ./.ctx, as `ctx init`: ctx commands run here find it), adds URL as the remote origin (as `ctx remote add`), fetches it and makes one local branch per remote branch (as `git clone --bare`; REMOTE/NAME stay as remote-tracking branches, `ctx branch -r`). A DIR that exists and is not empty is refused (exit 3). --filter=blob:none makes git's partial clone (the server must allow filters): refs, commits, trees, every meta.json and the annotations come now, so log, show, branch and sessions work offline; artifacts come when something reads them, a read's all in one fetch (docs/sync.md). Prints one line unless -v.",
   args: [
     { name: 'url', description: 'https://…, ssh://…, host:path or a local path' },
     { name: 'dir', description: 'where (default: --store, $CTX_STORE, else ./.ctx)', values: 'file' },

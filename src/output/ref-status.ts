@@ -58,7 +58,8 @@ export function syncSummary(s: SyncReport, verb: string): string {
       .map(([status, n], i) => (g.many === 'annotations' ? `annotations ${status}` : i > 0 ? `${n} ${status}` : `${n} ${n === 1 ? g.one : g.many} ${status}`))
       .join(', '),
   );
-  return `${verb} ${s.url}: ${parts.join('; ') || 'nothing to do'}`;
+  const held = s.held?.length ? [`${s.held.length} fork/* not sent (ctx push --all sends ${s.held.length === 1 ? 'it' : 'them'})`] : [];
+  return `${verb} ${s.url}: ${[...parts, ...held].join('; ') || 'nothing to do'}`;
 }
 
 /** Exit 1 when any ref failed, after the report is printed. */

@@ -5,6 +5,7 @@ import { UsageError } from '../errors/index.js';
 import type { Engine } from './engine.js';
 import { createGitEngine } from './engine-git.js';
 import { createIsogitEngine } from './engine-isogit.js';
+import { promisorRemote, withBackfill } from './partial.js';
 
 /** Whether an executable `git` is on PATH; looked up on disk, since spawning costs milliseconds. */
 export function gitOnPath(env: NodeJS.ProcessEnv = process.env): boolean {
@@ -26,6 +27,13 @@ export function gitOnPath(env: NodeJS.ProcessEnv = process.env): boolean {
 }
 
 export function createEngine(gitdir: string, name: 'auto' | 'git' | 'isogit'): Engine {
+  const engine = pick(gitdir, name);
+  // a partial clone's missing blobs come from its promisor remote, in batches (git fetches them)
+  const remote = promisorRemote(gitdir);
+  return remote && gitOnPath() ? withBackfill(engine, gitdir, remote) : engine;
+}
+
+function pick(gitdir: string, name: 'auto' | 'git' | 'isogit'): Engine {
   if (name === 'isogit') return createIsogitEngine(gitdir);
   if (gitOnPath()) return createGitEngine(gitdir);
   if (name === 'git') throw new UsageError('engine git needs the git binary on PATH');

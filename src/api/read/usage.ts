@@ -5,6 +5,8 @@ import { knownFormat } from '../../formats/registry.js';
 import type { UsageRecord } from '../../formats/format.js';
 import { readArtifacts, readEntries } from '../../store/context-commits.js';
 import { storePrices, type Price, type Prices } from './prices.js';
+import { UsageCache } from './usage-cache.js';
+import { linksOf, ownedChains } from './owned-chains.js';
 import type { RepoContext } from '../repo/repo-context.js';
 
 export const USAGE_GROUPS = ['session', 'day', 'model', 'project'] as const;
@@ -31,8 +33,9 @@ export interface UsageReport {
   total: UsageRow;
 }
 
-/** One response, where it was found. */
-interface Counted extends UsageRecord {
+/** One response, where it was found: the form the web view groups as it likes (groupUsage). */
+export interface CountedResponse extends UsageRecord {
+  /** the branch the response's commit is counted for */
   session: string;
 }
 
@@ -41,40 +44,30 @@ interface Counted extends UsageRecord {
  * sorts first), each response once per session (Claude Code repeats a response's usage on every line of it).
  */
 export async function usage(ctx: RepoContext, opts: { by?: UsageGroup; since?: string; prices?: Prices } = {}): Promise<UsageReport> {
-  const by = opts.by ?? 'session';
-  const prices = opts.prices ?? storePrices(ctx.gitdir);
-  const seen = new Set<string>();
-  const counted: Counted[] = [];
+  return groupUsage(await usageResponses(ctx), { ...opts, prices: opts.prices ?? storePrices(ctx.gitdir) });
+}
+
+/**
+ * Every response of every branch, in branch order then chain order. Each commit's responses come from
+ * the usage cache (by commit id) or, the first time, from its artifact; the chains are walked level by
+ * level over all branches at once (one pipelined read a level, no process per branch).
+ */
+export async function usageResponses(ctx: RepoContext): Promise<CountedResponse[]> {
   const sorted = (await branches(ctx)).sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
-  const chains = await Promise.all(sorted.map((b) => ctx.engine.chain(b.id.slice(4))));
-  const owned = chains.map((chain) => {
-    const links = chain.filter((l) => !seen.has(l.oid)).reverse();
-    links.forEach((l) => seen.add(l.oid));
-    return links;
-  });
-  // every branch's commits in one pipelined read, not a round trip per branch
-  const allEntries = await readEntries(ctx.engine, owned.flat());
-  const allArtifacts = await readArtifacts(ctx.engine, allEntries);
-  let at = 0;
+  const owned = await ownedChains(ctx, sorted.map((b) => b.id.slice(4)));
+  const cache = UsageCache.open(ctx.gitdir);
+  await fillCache(ctx, cache, owned.flat());
+  cache.save();
+  const counted: CountedResponse[] = [];
   for (const [n, b] of sorted.entries()) {
-    const entries = allEntries.slice(at, at + owned[n].length);
-    const artifacts = allArtifacts.slice(at, (at += owned[n].length));
     const ids = new Map<string, number>();
     let model: string | undefined;
     let cwd: string | undefined;
-    entries.forEach((e, i) => {
-      const format = knownFormat(e.meta.format);
-      if (!format?.usage) return;
-      let parsed: unknown[];
-      try {
-        parsed = format.parse(artifacts[i], { lastOfFile: true });
-      } catch {
-        return; // an artifact its format cannot read has no usage to give
-      }
-      for (const r of format.usage(parsed)) {
+    for (const oid of owned[n])
+      for (const r of cache.get(oid)!) {
         model = r.model ?? model;
         cwd = r.cwd ?? cwd;
-        const rec: Counted = { ...r, model, cwd, time: r.time ?? e.meta.created_at, session: b.name };
+        const rec: CountedResponse = { ...r, model, cwd, session: b.name };
         const at = r.id === undefined ? undefined : ids.get(r.id);
         if (at !== undefined) counted[at] = rec;
         else {
@@ -82,8 +75,34 @@ export async function usage(ctx: RepoContext, opts: { by?: UsageGroup; since?: s
           counted.push(rec);
         }
       }
-    });
   }
+  return counted;
+}
+
+/** The responses of the commits the cache lacks, read from their artifacts (only those whose format records usage) in one pipelined pass. */
+async function fillCache(ctx: RepoContext, cache: UsageCache, commits: readonly string[]): Promise<void> {
+  const todo = commits.filter((oid) => !cache.has(oid));
+  if (!todo.length) return;
+  const entries = await readEntries(ctx.engine, await linksOf(ctx.engine, todo));
+  const wanted = entries.filter((e) => knownFormat(e.meta.format)?.usage);
+  for (const e of entries) if (!knownFormat(e.meta.format)?.usage) cache.set(e.oid, []);
+  const artifacts = await readArtifacts(ctx.engine, wanted);
+  wanted.forEach((e, i) => {
+    const format = knownFormat(e.meta.format)!;
+    let parsed: unknown[];
+    try {
+      parsed = format.parse(artifacts[i], { lastOfFile: true });
+    } catch {
+      return cache.set(e.oid, []); // an artifact its format cannot read has no usage to give
+    }
+    cache.set(e.oid, format.usage!(parsed).map((r) => ({ ...r, time: r.time ?? e.meta.created_at })));
+  });
+}
+
+/** Group responses (usageResponses) by session, day, model or project, since a time, priced. */
+export function groupUsage(counted: readonly CountedResponse[], opts: { by?: UsageGroup; since?: string; prices: Prices }): UsageReport {
+  const by = opts.by ?? 'session';
+  const prices = opts.prices;
   const start = opts.since;
   const groups = new Map<string, Group>();
   const total = new Group('total');
@@ -129,7 +148,7 @@ class Group {
   }
 }
 
-function keyOf(r: Counted, by: UsageGroup): string {
+function keyOf(r: CountedResponse, by: UsageGroup): string {
   if (by === 'session') return r.session;
   if (by === 'day') return (r.time ?? '').slice(0, 10) || '(unknown)';
   if (by === 'model') return r.model ?? '(unknown)';

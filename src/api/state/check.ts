@@ -9,6 +9,7 @@ import { readStoredCommits } from '../../store/context-commits.js';
 import { refs } from '../../store/refs.js';
 import { subtreeIn, subtreeOf } from '../../store/subtree.js';
 import type { RepoContext } from '../repo/repo-context.js';
+import { linksOf } from '../read/owned-chains.js';
 import { verifyStateWrites, type StateProblem } from './verify.js';
 
 /** The first-parent chain from `to` down to `from` (excluded); the whole chain when `from` is null or not on it. */
@@ -22,10 +23,31 @@ async function commitsAfter(ctx: RepoContext, from: string | null, to: string): 
   }
 }
 
-/** What `ctx verify` finds wrong with the state writes from `from` (null: the root) to `to`. */
-export async function incomingStateProblems(ctx: RepoContext, from: string | null, to: string): Promise<StateProblem[]> {
+type Link = { oid: string; tree: string };
+
+/** Each tip's first-parent chain (tip first) from the engine's history of all tips at once; none when it has no history or cannot give it. */
+async function wholeChains(ctx: RepoContext, tips: readonly string[]): Promise<Map<string, Link[]>> {
+  if (tips.length < 2 || !ctx.engine.history) return new Map();
   try {
-    const { links, base } = await commitsAfter(ctx, from, to);
+    const hist = await ctx.engine.history([...new Set(tips)]);
+    const parent = new Map(hist.map((h) => [h.oid, h.parent]));
+    const tree = new Map((await linksOf(ctx.engine, hist.map((h) => h.oid))).map((l) => [l.oid, l.tree]));
+    return new Map(
+      tips.map((tip) => {
+        const links: Link[] = [];
+        for (let oid: string | null | undefined = tip; oid; oid = parent.get(oid)) links.push({ oid, tree: tree.get(oid)! });
+        return [tip, links];
+      }),
+    );
+  } catch {
+    return new Map(); // each is walked alone, naming where its chain breaks
+  }
+}
+
+/** What `ctx verify` finds wrong with the state writes from `from` (null: the root) to `to`. */
+export async function incomingStateProblems(ctx: RepoContext, from: string | null, to: string, whole?: Link[]): Promise<StateProblem[]> {
+  try {
+    const { links, base } = whole && from === null ? { links: whole, base: null } : await commitsAfter(ctx, from, to);
     if (links.length === 0) return [];
     const roots = await ctx.engine.readObjects(links.map((l) => l.tree));
     const trees = roots.map((t) => (t?.type === 'tree' ? subtreeIn(t.data, STATE_DIR) : null));
@@ -57,13 +79,15 @@ const named = (remote: string, name: string, p: StateProblem) => `${remote}/${na
  */
 export async function refuseForgedState(ctx: RepoContext, remote: string, only?: readonly string[]): Promise<void> {
   const prefix = refs.remotePrefix(remote);
-  for (const { ref, oid: theirs } of ctx.refs.list(prefix)) {
+  const listed = ctx.refs.list(prefix).filter(({ ref }) => ref.slice(prefix.length) !== 'HEAD' && (!only || only.includes(ref.slice(prefix.length))));
+  // the branches new here (a clone's every branch): their whole chains from one history, not a walk each
+  const whole = await wholeChains(ctx, listed.filter(({ ref }) => ctx.refs.read(refs.branch(ref.slice(prefix.length))) === null).map((r) => r.oid));
+  for (const { ref, oid: theirs } of listed) {
     const name = ref.slice(prefix.length);
-    if (name === 'HEAD' || (only && !only.includes(name))) continue;
     const mine = ctx.refs.read(refs.branch(name));
     // up to date, behind or diverged: pull moves nothing there
     if (mine !== null && (mine === theirs || !(await isAncestor(ctx.engine, mine, theirs)))) continue;
-    const [p] = await incomingStateProblems(ctx, mine, theirs);
+    const [p] = await incomingStateProblems(ctx, mine, theirs, whole.get(theirs));
     if (p) throw new IntegrityError(`pull ${named(remote, name, p)}; no branch moved (the remote's commits stay on ${remote}/${name}: ctx verify ${remote}/${name})`);
   }
 }

@@ -35,10 +35,15 @@ export async function clone(url: string, dir: string, opts: CloneOptions = {}): 
   if (existsSync(gitdir) && (!statSync(gitdir).isDirectory() || readdirSync(gitdir).length > 0)) throw new ConflictError(`${dir} exists and is not empty: clone into a new or empty directory`);
   const made = !existsSync(gitdir);
   initRepo(gitdir);
-  const repo = new RepoContext(gitdir, { env, engine: opts.engine });
+  let repo = new RepoContext(gitdir, { env, engine: opts.engine });
   try {
     addRemote(repo, 'origin', url);
-    if (opts.filter) promisor(gitdir, opts.filter, env);
+    if (opts.filter) {
+      promisor(gitdir, opts.filter, env);
+      // opened again: a partial clone's engine fetches the blobs it reads in batches
+      await repo.close();
+      repo = new RepoContext(gitdir, { env, engine: opts.engine });
+    }
     const fetched = await fetch(repo, 'origin', opts);
     const names = repo.refs.list(refs.remotePrefix('origin')).map((r) => r.ref.slice(refs.remotePrefix('origin').length));
     const report = await moveBranches(repo, fetched, names);

@@ -9,6 +9,8 @@ import { openTransport, type PushUpdate, type Transport } from '../../store/sync
 import { ConflictError } from '../../errors/index.js';
 import { shortId } from '../../core/ids.js';
 import { scanOutgoing } from './push-secrets.js';
+import { backfillSmall } from './clone-backfill.js';
+import { promisorRemote } from '../../store/partial.js';
 import { forgedStateWarnings, refuseForgedState } from '../state/check.js';
 import type { RepoContext } from '../repo/repo-context.js';
 
@@ -37,6 +39,8 @@ export interface SyncReport {
   ok: boolean;
   /** for people: remote-tracking branches fetched onto forged state writes (kept; pull refuses them) */
   warnings?: string[];
+  /** push: the scratch forks (fork/*) left out, without `all` */
+  held?: string[];
 }
 
 export interface SyncOptions {
@@ -49,7 +53,12 @@ export interface SyncOptions {
   env?: NodeJS.ProcessEnv;
   /** pull: the branches to create or fast-forward (default: the local branches the remote also has) */
   branches?: readonly string[];
+  /** push: scratch forks too (fork/*, the branches `ctx fork` names when given no name) */
+  all?: boolean;
 }
+
+/** A scratch fork: what `ctx fork ID` makes when given no name. A push leaves these out unless asked. */
+export const SCRATCH_FORKS = `${refs.heads}fork/`;
 
 const report = (remote: Remote, t: Transport, list: RefReport[]): SyncReport => ({
   remote: remote.name,
@@ -65,10 +74,13 @@ async function open(ctx: RepoContext, name: string | undefined, opts: SyncOption
   return { remote, t };
 }
 
-/** Local refs a push sends: branches, saved-session tags, annotations. */
-function pushable(ctx: RepoContext) {
+/** Local refs a push sends: branches (scratch forks only with `all`), saved-session tags, annotations; and the forks held back. */
+function pushable(ctx: RepoContext, all: boolean) {
   const notes = ctx.refs.read(refs.notes);
-  return [...ctx.refs.list(refs.heads), ...ctx.refs.list(refs.tags), ...(notes ? [{ ref: refs.notes, oid: notes }] : [])];
+  const heads = ctx.refs.list(refs.heads);
+  const held = all ? [] : heads.filter((h) => h.ref.startsWith(SCRATCH_FORKS));
+  const send = [...heads.filter((h) => all || !h.ref.startsWith(SCRATCH_FORKS)), ...ctx.refs.list(refs.tags), ...(notes ? [{ ref: refs.notes, oid: notes }] : [])];
+  return { send, held: held.map((h) => h.ref.slice(refs.heads.length)) };
 }
 
 /** The remote-tracking ref a pushed ref updates, or null for tags (they keep their name). */
@@ -86,7 +98,8 @@ export async function push(ctx: RepoContext, name: string | undefined, opts: Syn
   const out: RefReport[] = [];
   const updates: PushUpdate[] = [];
   const base = (ref: string, old: string | null, oid: string) => ({ ref, local: ref, old, new: oid, diverged: false });
-  for (const { ref, oid } of pushable(ctx)) {
+  const { send, held } = pushable(ctx, opts.all === true);
+  for (const { ref, oid } of send) {
     const old = theirs.get(ref) ?? null;
     if (old === oid) out.push({ ...base(ref, old, oid), status: 'up to date', ok: true });
     else if (old !== null && ref.startsWith(refs.tags)) {
@@ -115,7 +128,7 @@ export async function push(ctx: RepoContext, name: string | undefined, opts: Syn
     const tracking = trackingOf(remote.name, r.ref);
     if (tracking && r.new) ctx.refs.update(tracking, r.new, ctx.refs.read(tracking));
   }
-  return report(remote, t, out);
+  return { ...report(remote, t, out), ...(held.length ? { held } : {}) };
 }
 
 /** Remote-tracking branches, tags and fetched notes: what a fetch may write. */
@@ -141,6 +154,11 @@ export async function fetch(ctx: RepoContext, name: string | undefined, opts: Sy
   // (isomorphic-git also fetches ref by ref from the list; the git binary fetches with refspecs)
   const rejected = await t.fetch(await t.list());
   const after = fetchedRefs(ctx, remote.name);
+  // a partial clone: the new commits' meta.json and summaries come now, in one batch, so listings stay offline
+  if (promisorRemote(ctx.gitdir) === remote.name) {
+    const fresh = [...after].filter(([k, v]) => before.get(k) !== v).map(([, v]) => v);
+    if (fresh.length) await backfillSmall(ctx, remote.name, opts.env ?? process.env, { tips: fresh, not: [...before.values()] });
+  }
   const out: RefReport[] = [];
   for (const [local, oid] of after) {
     const old = before.get(local) ?? null;

@@ -1,0 +1,98 @@
+// `ctx clone` against `git clone --bare` of the same remote, served by `git http-backend` on 127.0.0.1
+// (test/git-http-server.ts, `uploadpack.allowFilter` on), whole and with --filter=blob:none: wall time
+// and disk (the objects directory). Then `ctx push` against `git push` of the same refs into a fresh
+// repo, and when everything is up to date (node's start is the difference to expect). The store is
+// 1,000 generated sessions × 10 turns (BENCH_CLONE_SESSIONS; 10,000 is opt-in: its generation takes minutes).
+import { buildSync } from 'esbuild';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { NODE, ROOT, ctx, fmtInt, fmtMs, fmtRatio, median, progress, run, table, tempDir } from './lib.mjs';
+import { generateSessions } from './sessions-gen.mjs';
+
+const du = (dir) => Number(run('du', ['-sb', join(dir, 'objects')], { stdout: 'pipe' }).stdout.toString().split('\t')[0]);
+const mb = (b) => `${(b / 1e6).toFixed(1)} MB`;
+
+export async function benchClone({ sessions = Number(process.env.BENCH_CLONE_SESSIONS ?? 1000), n = 3 } = {}) {
+  const dir = tempDir('clone');
+  const serverJs = join(ROOT, 'bench', 'out', `git-http-server-clone-${process.pid}.mjs`);
+  mkdirSync(join(ROOT, 'bench', 'out'), { recursive: true });
+  buildSync({ entryPoints: [join(ROOT, 'test', 'git-http-server.ts')], outfile: serverJs, format: 'esm', platform: 'node', logLevel: 'error' });
+  const { startGitServer, createServedRepo } = await import(pathToFileURL(serverJs).href);
+  const served = join(dir, 'served');
+  mkdirSync(served);
+  progress(`clone: generating ${fmtInt(sessions)} sessions × 10 turns with git fast-import`);
+  const t0 = performance.now();
+  const { gitdir, commits } = await generateSessions(served, { sessions, raw: false });
+  const generated = performance.now() - t0;
+  run('git', ['--git-dir', gitdir, 'config', 'uploadpack.allowFilter', 'true']);
+  const server = await startGitServer(served);
+  const url = `${server.url}/store.git`;
+  let k = 0;
+  const into = () => join(dir, `c${++k}`);
+  try {
+    const variants = {
+      'git clone --bare': (d) => run('git', ['clone', '-q', '--bare', url, d]).ms,
+      'ctx clone': (d) => ctx(['clone', url, d]).ms,
+      'git clone --bare --filter=blob:none': (d) => run('git', ['clone', '-q', '--bare', '--filter=blob:none', url, d]).ms,
+      'ctx clone --filter=blob:none': (d) => ctx(['clone', '--filter=blob:none', url, d]).ms,
+    };
+    const wall = Object.fromEntries(Object.keys(variants).map((v) => [v, []]));
+    const disk = {};
+    for (let i = 0; i < n; i++) {
+      progress(`clone: round ${i + 1} of ${n}`);
+      for (const [v, fn] of Object.entries(variants)) {
+        const d = into();
+        wall[v].push(fn(d));
+        disk[v] ??= du(d);
+        rmSync(d, { recursive: true, force: true });
+      }
+    }
+    const med = Object.fromEntries(Object.entries(wall).map(([v, xs]) => [v, median(xs)]));
+    const cloneRows = Object.keys(variants).map((v) => [v, fmtMs(med[v]), mb(disk[v]), fmtRatio(med[v] / med[v.startsWith('ctx') ? v.replace('ctx clone', 'git clone --bare') : v])]);
+
+    // push: the same refs into a fresh served repo, then again with nothing to send
+    progress('clone: push against git push');
+    const pushWall = { 'git push': [], 'ctx push': [], 'git push, up to date': [], 'ctx push, up to date': [], 'node -e 0': [] };
+    for (let i = 0; i < n; i++) {
+      for (const tool of ['git', 'ctx']) {
+        const name = `push-${tool}-${i}.git`;
+        createServedRepo(server.root, name);
+        const target = `${server.url}/${name}`;
+        const push = tool === 'git' ? () => run('git', ['--git-dir', gitdir, 'push', '-q', target, 'refs/heads/*:refs/heads/*']).ms : () => ctx(['--store', gitdir, 'push', target]).ms;
+        if (tool === 'ctx') ctx(['--store', gitdir, 'remote', 'add', `t${i}`, target]);
+        pushWall[`${tool} push`].push(tool === 'git' ? push() : ctx(['--store', gitdir, 'push', `t${i}`]).ms);
+        pushWall[`${tool} push, up to date`].push(tool === 'git' ? push() : ctx(['--store', gitdir, 'push', `t${i}`]).ms);
+        rmSync(join(server.root, name), { recursive: true, force: true });
+      }
+      pushWall['node -e 0'].push(run(NODE, ['-e', '0']).ms);
+    }
+    const pm = Object.fromEntries(Object.entries(pushWall).map(([v, xs]) => [v, median(xs)]));
+    const pushRows = Object.keys(pushWall).map((v) => [v, fmtMs(pm[v])]);
+    const summary = { sessions, commits, clone: med, disk, push: pm };
+    return {
+      markdown: [
+        `## Clone and push: ${fmtInt(sessions)} sessions over HTTP (\`clone.mjs\`)\n`,
+        `${fmtInt(sessions)} generated Claude Code sessions, ${fmtInt(commits)} commits (meta.json and a ~1 KB delta each; generated in ${fmtMs(generated)} ms with \`git fast-import\`, then \`git gc\`), ` +
+          'served by `git http-backend` on 127.0.0.1 (test/git-http-server.ts) with `uploadpack.allowFilter`. Wall time (a whole process each, server included), ' +
+          `median of ${n} interleaved rounds, each into a new directory; disk is \`du -sb objects/\` of the clone. A partial ctx clone also fetches every meta.json (one more fetch), so it holds more than git's.\n`,
+        table(['clone', 'ms wall', 'disk', '/ git clone'], cloneRows),
+        '',
+        `Push of the ${fmtInt(sessions)} branches into a fresh served repo (\`git push URL 'refs/heads/*:refs/heads/*'\` against \`ctx push\`, which lists the remote first and scans for secrets), then again with everything up to date; \`node -e 0\` is node's start. Wall ms, median of ${n} rounds.\n`,
+        table(['push', 'ms wall'], pushRows),
+        '',
+      ].join('\n'),
+      summary,
+    };
+  } finally {
+    await server.close();
+    rmSync(serverJs, { force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const r = await benchClone();
+  process.stdout.write(r.markdown);
+  const { cleanup } = await import('./lib.mjs');
+  cleanup();
+}
