@@ -1,4 +1,4 @@
-// Bundles the CLI and the library into dist/; commands become lazily loaded chunks. dist/cli.js (the
+// Bundles the CLI and the library into dist/; commands become lazily loaded chunks. dist/cli.cjs (the
 // binary's first module), dist/hook.cjs (`ctx hook …`) and dist/fast.js (`ctx blame FILE`) are single
 // files: the hook runs on every turn of an agent, and each module node loads costs it more than a
 // millisecond (docs/performance.md).
@@ -65,11 +65,12 @@ await build({
   plugins: [prebuiltRanks('./')],
 });
 
-// the binary's first module: it imports dist/fast.js or dist/main.js, as they are (dist/hook.cjs is read by hook-load.ts)
+// the binary's first module, CommonJS (bin/ctx requires it; bin/package.json makes bin/ctx CommonJS): no
+// ES module loader starts for a hook. It imports dist/fast.js or dist/main.js, as they are (dist/hook.cjs is read by hook-load.ts)
 const besideCli = { name: 'beside-cli', setup: (b) => b.onResolve({ filter: /^\.\/(fast|main)\.js$/ }, (a) => ({ path: a.path, external: true })) };
-await build({ ...common, entryPoints: { cli: 'src/cli/entry.ts' }, outdir: 'dist', plugins: [besideCli] });
+await build({ ...common, format: 'cjs', banner: {}, entryPoints: { cli: 'src/cli/entry.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' }, plugins: [besideCli] });
 
-// `ctx hook …` in one CommonJS file, dist/hook.cjs, that dist/cli.js compiles with V8's code cache
+// `ctx hook …` in one CommonJS file, dist/hook.cjs, that dist/cli.cjs compiles with V8's code cache
 // (src/cli/hook-load.ts): its lazy imports inlined; packages only other paths use stay outside
 // (isomorphic-git: the engine without a git binary; ajv: state schemas), loaded from node_modules
 await build({
