@@ -1,4 +1,4 @@
-// Bundles the CLI and the library into dist/; commands become lazily loaded chunks. dist/cli.js (the
+// Bundles the CLI and the library into dist/; commands become lazily loaded chunks. dist/cli.cjs (the
 // binary's first module), dist/hook.cjs (`ctx hook …`) and dist/fast.js (`ctx blame FILE`) are single
 // files: the hook runs on every turn of an agent, and each module node loads costs it more than a
 // millisecond (docs/performance.md).
@@ -73,11 +73,12 @@ await build({
   plugins: [prebuiltRanks('./')],
 });
 
-// the binary's first module: it imports dist/fast.js or dist/main.js, as they are (dist/hook.cjs is read by hook-load.ts)
+// the binary's first module, CommonJS (bin/ctx requires it; bin/package.json makes bin/ctx CommonJS): no
+// ES module loader starts for a hook. It imports dist/fast.js or dist/main.js, as they are (dist/hook.cjs is read by hook-load.ts)
 const besideCli = { name: 'beside-cli', setup: (b) => b.onResolve({ filter: /^\.\/(fast|main)\.js$/ }, (a) => ({ path: a.path, external: true })) };
-await build({ ...common, entryPoints: { cli: 'src/cli/entry.ts' }, outdir: 'dist', plugins: [besideCli] });
+await build({ ...common, format: 'cjs', banner: {}, entryPoints: { cli: 'src/cli/entry.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' }, plugins: [besideCli] });
 
-// `ctx hook …` in one CommonJS file, dist/hook.cjs, that dist/cli.js compiles with V8's code cache
+// `ctx hook …` in one CommonJS file, dist/hook.cjs, that dist/cli.cjs compiles with V8's code cache
 // (src/cli/hook-load.ts): its lazy imports inlined; packages only other paths use stay outside
 // (isomorphic-git: the engine without a git binary; ajv: state schemas), loaded from node_modules
 await build({
@@ -91,6 +92,10 @@ await build({
   banner: { js: "const __ctxModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
   plugins: [prebuiltRanks('./chunks/')],
 });
+// ASCII only: esbuild escapes what code holds but keeps a comment's `→` or `…`, and one such character
+// makes V8 hold the whole source as a two-byte string, decoded from UTF-8 on every hook (~13 M instructions)
+const hookFile = 'dist/hook.cjs';
+writeFileSync(hookFile, readFileSync(hookFile, 'utf8').replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
 // the fast paths (`ctx blame FILE`, src/cli/fast.ts) in one ES module, as the hook's
 await build({
   ...common,

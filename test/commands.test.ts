@@ -69,7 +69,7 @@ describe('the bundle', () => {
   const chunkOf = (needle: string) => readdirSync(join(dist, 'chunks')).filter((f) => f.endsWith('.js') && readFileSync(join(dist, 'chunks', f), 'utf8').includes(needle));
 
   it('loads neither commander nor any command before it knows which command runs', () => {
-    const start = [...staticClosure(join(dist, 'cli.js')).values()].join('\n');
+    const start = [...staticClosure(join(dist, 'cli.cjs')).values()].join('\n');
     expect(start).not.toContain('class CommanderError');
     expect(start).not.toContain('defineCommand');
   });

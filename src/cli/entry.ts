@@ -1,21 +1,23 @@
-// The `ctx` binary's first module (dist/cli.js, bundled alone): `--version` answered here, a hook and
+// The `ctx` binary's first module (dist/cli.cjs, bundled alone, CommonJS: node starts no ES module
+// loader for it, so a hook's start costs what `node -e 0` does): `--version` answered here, a hook and
 // the plain `checkpoint -b B --format F FILE` handed to dist/hook.cjs (one file: the capture code and
 // nothing else, loaded with V8's code cache), `ctx blame FILE` to dist/fast.js (the command without
 // commander, one file too), every other command to the whole CLI (main.ts). Module loading is most of
 // a hook's cost, so this file imports nothing else.
-import { fileURLToPath } from 'node:url';
 import { VERSION } from '../core/version.js';
 import { fastArgs } from './fast-args.js';
 import { checkpointArgs, hookArgs } from './hook-args.js';
 import { loadHook } from './hook-load.js';
 
-const argv = process.argv.slice(2);
-if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-  process.stdout.write(`${VERSION}\n`);
-} else {
+async function start(argv: string[]): Promise<void> {
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    process.stdout.write(`${VERSION}\n`);
+    return;
+  }
   const hook = hookArgs(argv);
   const cp = hook ? null : checkpointArgs(argv);
-  const dist = () => loadHook(fileURLToPath(new URL('.', import.meta.url))).hook;
+  // dist/, where this file is
+  const dist = () => loadHook(__dirname).hook;
   const fast = hook || cp ? null : fastArgs(argv);
   if (hook) process.exitCode = await dist().runHookArgs(hook);
   else if (cp) process.exitCode = await dist().runCheckpointArgs(cp);
@@ -24,3 +26,5 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     process.exitCode = await runFast(fast);
   } else await import('./main.js');
 }
+
+void start(process.argv.slice(2));

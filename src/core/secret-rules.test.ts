@@ -86,9 +86,24 @@ const PLACEHOLDERS = [
   `AIza${'X'.repeat(35)}`,
 ];
 
+// the rules without their keywords: every pattern runs on every text
+const EVERY_PATTERN = SECRET_RULES.map(({ keywords, ...rule }) => rule);
+
 describe('secret rules', () => {
   it('has a case for every rule', () => {
     expect(new Set(FOUND.map(([rule]) => rule))).toEqual(new Set(SECRET_RULES.map((r) => r.id)));
+  });
+
+  it('names keywords for every rule, in lower case where the pattern ignores case, each found in its case', () => {
+    for (const rule of SECRET_RULES) {
+      expect(rule.keywords?.length, rule.id).toBeGreaterThan(0);
+      if (rule.pattern.ignoreCase) expect(rule.keywords?.filter((k) => k !== k.toLowerCase()), rule.id).toEqual([]);
+    }
+    for (const [rule, secret, around] of FOUND) {
+      const text = around.replace('{}', secret);
+      expect(findSecrets(text, EVERY_PATTERN), rule).toEqual(findSecrets(text));
+      expect(findSecrets(text.toUpperCase(), EVERY_PATTERN), rule).toEqual(findSecrets(text.toUpperCase()));
+    }
   });
 
   it.each(FOUND)('%s: finds the secret with its exact span', (rule, secret, around) => {
@@ -164,6 +179,8 @@ describe('secret rules', () => {
       const bytes = Buffer.from(text);
       const whole = findSecrets(bytes.toString('latin1'));
       if (whole.length) withFindings++;
+      // the keywords only skip patterns that would find nothing
+      expect(findSecrets(bytes.toString('latin1'), EVERY_PATTERN), `round ${round}: ${JSON.stringify(text)}`).toEqual(whole);
       for (const piece of [1, 7, 64, 256 * 1024]) expect(scanSecrets(bytes, piece), `round ${round}, pieces of ${piece}: ${JSON.stringify(text)}`).toEqual(whole);
     }
     expect(withFindings).toBeGreaterThan(200);

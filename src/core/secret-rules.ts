@@ -14,6 +14,12 @@ export interface SecretRule {
   minEntropy?: number;
   /** a further check of the secret's shape */
   check?: (secret: string) => boolean;
+  /**
+   * Strings every match holds one of, lower-case ones looked for in the text lower-cased (as a pattern
+   * that ignores case needs): text holding none is not run through the pattern, whose native code V8
+   * would otherwise compile on every hook.
+   */
+  keywords?: readonly string[];
 }
 
 export interface Finding {
@@ -61,111 +67,152 @@ const VALUE = String.raw`[^\s"'\\\x60,;<>(){}\[\]]`;
 const L = String.raw`(?<!(?<!\\)[A-Za-z0-9_-])`;
 const R = String.raw`(?![A-Za-z0-9_-])`;
 
+type RuleSource = Omit<SecretRule, 'pattern'> & { pattern: () => RegExp };
+/** Each rule's pattern made on first use: a hook's text needs few of them, and parsing them all cost ~7 M instructions. */
+function lazyPatterns(rules: RuleSource[]): SecretRule[] {
+  return rules.map(({ pattern: make, ...rule }) => {
+    let re: RegExp | undefined;
+    return Object.defineProperty(rule, 'pattern', { get: () => (re ??= make()), enumerable: true }) as SecretRule;
+  });
+}
+
 /** In order of precedence: where two findings overlap, the one that starts first (then the earlier rule) wins. */
-export const SECRET_RULES: readonly SecretRule[] = [
+export const SECRET_RULES: readonly SecretRule[] = lazyPatterns([
   {
     id: 'private-key',
+    keywords: ['PRIVATE KEY'],
     description: 'a PEM private key block (RSA, EC, DSA, OpenSSH, PGP, PKCS#8), also inside JSON strings',
-    pattern: /-----BEGIN[ A-Z0-9]{0,20}PRIVATE KEY(?: BLOCK)?-----(?:[A-Za-z0-9+/=\s:,-]|\\[nr]|\\\\[nr]){64,20000}?-----END[ A-Z0-9]{0,20}PRIVATE KEY(?: BLOCK)?-----/dg,
+    pattern: () =>
+      /-----BEGIN[ A-Z0-9]{0,20}PRIVATE KEY(?: BLOCK)?-----(?:[A-Za-z0-9+/=\s:,-]|\\[nr]|\\\\[nr]){64,20000}?-----END[ A-Z0-9]{0,20}PRIVATE KEY(?: BLOCK)?-----/dg,
     check: (s) => (s.replace(/\\[nr]|-----[^-]+-----|[^A-Za-z0-9+/]/g, '').length >= 64),
     minEntropy: 4,
   },
   {
     id: 'aws-access-key-id',
+    keywords: ['AKIA', 'ASIA', 'ABIA', 'ACCA'],
     description: 'AWS access key id (AKIA…, ASIA…)',
-    pattern: /(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}(?![A-Z0-9])/dg,
+    pattern: () =>
+      /(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}(?![A-Z0-9])/dg,
     minEntropy: 3,
   },
   {
     id: 'aws-secret-access-key',
+    keywords: ['secret'],
     description: 'AWS secret access key in assignment context',
-    pattern: new RegExp(`(?:aws_?secret_?access_?key|aws_?secret_?key|secret_?access_?key)${ASSIGN}([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])`, 'dgi'),
+    pattern: () =>
+      new RegExp(`(?:aws_?secret_?access_?key|aws_?secret_?key|secret_?access_?key)${ASSIGN}([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])`, 'dgi'),
     group: 1,
     minEntropy: 4,
   },
   {
     id: 'gcp-api-key',
+    keywords: ['AIza'],
     description: 'Google Cloud / Firebase API key (AIza…)',
-    pattern: new RegExp(`${L}AIza[0-9A-Za-z_-]{35}${R}`, 'dg'),
+    pattern: () =>
+      new RegExp(`${L}AIza[0-9A-Za-z_-]{35}${R}`, 'dg'),
     minEntropy: 3.5,
   },
   {
     id: 'gcp-service-account-key-id',
+    keywords: ['private_key_id'],
     description: 'private_key_id of a GCP service-account key file',
-    pattern: new RegExp(`private_key_id${ASSIGN}([0-9a-f]{40})(?![0-9a-f])`, 'dg'),
+    pattern: () =>
+      new RegExp(`private_key_id${ASSIGN}([0-9a-f]{40})(?![0-9a-f])`, 'dg'),
     group: 1,
     minEntropy: 3,
   },
   {
     id: 'azure-storage-key',
+    keywords: ['AccountKey=', 'SharedAccessKey='],
     description: 'Azure storage account key or shared access key in a connection string',
-    pattern: /(?:AccountKey|SharedAccessKey)=([A-Za-z0-9+/]{40,88}={0,2})/dg,
+    pattern: () =>
+      /(?:AccountKey|SharedAccessKey)=([A-Za-z0-9+/]{40,88}={0,2})/dg,
     group: 1,
     minEntropy: 4,
   },
   {
     id: 'github-token',
+    keywords: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'],
     description: 'GitHub token (ghp_, gho_, ghu_, ghs_, ghr_, github_pat_)',
-    pattern: new RegExp(`${L}(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{50,240})${R}`, 'dg'),
+    pattern: () =>
+      new RegExp(`${L}(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{50,240})${R}`, 'dg'),
     minEntropy: 3.5,
   },
   {
     id: 'gitlab-token',
+    keywords: ['glpat-'],
     description: 'GitLab personal access token (glpat-)',
-    pattern: new RegExp(`${L}glpat-[A-Za-z0-9_-]{20,}${R}`, 'dg'),
+    pattern: () =>
+      new RegExp(`${L}glpat-[A-Za-z0-9_-]{20,}${R}`, 'dg'),
     minEntropy: 3.5,
   },
   {
     id: 'slack-token',
+    keywords: ['xoxb-', 'xoxa-', 'xoxp-', 'xoxr-', 'xoxs-'],
     description: 'Slack token (xoxb-, xoxa-, xoxp-, xoxr-, xoxs-)',
-    pattern: new RegExp(`${L}xox[baprs]-[A-Za-z0-9-]{10,}${R}`, 'dg'),
+    pattern: () =>
+      new RegExp(`${L}xox[baprs]-[A-Za-z0-9-]{10,}${R}`, 'dg'),
     minEntropy: 3,
     check: hasDigitAndLetter,
   },
   {
     id: 'slack-webhook',
+    keywords: ['hooks.slack.com/services/'],
     description: 'Slack incoming-webhook URL',
-    pattern: /https:\/\/hooks\.slack\.com\/services\/T[A-Z0-9]{6,}\/B[A-Z0-9]{6,}\/[A-Za-z0-9]{20,}/dg,
+    pattern: () =>
+      /https:\/\/hooks\.slack\.com\/services\/T[A-Z0-9]{6,}\/B[A-Z0-9]{6,}\/[A-Za-z0-9]{20,}/dg,
     minEntropy: 3.5,
   },
   {
     id: 'anthropic-api-key',
+    keywords: ['sk-ant-'],
     description: 'Anthropic API key (sk-ant-…)',
-    pattern: new RegExp(`${L}sk-ant-[A-Za-z0-9_-]{32,}${R}`, 'dg'),
+    pattern: () =>
+      new RegExp(`${L}sk-ant-[A-Za-z0-9_-]{32,}${R}`, 'dg'),
     minEntropy: 3.5,
   },
   {
     id: 'openai-api-key',
+    keywords: ['sk-'],
     description: 'OpenAI API key (sk-…, sk-proj-…, sk-svcacct-…)',
-    pattern: new RegExp(`${L}sk-(?!ant-)(?:proj-|svcacct-|admin-)?([A-Za-z0-9_-]{32,})${R}`, 'dg'),
+    pattern: () =>
+      new RegExp(`${L}sk-(?!ant-)(?:proj-|svcacct-|admin-)?([A-Za-z0-9_-]{32,})${R}`, 'dg'),
     minEntropy: 3.5,
     check: (s) => mixedCase(s.slice(3)),
   },
   {
     id: 'stripe-secret-key',
+    keywords: ['k_live_'],
     description: 'Stripe live secret or restricted key (sk_live_, rk_live_)',
-    pattern: new RegExp(`${L}[sr]k_live_[A-Za-z0-9]{20,}${R}`, 'dg'),
+    pattern: () =>
+      new RegExp(`${L}[sr]k_live_[A-Za-z0-9]{20,}${R}`, 'dg'),
     minEntropy: 3.5,
   },
   {
     id: 'jwt',
+    keywords: ['eyJ'],
     description: 'JSON Web Token: three base64url segments, the header a JSON object with alg',
-    pattern: new RegExp(`${L}eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{16,}${R}`, 'dg'),
+    pattern: () =>
+      new RegExp(`${L}eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{16,}${R}`, 'dg'),
     minEntropy: 3.5,
     check: jwtHeaderHasAlg,
   },
   {
     id: 'url-credentials',
+    keywords: ['://'],
     description: 'a password in a URL (scheme://user:password@host)',
-    pattern: /\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}:\/\/[^\s:/@"'\\<>]{1,64}:([^\s/@"'\\<>]{6,128})@[A-Za-z0-9][A-Za-z0-9.-]*/dg,
+    pattern: () =>
+      /\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}:\/\/[^\s:/@"'\\<>]{1,64}:([^\s/@"'\\<>]{6,128})@[A-Za-z0-9][A-Za-z0-9.-]*/dg,
     group: 1,
     minEntropy: 2.5,
     check: (s) => !/^(?:pass(?:word)?|passwd|secret|token|admin|root|guest|postgres|mysql|redis|user(?:name)?)\d*$/i.test(s),
   },
   {
     id: 'secret-assignment',
+    keywords: ['passw', 'pwd', 'secret', 'token', 'key', 'credential', 'authorization'],
     description: 'a high-entropy value assigned to a password, secret, token or key name',
-    pattern: new RegExp(
+    pattern: () =>
+      new RegExp(
       `(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|private[_-]?key|credentials?|authorization)${ASSIGN}(?:(?:Bearer|Basic|Token)\\s+)?(${VALUE}{20,})`,
       'dgi',
     ),
@@ -173,14 +220,17 @@ export const SECRET_RULES: readonly SecretRule[] = [
     minEntropy: 3.5,
     check: (s) => hasDigitAndLetter(s) && !/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(s),
   },
-];
+]);
 
 type Ordered = Finding & { order: number };
 
 /** Every match of every rule in `text` as it stands, overlaps included. */
 function matchRules(text: string, rules: readonly SecretRule[]): Ordered[] {
   const found: Ordered[] = [];
+  let lower: string | undefined;
+  const holds = (k: string) => (k === k.toLowerCase() ? (lower ??= text.toLowerCase()) : text).includes(k);
   rules.forEach((rule, order) => {
+    if (rule.keywords && !rule.keywords.some(holds)) return;
     rule.pattern.lastIndex = 0;
     for (const m of text.matchAll(rule.pattern)) {
       const span = m.indices?.[rule.group ?? 0];

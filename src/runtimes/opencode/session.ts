@@ -41,6 +41,9 @@ export function splitTurns(messages: readonly OpencodeMessage[]): Turn[] {
   return turns;
 }
 
+/** Two parsed messages differ in more than key order: the same JSON text (native, the usual case) is no difference. */
+const differs = (a: OpencodeMessage, b: OpencodeMessage) => JSON.stringify(a) !== JSON.stringify(b) && canonicalJson(a) !== canonicalJson(b);
+
 /**
  * What `doc` holds past what the chain at `tip` holds: new messages, and messages the chain holds
  * (by id) that changed since, unless a compaction the chain holds came after them. A message of
@@ -57,7 +60,7 @@ export function newTurns(known: OpencodeSession | null, doc: OpencodeSession): T
   doc.messages.forEach((m, i) => {
     const j = at.get(m.info.id);
     if (j !== undefined) {
-      if (j >= lastCompaction && canonicalJson(m) !== canonicalJson(old[j])) changed.push(m);
+      if (j >= lastCompaction && differs(m, old[j])) changed.push(m);
     } else if (i >= old.length) fresh.push(m);
   });
   const turns = splitTurns(fresh);
