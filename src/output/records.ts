@@ -331,7 +331,12 @@ export function codeCommitJson(c: CodeCommit, files: DiffFile[]) {
   return { v: 1, sha: c.sha, parents: c.parents, author: c.author.name, author_email: c.author.email, authored_at: c.author.date, committer: c.committer.name, committer_email: c.committer.email, committed_at: c.committer.date, message: c.message, files };
 }
 
-/** A page of a context's neutral messages: `total` in the whole context, `offset` of the first here. */
+/**
+ * A page of a context's neutral messages: `total` in the whole context, `offset` of the first here.
+ * A tool call its runtime knows carries `view` (ToolView: edit, write, shell, todo, read, patch,
+ * agent); a compaction's summary, or the first message after a clear, carries `divider`
+ * ({kind, commit, summary}, serve/marks.ts).
+ */
 export function messagesJson(id: string, total: number, offset: number, messages: readonly NeutralMessage[]) {
   return { v: 1, id, total, offset, messages };
 }
