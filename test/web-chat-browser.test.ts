@@ -108,8 +108,11 @@ describeBrowser('the conversation in headless chromium', () => {
       expect(await page.textContent('#m-0 details.wrapped pre')).toBe("The user selected the lines 3 to 4 from /home/alex/src/todo-cli/src/list.ts:\n    if (line === '') break;\n    todos.push(line);");
       expect(await texts(page, '#m-0 .text p')).toEqual(['Why does todo list stop at a blank line? Fix parseTodos, please.']);
       expect([await page.textContent('#m-0 .text strong'), await page.textContent('#m-0 .text code')]).toEqual(['todo list', 'parseTodos']);
-      // thinking folded
-      expect(await page.$$eval('details.thinking', (els) => els.map((el) => [(el as HTMLDetailsElement).open, el.querySelector('.text')!.textContent]))).toEqual([[false, 'The loop breaks on the first empty line; it should skip it.']]);
+      // thinking folded, drawn when opened
+      expect(await page.$$eval('details.thinking', (els) => els.map((el) => [(el as HTMLDetailsElement).open, el.querySelector('.text')]))).toEqual([[false, null]]);
+      await page.click('details.thinking > summary');
+      await page.waitForSelector('details.thinking .text');
+      expect(await page.$$eval('details.thinking', (els) => els.map((el) => [(el as HTMLDetailsElement).open, el.querySelector('.text')!.textContent]))).toEqual([[true, 'The loop breaks on the first empty line; it should skip it.']]);
 
       // the edit: a line diff with its context, its counts, and its result in the same block
       expect(await page.$eval(TOOL('Edit'), (el) => [(el as HTMLDetailsElement).open, el.querySelector('summary')!.textContent])).toEqual([true, 'Edit /home/alex/src/todo-cli/src/list.ts +1 −1']);
@@ -121,10 +124,11 @@ describeBrowser('the conversation in headless chromium', () => {
       ]);
       expect(await page.textContent(`${TOOL('Edit')} .result`)).toBe('The file /home/alex/src/todo-cli/src/list.ts has been updated successfully.');
 
-      // the file written: highlighted TypeScript, its first lines and a button for all 25
-      expect(await page.$eval(TOOL('Write'), (el) => [(el as HTMLDetailsElement).open, el.querySelector('summary')!.textContent])).toEqual([false, 'Write /home/alex/src/todo-cli/test/list.test.ts 25 lines']);
-      expect(await page.$eval(`${TOOL('Write')} pre.code.file`, (el) => [el.classList.contains('folded'), el.querySelector('code')!.className, el.querySelectorAll('.hljs-keyword').length > 0, el.textContent!.split('\n').length])).toEqual([true, 'hljs language-typescript', true, 26]);
+      // the file written: folded, then when opened highlighted TypeScript, its first lines and a button for all 25
+      expect(await page.$eval(TOOL('Write'), (el) => [(el as HTMLDetailsElement).open, el.querySelector('summary')!.textContent, el.querySelector('pre.code')])).toEqual([false, 'Write /home/alex/src/todo-cli/test/list.test.ts 25 lines', null]);
       await page.click(`${TOOL('Write')} > summary`);
+      await page.waitForSelector(`${TOOL('Write')} pre.code.file`);
+      expect(await page.$eval(`${TOOL('Write')} pre.code.file`, (el) => [el.classList.contains('folded'), el.querySelector('code')!.className, el.querySelectorAll('.hljs-keyword').length > 0, el.textContent!.split('\n').length])).toEqual([true, 'hljs language-typescript', true, 26]);
       await page.click(`${TOOL('Write')} > button.show-all`);
       expect(await page.$eval(`${TOOL('Write')} pre.code.file`, (el) => el.classList.contains('folded'))).toBe(false);
 
@@ -154,9 +158,9 @@ describeBrowser('the conversation in headless chromium', () => {
       expect(await page.textContent(`${TOOL('Task')} .result`)).toBe('No other loop stops at an empty line.');
 
       // an unknown tool: its arguments as pretty JSON, folded; a known one never shows JSON
-      expect(await page.$eval(TOOL('WebSearch'), (el) => [(el as HTMLElement).dataset.view, (el as HTMLDetailsElement).open, el.querySelector('pre.input')!.textContent])).toEqual(['raw', false, '{\n  "query": "vitest toEqual arrays"\n}']);
-      expect(await page.locator('details.tool:not([data-view="raw"]) pre.input').count()).toBe(0);
-      expect(await page.$$eval('details.tool', (els) => els.filter((el) => (el as HTMLElement).dataset.view !== 'raw' && /^\s*[{[]"/.test(el.textContent ?? '')).length)).toBe(0);
+      expect(await page.$eval(TOOL('WebSearch'), (el) => [(el as HTMLElement).dataset.view, (el as HTMLDetailsElement).open, el.querySelector('pre.input')!.textContent])).toEqual(['json', false, '{\n  "query": "vitest toEqual arrays"\n}']);
+      expect(await page.locator('details.tool:not([data-view="json"]) pre.input').count()).toBe(0);
+      expect(await page.$$eval('details.tool', (els) => els.filter((el) => (el as HTMLElement).dataset.view !== 'json' && /^\s*[{[]"/.test(el.textContent ?? '')).length)).toBe(0);
       // the results' own messages are drawn with their calls, not as rows of their own
       expect(await page.$$eval('article.msg.folded', (els) => els.map((el) => el.id))).toEqual(['m-3', 'm-5', 'm-7', 'm-9', 'm-14', 'm-16']);
 
@@ -175,6 +179,7 @@ describeBrowser('the conversation in headless chromium', () => {
 
       // everything opened: still nothing wider than the window
       await page.$$eval('details', (els) => els.forEach((el) => ((el as HTMLDetailsElement).open = true)));
+      await page.waitForSelector(`${TOOL('Task')} details.agent-prompt .text`);
       await page.$$eval('button.show-all', (els) => els.forEach((el) => (el as HTMLButtonElement).click()));
       await shot(page, `web-chat-open-${width}`);
       expect(await conversationLayout(page)).toEqual([]);

@@ -346,6 +346,13 @@ export function searchHitJson(h: GrepHit, mark: [number, number] | null) {
   return { ...grepJson(h), mark };
 }
 
+/** A compaction or a clear before a message of the web view (`summary`: the message is the compaction's summary itself). */
+export interface Divider {
+  kind: 'compaction' | 'clear';
+  commit: string;
+  summary: boolean;
+}
+
 /** What a part of a message the web view cut says (its `cut` field): where it is (`3`: content[3]; `3.1`: a tool result's block 1), its whole length in characters, its size in UTF-8 bytes. */
 export interface Cut {
   part: string;

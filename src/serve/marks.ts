@@ -1,19 +1,12 @@
 // What the web view draws of a context beyond its messages, found once per context read: each tool
 // call's neutral view (asked of the runtime whose format holds it: the page knows no tool names),
 // and where a compaction or a clear sits in the conversation (the commit types say, not the text).
-import type { ContextPart } from '../api/read/context-reader.js';
+import { partMessages, type ContextPart } from '../api/read/context-reader.js';
 import type { ToolReader } from '../api/search/effects.js';
 import type { ToolView } from '../api/capture/runtime.js';
 import type { Block, NeutralMessage, ToolCallBlock } from '../core/neutral.js';
 import { fullId } from '../core/ids.js';
-import { storageFormat } from '../formats/registry.js';
-
-/** A compaction or clear before a message (`summary`: the message is the compaction's summary itself). */
-export interface Divider {
-  kind: 'compaction' | 'clear';
-  commit: string;
-  summary: boolean;
-}
+import type { Divider } from '../output/records.js';
 
 /** A tool call as the web view sends it: with its view when its runtime has one. */
 export type ViewedCall = ToolCallBlock & { view?: ToolView };
@@ -42,10 +35,6 @@ const key = (m: NeutralMessage) => `${m.role}\0${JSON.stringify(m.content)}`;
  */
 export function markDividers(run: readonly ContextPart[], messages: ViewedMessage[]): void {
   if (!run.some((p) => p.type === 'compaction')) return;
-  const alone = (p: ContextPart) => {
-    const f = storageFormat(p.format);
-    return f.toNeutral!(f.parse(p.artifact, { lastOfFile: true }));
-  };
   let from = 0;
   let cleared: ContextPart | null = null;
   const mark = (first: NeutralMessage, divider: Divider) => {
@@ -57,7 +46,7 @@ export function markDividers(run: readonly ContextPart[], messages: ViewedMessag
   };
   for (const p of run) {
     if (p.type !== 'compaction' && cleared === null) continue;
-    const own = alone(p);
+    const own = partMessages(p);
     if (cleared !== null && own.length) {
       mark(own[0], { kind: 'clear', commit: fullId(cleared.oid), summary: false });
       cleared = null;

@@ -20,6 +20,11 @@ export class MessageCache {
   private tools: Promise<ToolReader> | undefined;
   constructor(private readonly keep = 4) {}
 
+  /** Loads the runtimes' tool knowledge now (~0.1 s and more of modules), not with the first page a browser asks for. */
+  warm(): void {
+    (this.tools ??= toolReader()).catch(() => {});
+  }
+
   /** `stop`: where the context starts, as `ctx materialize --stop` takes it (compaction, root, an ancestor). */
   async get(repo: RepoContext, spec: string, stop = 'compaction'): Promise<ContextMessages> {
     const oid = await repo.resolve(spec);

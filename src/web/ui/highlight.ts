@@ -31,7 +31,7 @@ const MOST = 50_000;
 /** File extensions (and names) → the language they hold. */
 const BY_EXTENSION: Record<string, string> = {
   sh: 'bash', bash: 'bash', zsh: 'bash', c: 'c', h: 'c', cc: 'cpp', cpp: 'cpp', hpp: 'cpp', css: 'css', diff: 'diff', patch: 'diff', go: 'go', java: 'java',
-  js: 'javascript', mjs: 'javascript', cjs: 'javascript', jsx: 'javascript', json: 'json', jsonl: 'json', md: 'markdown', py: 'python', rb: 'ruby', rs: 'rust',
+  js: 'javascript', mjs: 'javascript', cjs: 'javascript', jsx: 'javascript', json: 'json', jsonl: 'json', md: 'md', py: 'python', rb: 'ruby', rs: 'rust',
   sql: 'sql', ts: 'typescript', tsx: 'typescript', mts: 'typescript', cts: 'typescript', html: 'xml', xml: 'xml', svg: 'xml', yml: 'yaml', yaml: 'yaml', toml: 'ini',
 };
 

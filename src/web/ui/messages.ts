@@ -4,9 +4,8 @@
 // under the call that started it, a compaction or clear as a divider. Loaded a page at a time as the
 // list scrolls; each message lays out only near the screen (content-visibility in conversation.css).
 import type { Block, NeutralMessage } from '../../core/neutral.js';
-import type { Divider } from '../../serve/marks.js';
 import { imageOnDemand, withRest, type Source } from './cut.js';
-import { api, failed, h, main, plural, short, type Cut, type Page } from './dom.js';
+import { api, failed, h, lazyDetails, main, plural, short, type Cut, type Divider, type Page } from './dom.js';
 import { markdown } from './markdown.js';
 import { output, placeResult, toolCall } from './tools.js';
 
@@ -15,6 +14,8 @@ export type { Source } from './cut.js';
 /** Messages fetched per page while scrolling; the first page is smaller, to draw sooner. */
 const PAGE = 100;
 export const FIRST_PAGE = 40;
+/** Messages drawn in one task. */
+const CHUNK = 10;
 
 /** The only images drawn: data of these types from the transcript (never an address to fetch). */
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
@@ -41,7 +42,11 @@ export async function messagePages(id: string, stop: string, list: HTMLElement, 
     try {
       const [page] = await (offset === 0 ? first : api<Page>('messages', { id, stop, offset, limit: PAGE }));
       total = page.total;
-      page.messages.forEach((m, i) => place(list, message(m as Message, page.offset + i, list, { id: page.id, stop, entry: page.offset + i })));
+      // the first page at once; the next ones a few at a time, the page breathing in between: no long task while scrolling
+      for (let i = 0; i < page.messages.length; i++) {
+        if (page.offset > 0 && i > 0 && i % CHUNK === 0) await new Promise((done) => setTimeout(done));
+        place(list, message(page.messages[i] as Message, page.offset + i, list, { id: page.id, stop, entry: page.offset + i }));
+      }
       offset = page.offset + page.messages.length;
       count.textContent = `${offset} of ${plural(total, 'message')}`;
       list.dataset.loaded = String(offset);
@@ -121,7 +126,7 @@ function block(b: Block, list: HTMLElement, from: Source): Node {
     case 'text':
       return cut ? withRest(h('div', { class: 'text plain' }, b.text), cut, from) : markdown(b.text);
     case 'thinking':
-      return h('details', { class: 'thinking' }, h('summary', {}, 'thinking'), cut ? withRest(h('div', { class: 'text plain' }, b.text), cut, from) : markdown(b.text));
+      return lazyDetails({ class: 'thinking' }, h('summary', {}, 'thinking'), () => [cut ? withRest(h('div', { class: 'text plain' }, b.text), cut, from) : markdown(b.text)]);
     case 'image':
       return image(b, cut, from);
     case 'tool_call':

@@ -9,7 +9,7 @@ import type { Block, ToolCallBlock } from '../../core/neutral.js';
 import { ansiInto } from './ansi.js';
 import { withRest, type Source } from './cut.js';
 import { editDiff, patchLines } from './diff.js';
-import { h, type Cut } from './dom.js';
+import { h, lazyDetails, type Cut } from './dom.js';
 import { codeBlock, languageOf } from './highlight.js';
 import { markdown } from './markdown.js';
 
@@ -30,9 +30,16 @@ const firstLine = (s: string, n = 120) => {
 export function toolCall(b: ToolCallBlock & { view?: View }, cut: Cut | undefined, from: Source): HTMLElement {
   const v = b.view;
   const open = v !== undefined && (v.kind === 'edit' || v.kind === 'patch' || v.kind === 'todo' || v.kind === 'shell');
-  const el = h('details', { class: `tool view-${v?.kind ?? 'raw'}`, 'data-call-id': b.id, 'data-tool': b.name, 'data-view': v?.kind ?? 'raw', ...(open ? { open: '' } : {}) });
+  const el = h('details', { class: `tool view-${v?.kind ?? 'json'}`, 'data-call-id': b.id, 'data-tool': b.name, 'data-view': v?.kind ?? 'json', ...(open ? { open: '' } : {}) });
   const parts = v === undefined ? [withRest(h('pre', { class: 'input' }, typeof b.input === 'string' ? b.input : JSON.stringify(b.input, null, 2)), cut, from)] : body(v);
   el.append(h('summary', {}, ...summary(b, v, parts)), ...parts);
+  if (v?.kind === 'write') {
+    const fill = () => {
+      el.removeEventListener('toggle', fill);
+      el.querySelector(':scope > .file-slot')!.replaceWith(...folded(codeBlock(v.text, languageOf(v.path), 'code file'), lineCount(v.text)));
+    };
+    el.addEventListener('toggle', fill);
+  }
   if (v?.cut) el.append(h('p', { class: 'cut' }, 'arguments cut: their long texts show their start only'));
   el.append(h('div', { class: 'result pending' }, 'no result'));
   return el;
@@ -72,8 +79,9 @@ function body(v: View): HTMLElement[] {
     case 'edit':
       return v.edits.map((e) => editDiff(e.old, e.new));
     case 'write': {
-      const code = codeBlock(v.text, languageOf(v.path), 'code file');
-      return folded(code, lineCount(v.text));
+      // drawn (highlighted) when the block opens: a session writes many files nobody opens
+      const slot = h('div', { class: 'file-slot' });
+      return [slot];
     }
     case 'read':
       return [];
@@ -85,7 +93,7 @@ function body(v: View): HTMLElement[] {
     case 'patch':
       return v.files.map((f) => h('div', { class: 'patch-file', 'data-action': f.action }, h('div', { class: 'mono patch-path' }, `${f.action} ${f.path}`), patchLines(f.diff)));
     case 'agent':
-      return [h('details', { class: 'agent-prompt' }, h('summary', {}, 'task'), markdown(v.prompt)), h('div', { class: 'subagent-run' })];
+      return [lazyDetails({ class: 'agent-prompt' }, h('summary', {}, 'task'), () => [markdown(v.prompt)]), h('div', { class: 'subagent-run' })];
   }
 }
 
