@@ -24,12 +24,13 @@ import { benchSession } from './session.mjs';
 import { benchState } from './state.mjs';
 import { benchLangGraph } from './langgraph.mjs';
 import { benchServe } from './serve.mjs';
+import { benchConversation } from './conversation.mjs';
 import { benchGrep } from './grep.mjs';
 import { benchMcp } from './mcp.mjs';
 import { benchLinksCommit } from './links-commit.mjs';
 import { benchLinksBlame } from './links-blame.mjs';
 
-const ALL = ['chain', 'resume', 'large', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens', 'translate', 'resolve', 'session', 'state', 'langgraph', 'grep', 'serve', 'mcp', 'commit-hook', 'why', 'blame', 'runtime-import'];
+const ALL = ['chain', 'resume', 'large', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens', 'translate', 'resolve', 'session', 'state', 'langgraph', 'grep', 'serve', 'conversation', 'mcp', 'commit-hook', 'why', 'blame', 'runtime-import'];
 const wanted = process.argv.slice(2);
 for (const w of wanted) if (!ALL.includes(w)) throw new Error(`unknown benchmark '${w}' (${ALL.join(', ')})`);
 const picked = wanted.length ? ALL.filter((b) => wanted.includes(b)) : ALL;
@@ -110,6 +111,10 @@ try {
       const r = await benchServe();
       sections.push(r.markdown);
       if (r.summary) targets.push(`- \`ctx serve\`, a 2,000-turn 20 MB session: first messages drawn in ${r.summary.cold.toFixed(0)} ms (target < 1 s: ${r.summary.cold < 1000 ? '**met**' : '**missed**'}); /api/messages ${r.summary.endpoint.toFixed(0)} ms CPU vs \`ctx materialize\` ${r.summary.materialize.toFixed(0)} ms`);
+    } else if (b === 'conversation') {
+      const r = await benchConversation();
+      sections.push(r.markdown);
+      if (r.summary) targets.push(`- the conversation page, a ${r.summary.messages.toLocaleString('en-US')}-message session in a store of 1,000 sessions: first paint ${r.summary.cold.toFixed(0)} ms (server just started), ${r.summary.warm.toFixed(0)} ms again (a 10-message session's ${r.summary.peer.toFixed(0)} ms); scrolling ${r.summary.perPage.toFixed(0)} ms a page of 100, longest task ${r.summary.longest.toFixed(0)} ms`);
     } else if (b === 'mcp') {
       const r = await benchMcp();
       sections.push(r.markdown);

@@ -29,7 +29,7 @@ function session(file) {
 }
 
 /** `ctx serve --port 0` on the store; its URL and pid. */
-function serve(store) {
+export function serve(store) {
   const proc = spawn(NODE, [CTX_BIN, '--store', store, 'serve', '--port', '0'], { env: { ...process.env, ...FIXED_ENV }, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((done, fail) => {
     let out = '';
@@ -41,7 +41,7 @@ function serve(store) {
   });
 }
 
-const stop = (proc) => new Promise((done) => (proc.once('exit', done), proc.kill('SIGTERM')));
+export const stop = (proc) => new Promise((done) => (proc.once('exit', done), proc.kill('SIGTERM')));
 
 /** user + sys CPU ms of a process so far, with its children that ended (the git processes of a request). */
 function cpuOf(pid) {
