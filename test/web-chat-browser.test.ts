@@ -165,7 +165,12 @@ describeBrowser('the conversation in headless chromium', () => {
       expect(await page.$$eval('article.msg.folded', (els) => els.map((el) => el.id))).toEqual(['m-3', 'm-5', 'm-7', 'm-9', 'm-14', 'm-16']);
 
       // the answer: a highlighted code block, a table, <script> as text, links only to http(s)
-      expect(await page.$eval('#m-17 pre.code code', (el) => [el.className, el.textContent])).toEqual(['hljs language-ts', "if (line.trim() === '') continue;\n"]);
+      // (a tag on lines of its own inside a fence stays the fence's text)
+      expect(await page.$$eval('#m-17 pre.code code', (els) => els.map((el) => [el.className, el.textContent]))).toEqual([
+        ['hljs language-ts', "if (line.trim() === '') continue;\n"],
+        ['hljs language-xml', '<todo>\n  <skip-blank/>\n</todo>\n'],
+      ]);
+      expect(await page.locator('#m-17 details.wrapped').count()).toBe(0);
       expect(await texts(page, '#m-17 table td')).toEqual(['src/list.ts', 'break → continue']);
       expect(await texts(page, '#m-17 p')).toContain('A page that shows <script>alert(1)</script> must not run it; see the docs and [this](javascript:alert(3)).');
       expect(await page.$$eval('#m-17 .text a', (els) => els.map((el) => [el.getAttribute('href'), el.getAttribute('rel'), el.getAttribute('target')]))).toEqual([['https://vitest.dev/', 'noopener noreferrer nofollow', '_blank']]);

@@ -33,6 +33,9 @@ const MOST = 200_000;
 /** A whole-line `<name>` … `</name>` block: the tags a runtime wraps context in. */
 const WRAPPED = /^<([A-Za-z][\w.-]*)(?:\s[^>\n]*)?>\n?([\s\S]*?)\n?<\/\1>[ \t]*$/gm;
 
+/** A line opening or closing a fenced code block. */
+const FENCE = /^ {0,3}(```|~~~)/gm;
+
 /** The text as markdown in `el` (class `text md`); wrapped blocks as folded details. */
 export function markdown(text: string, cls = 'text md'): HTMLElement {
   const el = h('div', { class: cls });
@@ -43,6 +46,8 @@ export function markdown(text: string, cls = 'text md'): HTMLElement {
   }
   let at = 0;
   for (const m of text.matchAll(WRAPPED)) {
+    // a tag inside a fenced code block is the block's text
+    if (m.index! < at || (text.slice(0, m.index).match(FENCE)?.length ?? 0) % 2 === 1) continue;
     if (m.index! > at) el.append(rendered(text.slice(at, m.index)));
     el.append(h('details', { class: 'wrapped', 'data-tag': m[1] }, h('summary', {}, m[1]), h('pre', {}, m[2])));
     at = m.index! + m[0].length;
