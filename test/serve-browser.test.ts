@@ -8,22 +8,11 @@ import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, expect, it } from 'vitest';
-import { describeBrowser, openPage, ready, shot } from './browser-kit.js';
+import { describeBrowser, loadAll, openPage, ready, shot } from './browser-kit.js';
 import { CORPUS, FIXTURES, ROOT, ctx, describeCorpus, newStore } from './helpers.js';
 import { FIXED, fixtureStore, startServe, type Served } from './serve-kit.js';
 
 const CORPUS_SESSION = join(CORPUS, 'claude-code', 'iansherr__claude-code-log__-Users-dain-workspace-claude-code-log-sample__0d3a8e6f-290f-4105-a327-a2496e5e2a83.jsonl');
-
-/** Scrolls to the end until every message of the context is on the page. */
-async function loadAll(page: Page): Promise<number> {
-  for (let i = 0; i < 200; i++) {
-    const [loaded, total] = await page.$eval('#messages', (el) => [Number((el as HTMLElement).dataset.loaded), Number((el as HTMLElement).dataset.total)]);
-    if (loaded === total) return total;
-    await page.mouse.wheel(0, 100_000);
-    await page.waitForTimeout(50);
-  }
-  throw new Error('the messages never finished loading');
-}
 
 /** The context's tool calls and results, and its plain user texts, read from the materialized transcript (the store's bytes). */
 function transcriptFacts(store: string, id: string) {

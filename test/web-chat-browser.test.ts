@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeBrowser, layoutProblems, openPage, ready, shot } from './browser-kit.js';
+import { describeBrowser, layoutProblems, loadAll, openPage, ready, shot } from './browser-kit.js';
 import { FIXTURES, ctx, newStore } from './helpers.js';
 import { FIXED, raw, startServe, type Served } from './serve-kit.js';
 
@@ -28,17 +28,6 @@ async function conversationLayout(page: Page): Promise<string[]> {
   const problems = await layoutProblems(page);
   await page.$eval('header', (el) => ((el as HTMLElement).style.display = ''));
   return problems;
-}
-
-/** Scrolls until every message is on the page. */
-async function loadAll(page: Page): Promise<number> {
-  for (let i = 0; i < 100; i++) {
-    const [loaded, total] = await page.$eval('#messages', (el) => [Number((el as HTMLElement).dataset.loaded), Number((el as HTMLElement).dataset.total)]);
-    if (loaded === total) return total;
-    await page.mouse.wheel(0, 100_000);
-    await page.waitForTimeout(50);
-  }
-  throw new Error('the messages never finished loading');
 }
 
 const TOOL = (name: string) => `details.tool[data-tool="${name}"]`;
