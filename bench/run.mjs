@@ -25,6 +25,7 @@ import { benchState } from './state.mjs';
 import { benchLangGraph } from './langgraph.mjs';
 import { benchServe } from './serve.mjs';
 import { benchWeb } from './web.mjs';
+import { benchConversation } from './conversation.mjs';
 import { benchGrep } from './grep.mjs';
 import { benchSearchIndex } from './search-index.mjs';
 import { benchUsage } from './usage.mjs';
@@ -33,7 +34,7 @@ import { benchMcp } from './mcp.mjs';
 import { benchLinksCommit } from './links-commit.mjs';
 import { benchLinksBlame } from './links-blame.mjs';
 
-const ALL = ['chain', 'resume', 'large', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens', 'translate', 'resolve', 'session', 'state', 'langgraph', 'grep', 'search-index', 'usage', 'clone', 'serve', 'web', 'mcp', 'commit-hook', 'why', 'blame', 'runtime-import'];
+const ALL = ['chain', 'resume', 'large', 'import', 'checkpoint', 'blake3', 'hook', 'sync', 'tokens', 'translate', 'resolve', 'session', 'state', 'langgraph', 'grep', 'search-index', 'usage', 'clone', 'serve', 'web', 'conversation', 'mcp', 'commit-hook', 'why', 'blame', 'runtime-import'];
 const wanted = process.argv.slice(2);
 for (const w of wanted) if (!ALL.includes(w)) throw new Error(`unknown benchmark '${w}' (${ALL.join(', ')})`);
 const picked = wanted.length ? ALL.filter((b) => wanted.includes(b)) : ALL;
@@ -132,6 +133,10 @@ try {
       const r = await benchWeb();
       sections.push(r.markdown);
       if (r.summary) targets.push(`- \`ctx serve\`'s sessions page, ${fmtInt(r.summary.sessions)} sessions: drawn in ${r.summary.page.toFixed(0)} ms; /api/sessions ${r.summary.endpoint.toFixed(0)} ms CPU with nothing kept, ${r.summary.warm.toFixed(0)} ms with its cache, vs \`git for-each-ref\` ${r.summary.peer.toFixed(0)} ms`);
+    } else if (b === 'conversation') {
+      const r = await benchConversation();
+      sections.push(r.markdown);
+      if (r.summary) targets.push(`- the conversation page, a ${r.summary.messages.toLocaleString('en-US')}-message session in a store of 1,000 sessions: first paint ${r.summary.cold.toFixed(0)} ms (server just started), ${r.summary.warm.toFixed(0)} ms again (a 10-message session's ${r.summary.peer.toFixed(0)} ms); scrolling ${r.summary.perPage.toFixed(0)} ms a page of 100, longest task ${r.summary.longest.toFixed(0)} ms`);
     } else if (b === 'mcp') {
       const r = await benchMcp();
       sections.push(r.markdown);

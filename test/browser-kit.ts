@@ -82,3 +82,14 @@ export async function layoutProblems(page: Page): Promise<string[]> {
     return problems.slice(0, 20);
   });
 }
+
+/** Scrolls a commit's page to the end until every message of its context is on it; their number. */
+export async function loadAll(page: Page): Promise<number> {
+  for (let i = 0; i < 200; i++) {
+    const [loaded, total] = await page.$eval('#messages', (el) => [Number((el as HTMLElement).dataset.loaded), Number((el as HTMLElement).dataset.total)]);
+    if (loaded === total) return total;
+    await page.mouse.wheel(0, 100_000);
+    await page.waitForTimeout(50);
+  }
+  throw new Error('the messages never finished loading');
+}

@@ -332,7 +332,12 @@ export function codeCommitJson(c: CodeCommit, files: DiffFile[]) {
   return { v: 1, sha: c.sha, parents: c.parents, author: c.author.name, author_email: c.author.email, authored_at: c.author.date, committer: c.committer.name, committer_email: c.committer.email, committed_at: c.committer.date, message: c.message, files };
 }
 
-/** A page of a context's neutral messages: `total` in the whole context, `offset` of the first here. */
+/**
+ * A page of a context's neutral messages: `total` in the whole context, `offset` of the first here.
+ * A tool call its runtime knows carries `view` (ToolView: edit, write, shell, todo, read, patch,
+ * agent); a compaction's summary, or the first message after a clear, carries `divider`
+ * ({kind, commit, summary}, serve/marks.ts).
+ */
 export function messagesJson(id: string, total: number, offset: number, messages: readonly NeutralMessage[]) {
   return { v: 1, id, total, offset, messages };
 }
@@ -340,6 +345,13 @@ export function messagesJson(id: string, total: number, offset: number, messages
 /** A hit on the search page: grep's record, and where the match is in its snippet (JavaScript string indices), null when it is not there. */
 export function searchHitJson(h: GrepHit, mark: [number, number] | null) {
   return { ...grepJson(h), mark };
+}
+
+/** A compaction or a clear before a message of the web view (`summary`: the message is the compaction's summary itself). */
+export interface Divider {
+  kind: 'compaction' | 'clear';
+  commit: string;
+  summary: boolean;
 }
 
 /** What a part of a message the web view cut says (its `cut` field): where it is (`3`: content[3]; `3.1`: a tool result's block 1), its whole length in characters, its size in UTF-8 bytes. */

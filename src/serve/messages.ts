@@ -1,20 +1,29 @@
 // The messages of a commit's context for the web view: read once through the context reader (the
-// neutral model materialize translates through), kept for the few commits looked at last, and
-// handed out a page at a time so a 2,000-turn session opens without sending it whole.
-import { neutralMessages, parseStop, readContext } from '../api/read/context-reader.js';
+// neutral model materialize translates through), each tool call with its view and each compaction
+// marked (marks.ts), kept for the few commits looked at last, and handed out a page at a time so a
+// 2,000-turn session opens without sending it whole.
+import { neutralRuns, parseStop, readContext } from '../api/read/context-reader.js';
+import { toolReader, type ToolReader } from '../api/search/effects.js';
 import type { RepoContext } from '../api/repo/repo-context.js';
 import type { NeutralMessage } from '../core/neutral.js';
+import { markDividers, withViews, type ViewedMessage } from './marks.js';
 
 export interface ContextMessages {
   /** `ctx-<40 hex>` */
   id: string;
-  messages: NeutralMessage[];
+  messages: ViewedMessage[];
 }
 
 /** The most recently read contexts, by commit (a commit's context never changes). */
 export class MessageCache {
   private readonly entries = new Map<string, Promise<ContextMessages>>();
+  private tools: Promise<ToolReader> | undefined;
   constructor(private readonly keep = 4) {}
+
+  /** Loads the runtimes' tool knowledge now (~0.1 s and more of modules), not with the first page a browser asks for. */
+  warm(): void {
+    (this.tools ??= toolReader()).catch(() => {});
+  }
 
   /** `stop`: where the context starts, as `ctx materialize --stop` takes it (compaction, root, an ancestor). */
   async get(repo: RepoContext, spec: string, stop = 'compaction'): Promise<ContextMessages> {
@@ -23,7 +32,7 @@ export class MessageCache {
     const key = `${oid} ${at.kind === 'ancestor' ? at.oid : at.kind}`;
     let entry = this.entries.get(key);
     if (entry === undefined) {
-      entry = read(repo, oid, at);
+      entry = read(repo, oid, at, (this.tools ??= toolReader()));
       entry.catch(() => this.entries.delete(key));
     }
     // the newest last: Map keeps insertion order
@@ -34,7 +43,13 @@ export class MessageCache {
   }
 }
 
-async function read(repo: RepoContext, oid: string, stop: Awaited<ReturnType<typeof parseStop>>): Promise<ContextMessages> {
+async function read(repo: RepoContext, oid: string, stop: Awaited<ReturnType<typeof parseStop>>, reader: Promise<ToolReader>): Promise<ContextMessages> {
   const { parts } = await readContext(repo, oid, stop);
-  return { id: `ctx-${oid}`, messages: neutralMessages(parts) };
+  const tools = await reader;
+  const messages = neutralRuns(parts).flatMap(({ run, messages }) => {
+    const viewed: ViewedMessage[] = withViews(messages, run[0].format, tools);
+    markDividers(run, viewed);
+    return viewed;
+  });
+  return { id: `ctx-${oid}`, messages };
 }

@@ -33,7 +33,18 @@ function cutBlock(b: Block, part: string, limit: number): Block {
   const cut: Cut = { part, length: text.length, bytes: Buffer.byteLength(text) };
   const field = b.type === 'text' || b.type === 'thinking' ? 'text' : b.type === 'tool_call' ? 'input' : b.type === 'tool_result' ? 'content' : 'data';
   // a piece of an image draws nothing: the page loads it whole when asked
-  return { ...b, [field]: b.type === 'image' ? '' : prefix(text, limit), cut } as unknown as Block;
+  const out = { ...b, [field]: b.type === 'image' ? '' : prefix(text, limit), cut } as unknown as Block;
+  // a call's view repeats its arguments: its long strings go out cut too (`cut: true` in the view)
+  const view = (b as { view?: unknown }).view;
+  return view === undefined ? out : ({ ...out, view: { ...(cutStrings(view, limit) as object), cut: true } } as unknown as Block);
+}
+
+/** A JSON value with each string longer than `limit` cut to its first `limit` characters. */
+function cutStrings(v: unknown, limit: number): unknown {
+  if (typeof v === 'string') return v.length > limit ? prefix(v, limit) : v;
+  if (Array.isArray(v)) return v.map((x) => cutStrings(x, limit));
+  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, cutStrings(x, limit)]));
+  return v;
 }
 
 /** The text a part is paged through: its text, a tool call's arguments as the page shows them, a result's string, an image's base64. */

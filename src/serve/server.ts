@@ -64,6 +64,7 @@ export function serve(opts: ServeOptions): Promise<Serving> {
   const files = new Map(Object.entries(STATIC).map(([path, f]) => [path, { body: readFileSync(dir + f.file), type: f.type }]));
   const index = { body: readFileSync(dir + INDEX.file), type: INDEX.type };
   const cache = new MessageCache();
+  cache.warm();
   const server = createServer((req, res) => {
     handle(req, res).catch((e) => {
       if (!(e instanceof CtxError)) opts.note(`ctx serve: ${req.url}: ${e instanceof Error ? e.message : String(e)}`);

@@ -46,7 +46,29 @@ export interface ToolKnowledge {
   effects(call: { name: string; input: unknown }): ToolEffect[];
   /** The shell command a call runs (its shell tool), for one-line summaries; undefined for any other call. */
   command?(call: { name: string; input: unknown }): string | undefined;
+  /** What the call is, in the neutral shapes the web view draws (an edit as a diff, a shell command as `$ cmd`); undefined for a tool it has no shape for. */
+  view?(call: { name: string; input: unknown }): ToolView | undefined;
 }
+
+/** A todo list's item as a checklist shows it. */
+export interface TodoItem {
+  text: string;
+  status: 'pending' | 'in_progress' | 'completed' | 'cancelled';
+}
+
+/**
+ * A tool call in a shape no runtime owns (the web view's `view` field of a tool call): an edit's
+ * replacements, a file written whole, a shell command, a todo list, a file read, a patch's files,
+ * a subagent started. The page draws each the same for every runtime.
+ */
+export type ToolView =
+  | { kind: 'edit'; path: string; edits: { old: string; new: string }[] }
+  | { kind: 'write'; path: string; text: string }
+  | { kind: 'shell'; command: string }
+  | { kind: 'todo'; items: TodoItem[] }
+  | { kind: 'read'; path: string }
+  | { kind: 'patch'; files: { path: string; action: 'add' | 'update' | 'delete'; diff: string }[] }
+  | { kind: 'agent'; description: string; prompt: string; agent?: string };
 
 export interface ImportOptions {
   branch?: string;

@@ -115,14 +115,17 @@ export async function pinnedMessages(ctx: RepoContext, parts: readonly ContextPa
  * format, no message across two artifacts), else every part holding one of the message's source ids.
  */
 export function messageSources(parts: readonly ContextPart[], messages: readonly NeutralMessage[], shape: (ms: NeutralMessage[]) => NeutralMessage[] = (ms) => ms): number[][] {
-  const alone = parts.map((p) => {
-    const f = storageFormat(p.format);
-    return shape(f.toNeutral!(f.parse(p.artifact, { lastOfFile: true })));
-  });
+  const alone = parts.map((p) => shape(partMessages(p)));
   const byIndex = alone.reduce((n, ms) => n + ms.length, 0) === messages.length && parts.every((p) => storageFormat(p.format).concatRule !== 'snapshot');
   if (byIndex) return alone.flatMap((ms, i) => ms.map(() => [i]));
   const ids = alone.map((ms) => new Set(ms.flatMap((m) => Object.values(m.ids ?? {}))));
   return messages.map((m) => parts.flatMap((_, i) => (Object.values(m.ids ?? {}).some((id) => ids[i].has(id)) ? [i] : [])));
+}
+
+/** One part's artifact read alone into neutral messages. */
+export function partMessages(p: ContextPart): NeutralMessage[] {
+  const f = storageFormat(p.format);
+  return f.toNeutral!(f.parse(p.artifact, { lastOfFile: true }));
 }
 
 /** One commit's meta.json. */

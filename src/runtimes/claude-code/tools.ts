@@ -1,6 +1,8 @@
 // What Claude Code's tool calls do to files: Read, Edit, MultiEdit, Write, the notebook tools, and
 // the paths a Bash command names (or the patch it applies).
 import type { ToolEffect, ToolKnowledge } from '../../api/capture/runtime.js';
+import type { ToolView } from '../../api/capture/runtime.js';
+import { agentView, editView, readView, shellView, todoView, writeView } from '../tool-views.js';
 import { argsOf, commandEffects, commandText, linesOf, pathEffects } from '../tool-effects.js';
 
 function effects(call: { name: string; input: unknown }): ToolEffect[] {
@@ -31,4 +33,29 @@ function command(call: { name: string; input: unknown }): string | undefined {
   return call.name === 'Bash' ? commandText(argsOf(call.input).command) : undefined;
 }
 
-export const tools: ToolKnowledge = { effects, command };
+/** Edit and MultiEdit as their replacements, Write as the file, Bash as its command, TodoWrite as a checklist, Task (Agent) as the subagent it starts. */
+function view(call: { name: string; input: unknown }): ToolView | undefined {
+  const a = argsOf(call.input);
+  const path = typeof a.file_path === 'string' && a.file_path !== '' ? a.file_path : undefined;
+  switch (call.name) {
+    case 'Edit':
+      return editView(path, [a], 'old_string', 'new_string');
+    case 'MultiEdit':
+      return editView(path, Array.isArray(a.edits) ? a.edits : [], 'old_string', 'new_string');
+    case 'Write':
+      return writeView(path, a.content);
+    case 'Read':
+      return readView(path);
+    case 'Bash':
+      return shellView(commandText(a.command));
+    case 'TodoWrite':
+      return todoView(a.todos, ['content']);
+    case 'Task':
+    case 'Agent':
+      return agentView(a);
+    default:
+      return undefined;
+  }
+}
+
+export const tools: ToolKnowledge = { effects, command, view };

@@ -1,6 +1,8 @@
 // What Codex's tool calls do to files: apply_patch (a custom tool whose input is the patch), and the
 // shell tools (shell, local_shell, exec_command), whose command may itself run apply_patch.
 import type { ToolEffect, ToolKnowledge } from '../../api/capture/runtime.js';
+import type { ToolView } from '../../api/capture/runtime.js';
+import { patchView, shellView, todoView } from '../tool-views.js';
 import { argsOf, commandEffects, commandText, isPatchInput, patchEffects } from '../tool-effects.js';
 
 function effects(call: { name: string; input: unknown }): ToolEffect[] {
@@ -24,4 +26,14 @@ function command(call: { name: string; input: unknown }): string | undefined {
   return call.name === 'exec_command' ? commandText(a.cmd) : undefined;
 }
 
-export const tools: ToolKnowledge = { effects, command };
+/** apply_patch as its files, the shell tools as their command (or the patch it applies), update_plan as a checklist. */
+function view(call: { name: string; input: unknown }): ToolView | undefined {
+  const a = argsOf(call.input);
+  if (call.name === 'apply_patch') return patchView(typeof call.input === 'string' ? call.input : String(a.input ?? a.patch ?? ''));
+  if (call.name === 'update_plan') return todoView(a.plan, ['step']);
+  const cmd = command(call);
+  if (cmd !== undefined) return patchView(cmd) ?? shellView(cmd);
+  return isPatchInput(call.input) ? patchView(call.input) : undefined;
+}
+
+export const tools: ToolKnowledge = { effects, command, view };

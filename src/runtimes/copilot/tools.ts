@@ -1,5 +1,7 @@
 // What Copilot CLI's tool calls do to files: view, create, edit, and the paths a bash command names.
 import type { ToolEffect, ToolKnowledge } from '../../api/capture/runtime.js';
+import type { ToolView } from '../../api/capture/runtime.js';
+import { checklistView, editView, pathOf, readView, shellView, writeView } from '../tool-views.js';
 import { argsOf, commandEffects, commandText, linesOf, pathEffects } from '../tool-effects.js';
 
 function effects(call: { name: string; input: unknown }): ToolEffect[] {
@@ -22,4 +24,24 @@ function command(call: { name: string; input: unknown }): string | undefined {
   return call.name === 'bash' ? commandText(argsOf(call.input).command) : undefined;
 }
 
-export const tools: ToolKnowledge = { effects, command };
+/** edit as its replacement, create as the file, view, bash as its command, update_todo (a markdown checklist) as a checklist. */
+function view(call: { name: string; input: unknown }): ToolView | undefined {
+  const a = argsOf(call.input);
+  const path = pathOf(a, ['path']);
+  switch (call.name) {
+    case 'view':
+      return readView(path);
+    case 'create':
+      return writeView(path, a.file_text);
+    case 'edit':
+      return editView(path, [a], 'old_str', 'new_str');
+    case 'bash':
+      return shellView(commandText(a.command));
+    case 'update_todo':
+      return checklistView(a.todos);
+    default:
+      return undefined;
+  }
+}
+
+export const tools: ToolKnowledge = { effects, command, view };

@@ -2,6 +2,8 @@
 // newString), multiedit, patch / apply_patch (a patch text), glob and grep (a path searched), list,
 // and the paths a bash command names.
 import type { ToolEffect, ToolKnowledge } from '../../api/capture/runtime.js';
+import type { ToolView } from '../../api/capture/runtime.js';
+import { agentView, editView, pathOf, readView, patchView, shellView, todoView, writeView } from '../tool-views.js';
 import { argsOf, commandEffects, commandText, linesOf, pathEffects } from '../tool-effects.js';
 
 function effects(call: { name: string; input: unknown }): ToolEffect[] {
@@ -46,4 +48,32 @@ function command(call: { name: string; input: unknown }): string | undefined {
   return call.name === 'bash' ? commandText(argsOf(call.input).command) : undefined;
 }
 
-export const tools: ToolKnowledge = { effects, command };
+const FILE = ['filePath', 'file_path', 'path'];
+
+/** edit and multiedit as their replacements, write as the file, read, patch as its files, bash as its command, todowrite as a checklist, task as its subagent. */
+function view(call: { name: string; input: unknown }): ToolView | undefined {
+  const a = argsOf(call.input);
+  switch (call.name) {
+    case 'read':
+      return readView(pathOf(a, FILE));
+    case 'write':
+      return writeView(pathOf(a, FILE), a.content);
+    case 'edit':
+      return editView(pathOf(a, FILE), [a], 'oldString', 'newString');
+    case 'multiedit':
+      return editView(pathOf(a, FILE), Array.isArray(a.edits) ? a.edits : [], 'oldString', 'newString');
+    case 'patch':
+    case 'apply_patch':
+      return patchView(typeof a.patchText === 'string' ? a.patchText : typeof a.patch === 'string' ? a.patch : '');
+    case 'bash':
+      return shellView(commandText(a.command));
+    case 'todowrite':
+      return todoView(a.todos, ['content']);
+    case 'task':
+      return agentView(a);
+    default:
+      return undefined;
+  }
+}
+
+export const tools: ToolKnowledge = { effects, command, view };

@@ -2,6 +2,8 @@
 // newText), and the paths a bash command names. grep, find and ls read directories: no file effects.
 import type { ToolEffect, ToolKnowledge } from '../../api/capture/runtime.js';
 import { isRecord } from '../../core/neutral.js';
+import type { ToolView } from '../../api/capture/runtime.js';
+import { editView, pathOf, readView, shellView, writeView } from '../tool-views.js';
 import { argsOf, commandEffects, commandText, linesOf, pathEffects } from '../tool-effects.js';
 
 function effects(call: { name: string; input: unknown }): ToolEffect[] {
@@ -26,4 +28,22 @@ function command(call: { name: string; input: unknown }): string | undefined {
   return call.name === 'bash' ? commandText(argsOf(call.input).command) : undefined;
 }
 
-export const tools: ToolKnowledge = { effects, command };
+/** edit as its replacements (its `edits` list, or the older oldText and newText), write as the file, read, bash as its command. */
+function view(call: { name: string; input: unknown }): ToolView | undefined {
+  const a = argsOf(call.input);
+  const path = pathOf(a, ['path']);
+  switch (call.name) {
+    case 'read':
+      return readView(path);
+    case 'write':
+      return writeView(path, a.content);
+    case 'edit':
+      return editView(path, Array.isArray(a.edits) ? a.edits : [a], 'oldText', 'newText');
+    case 'bash':
+      return shellView(commandText(a.command));
+    default:
+      return undefined;
+  }
+}
+
+export const tools: ToolKnowledge = { effects, command, view };

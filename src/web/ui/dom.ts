@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 // What every view of the page uses: elements built from text only, the API's JSON lines, links to commits.
 import type { blameLineJson, sessionSummaryJson, codeCommitJson, commitJson, diffJson, fileTouchJson, graphLineJson, messagesJson, partJson, resumeJson, runtimeJson, searchHitJson, whyJson } from '../../output/records.js';
-export type { Cut } from '../../output/records.js';
+export type { Cut, Divider } from '../../output/records.js';
 
 export type Commit = ReturnType<typeof commitJson>;
 export type GraphLine = ReturnType<typeof graphLineJson>;
@@ -43,6 +43,18 @@ export const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' :
 export const link = (id: string, text = short(id)) => h('a', { href: `/${id}`, class: 'mono' }, text);
 /** A code commit's page. */
 export const codeLink = (sha: string, text = sha.slice(0, 12)) => h('a', { href: `/code/${sha}`, class: 'mono code-commit' }, text);
+
+/** A details element whose body is built the first time it opens: a folded block costs nothing until read. */
+export function lazyDetails(attrs: Record<string, string>, summary: Node, body: () => Node[]): HTMLDetailsElement {
+  const el = h('details', attrs, summary);
+  const fill = () => {
+    el.removeEventListener('toggle', fill);
+    el.append(...body());
+  };
+  if ('open' in attrs) fill();
+  else el.addEventListener('toggle', fill);
+  return el;
+}
 
 export function show(...nodes: Node[]): void {
   main.replaceChildren(...nodes);

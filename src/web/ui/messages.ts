@@ -1,20 +1,34 @@
 /// <reference lib="dom" />
-// A context's messages on the page: each through the neutral model (thinking collapsed, a tool call
-// with its result, images from their data), loaded a page at a time as the list scrolls. A part
-// longer than the server sends (`cut`) shows its start, and the rest in pieces when asked for.
+// A context's messages on the page as people read chat: text as markdown, thinking collapsed, a tool
+// call with its result in one block (tools.ts), images from their data, a subagent's messages nested
+// under the call that started it, a compaction or clear as a divider. Loaded a page at a time as the
+// list scrolls; each message lays out only near the screen (content-visibility in conversation.css).
 import type { Block, NeutralMessage } from '../../core/neutral.js';
-import { api, failed, h, main, plural, type Cut, type Page, type Piece } from './dom.js';
+import { imageOnDemand, withRest, type Source } from './cut.js';
+import { api, failed, h, lazyDetails, main, plural, short, type Cut, type Divider, type Page } from './dom.js';
+import { markdown } from './markdown.js';
+import { output, placeResult, toolCall } from './tools.js';
 
-/** Where a message comes from, to ask for the rest of its cut parts: its context (commit, stop) and its index there. */
-export interface Source {
-  id: string;
-  stop: string;
-  entry: number;
-}
+export type { Source } from './cut.js';
 
 /** Messages fetched per page while scrolling; the first page is smaller, to draw sooner. */
 const PAGE = 100;
 export const FIRST_PAGE = 40;
+/** Messages drawn in one task. */
+const CHUNK = 10;
+
+/** The only images drawn: data of these types from the transcript (never an address to fetch). */
+const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+
+type Message = NeutralMessage & { divider?: Divider };
+
+/** Each list's tool calls by id, and its subagent calls in order: a result or a subagent's message finds its call without searching the page. */
+const calls = new WeakMap<HTMLElement, { byId: Map<string, HTMLElement>; agents: HTMLElement[] }>();
+const callsOf = (list: HTMLElement) => {
+  let c = calls.get(list);
+  if (!c) calls.set(list, (c = { byId: new Map(), agents: [] }));
+  return c;
+};
 
 /** Loads the first page, then the next each time the end of the list scrolls into view. */
 export async function messagePages(id: string, stop: string, list: HTMLElement, count: HTMLElement, first: Promise<Page[]>): Promise<void> {
@@ -28,7 +42,11 @@ export async function messagePages(id: string, stop: string, list: HTMLElement, 
     try {
       const [page] = await (offset === 0 ? first : api<Page>('messages', { id, stop, offset, limit: PAGE }));
       total = page.total;
-      page.messages.forEach((m, i) => list.append(message(m as NeutralMessage, page.offset + i, list, { id: page.id, stop, entry: page.offset + i })));
+      // the first page at once; the next ones a few at a time, the page breathing in between: no long task while scrolling
+      for (let i = 0; i < page.messages.length; i++) {
+        if (page.offset > 0 && i > 0 && i % CHUNK === 0) await new Promise((done) => setTimeout(done));
+        place(list, message(page.messages[i] as Message, page.offset + i, list, { id: page.id, stop, entry: page.offset + i }));
+      }
       offset = page.offset + page.messages.length;
       count.textContent = `${offset} of ${plural(total, 'message')}`;
       list.dataset.loaded = String(offset);
@@ -49,12 +67,56 @@ export async function messagePages(id: string, stop: string, list: HTMLElement, 
   if (offset < total) observer.observe(sentinel);
 }
 
-export function message(m: NeutralMessage, index: number, list: HTMLElement, from: Source): HTMLElement {
-  const head = h('div', { class: 'head' }, h('span', { class: 'role' }, m.author ? `${m.role} (${m.author})` : m.role), h('span', {}, `#${index}`), m.timestamp ? h('span', {}, m.timestamp) : null);
+/**
+ * A message into the list: a subagent's goes into the run of the subagent call still waiting for its
+ * result (the call that started it), else into the subagent group the list ends with, else a new one.
+ */
+function place(list: HTMLElement, el: HTMLElement): void {
+  if (el.dataset.author !== 'subagent') return void list.append(el);
+  const agents = callsOf(list).agents;
+  while (agents.length && agents[agents.length - 1].dataset.done) agents.pop();
+  const waiting = agents.length ? agents[agents.length - 1].querySelector<HTMLElement>(':scope > .subagent-run') : null;
+  let group = waiting ?? (list.lastElementChild?.matches('details.subagent') ? list.lastElementChild.querySelector<HTMLElement>('.subagent-run') : null);
+  if (!group) {
+    group = h('div', { class: 'subagent-run' });
+    list.append(h('details', { class: 'subagent' }, h('summary', {}, 'subagent'), group));
+  }
+  const n = group.querySelectorAll(':scope > article.msg').length + 1;
+  group.append(el);
+  const host = group.closest('details');
+  const label = host?.matches('details.tool') ? host.querySelector('.agent-count') ?? host.querySelector('summary')!.appendChild(h('span', { class: 'agent-count' })) : host?.querySelector('summary');
+  if (label) label.textContent = host!.matches('details.tool') ? ` · ${plural(n, 'subagent message')}` : `subagent · ${plural(n, 'message')}`;
+}
+
+export function message(m: Message, index: number, list: HTMLElement, from: Source): HTMLElement {
+  const head = h('div', { class: 'head' }, h('span', { class: 'role' }, m.author ? `${m.role} (${m.author})` : m.role), h('a', { class: 'index', href: `#m-${index}` }, `#${index}`), m.timestamp ? h('time', { datetime: m.timestamp, title: m.timestamp }, m.timestamp.slice(0, 19).replace('T', ' ')) : null);
   const el = h('article', { class: `msg ${m.role}`, id: `m-${index}`, 'data-index': String(index), 'data-role': m.role }, head);
-  for (const b of m.content) el.append(block(b, list, from));
-  // a message of results shown with their calls above folds to a line
+  if (m.author) el.dataset.author = m.author;
+  if (m.divider) return divided(el, m, m.divider, list, from);
+  for (const b of m.content) {
+    const node = block(b, list, from);
+    el.append(node);
+    if (b.type !== 'tool_call') continue;
+    const c = callsOf(list);
+    c.byId.set(b.id, node as HTMLElement);
+    if ((node as HTMLElement).dataset.view === 'agent' && !m.author) c.agents.push(node as HTMLElement);
+  }
+  // a message of results shown with their calls above says nothing more: it is not drawn
   if (m.content.length && m.content.every((b) => b.type === 'tool_result') && !el.querySelector('.orphan')) el.classList.add('folded');
+  return el;
+}
+
+/** A compaction's summary as a divider holding it (folded), or a clear's divider above the message after it. */
+function divided(el: HTMLElement, m: Message, d: Divider, list: HTMLElement, from: Source): HTMLElement {
+  const bar = h('div', { class: `divider ${d.kind}`, 'data-commit': d.commit }, h('span', {}, d.kind === 'clear' ? 'context cleared' : 'context compacted'), ' ', h('a', { href: `/${d.commit}`, class: 'mono' }, short(d.commit)));
+  if (!d.summary) {
+    el.prepend(bar);
+    for (const b of m.content) el.append(block(b, list, from));
+    return el;
+  }
+  el.classList.add('divided');
+  el.dataset.divider = d.kind;
+  el.replaceChildren(bar, h('details', { class: 'summary' }, h('summary', {}, 'summary'), ...m.content.map((b) => block(b, list, from))));
   return el;
 }
 
@@ -62,27 +124,20 @@ function block(b: Block, list: HTMLElement, from: Source): Node {
   const cut = (b as { cut?: Cut }).cut;
   switch (b.type) {
     case 'text':
-      return withRest(h('div', { class: 'text' }, b.text), cut, from);
+      return cut ? withRest(h('div', { class: 'text plain' }, b.text), cut, from) : markdown(b.text);
     case 'thinking':
-      return h('details', { class: 'thinking' }, h('summary', {}, 'thinking'), withRest(h('div', { class: 'text' }, b.text), cut, from));
+      return lazyDetails({ class: 'thinking' }, h('summary', {}, 'thinking'), () => [cut ? withRest(h('div', { class: 'text plain' }, b.text), cut, from) : markdown(b.text)]);
     case 'image':
-      if (cut) return imageOnDemand(b.media_type, cut, from);
-      return b.data ? h('img', { class: 'shot', alt: 'image', src: `data:${b.media_type ?? 'image/png'};base64,${b.data}` }) : h('div', { class: 'ref' }, `[image${b.url ? `: ${b.url}` : ''}]`);
+      return image(b, cut, from);
     case 'tool_call':
-      return h(
-        'details',
-        { class: 'tool', 'data-call-id': b.id, 'data-tool': b.name },
-        h('summary', {}, `${b.name} `, h('span', { class: 'mono' }, preview(b.input))),
-        withRest(h('pre', { class: 'input' }, typeof b.input === 'string' ? b.input : JSON.stringify(b.input, null, 2)), cut, from),
-        h('div', { class: 'result pending' }, 'no result'),
-      );
+      return toolCall(b, cut, from);
     case 'tool_result': {
       const content = result(b.content, cut, from);
       // the call is above (pages load in order): its result goes with it
-      const call = list.querySelector<HTMLElement>(`details.tool[data-call-id="${CSS.escape(b.call_id)}"]`);
-      const slot = call?.querySelector('.result.pending');
+      const call = callsOf(list).byId.get(b.call_id);
+      const slot = call?.querySelector(':scope > .result.pending');
       if (call && slot) {
-        slot.replaceWith(h('div', { class: `result${b.is_error ? ' is-error' : ''}`, 'data-result-of': b.call_id }, ...content));
+        placeResult(call, slot, b, content);
         return h('div', { class: 'ref' }, `↑ result of ${call.dataset.tool}`);
       }
       return h('div', { class: `result orphan${b.is_error ? ' is-error' : ''}`, 'data-result-of': b.call_id }, h('div', { class: 'ref' }, 'result of a call not in this context'), ...content);
@@ -90,80 +145,19 @@ function block(b: Block, list: HTMLElement, from: Source): Node {
   }
 }
 
+/** An image from the transcript's data, of a type a browser draws safely; never fetched from an address. */
+function image(b: Extract<Block, { type: 'image' }>, cut: Cut | undefined, from: Source): Node {
+  const type = b.media_type ?? 'image/png';
+  if (!IMAGE_TYPES.has(type)) return h('div', { class: 'ref' }, `[image of type ${type}: not shown]`);
+  if (cut) return imageOnDemand(type, cut, from);
+  if (!b.data || !/^[A-Za-z0-9+/=\s]*$/.test(b.data)) return h('div', { class: 'ref' }, `[image${b.url ? `: ${b.url}` : ''}]`);
+  return h('img', { class: 'shot', alt: 'image', loading: 'lazy', src: `data:${type};base64,${b.data}` });
+}
+
 function result(content: Block[] | string, cut: Cut | undefined, from: Source): Node[] {
-  if (typeof content === 'string') return [withRest(h('pre', {}, content), cut, from)];
-  return content.map((b) => (b.type === 'text' ? withRest(h('pre', {}, b.text), (b as { cut?: Cut }).cut, from) : block(b, main, from)));
-}
-
-function preview(input: unknown): string {
-  const s = typeof input === 'string' ? input : JSON.stringify(input);
-  return s.length > 100 ? `${s.slice(0, 100)}…` : s;
-}
-
-/** Characters asked for per piece: the server's most. */
-const PIECE = 1024 * 1024;
-
-/** `53 MB`, `120 kB` */
-const size = (bytes: number) => (bytes >= 1e6 ? `${(bytes / 1e6).toFixed(bytes >= 1e7 ? 0 : 1)} MB` : `${Math.max(1, Math.round(bytes / 1e3))} kB`);
-
-/** The next piece of a cut part, from `offset`. */
-async function piece(cut: Cut, from: Source, offset: number): Promise<Piece> {
-  const [p] = await api<Piece>('part', { id: from.id, stop: from.stop, entry: from.entry, part: cut.part, offset, limit: PIECE });
-  return p;
-}
-
-/** The element holding a part's start, and when it was cut, buttons that append the rest a piece at a time, or all of it. */
-function withRest(el: HTMLElement, cut: Cut | undefined, from: Source): HTMLElement {
-  if (!cut) return el;
-  let offset = el.textContent!.length;
-  const status = h('span', { class: 'status' });
-  const one = h('button', { class: 'more' }, `show ${size(Math.min(PIECE, cut.length - offset))} more`);
-  const all = h('button', { class: 'all' }, `show all (${size(cut.bytes)})`);
-  const bar = h('div', { class: 'cut', 'data-part': cut.part }, status, ' ', one, ' ', all);
-  const shown = () => (status.textContent = `${Math.round((100 * offset) / cut.length)}% shown`);
-  shown();
-  let busy = false;
-  const load = async (everything: boolean) => {
-    if (busy) return;
-    busy = true;
-    try {
-      do {
-        const p = await piece(cut, from, offset);
-        if (p.text === '') break;
-        el.append(p.text);
-        offset = p.offset + p.text.length;
-        shown();
-      } while (everything && offset < cut.length);
-      if (offset >= cut.length) bar.remove();
-    } catch (e) {
-      status.textContent = e instanceof Error ? e.message : String(e);
-    } finally {
-      busy = false;
-    }
-  };
-  one.addEventListener('click', () => void load(false));
-  all.addEventListener('click', () => void load(true));
-  const box = h('div', { class: 'cut-part' }, el, bar);
-  return box;
-}
-
-/** An image too big to send with its message: loaded whole when asked for. */
-function imageOnDemand(mediaType: string | undefined, cut: Cut, from: Source): HTMLElement {
-  const button = h('button', { class: 'all' }, `show image (${size(cut.bytes)})`);
-  const slot = h('div', { class: 'cut', 'data-part': cut.part }, button);
-  button.addEventListener('click', async () => {
-    button.replaceWith(h('span', { class: 'status' }, 'loading…'));
-    let data = '';
-    try {
-      while (data.length < cut.length) {
-        const p = await piece(cut, from, data.length);
-        if (p.text === '') break;
-        data += p.text;
-      }
-      slot.replaceWith(h('img', { class: 'shot', alt: 'image', src: `data:${mediaType ?? 'image/png'};base64,${data}` }));
-    } catch (e) {
-      slot.replaceChildren(h('span', { class: 'error' }, e instanceof Error ? e.message : String(e)));
-    }
+  if (typeof content === 'string') return [cut ? withRest(h('pre', { class: 'output' }, content), cut, from) : output(content)];
+  return content.map((b) => {
+    const c = (b as { cut?: Cut }).cut;
+    return b.type === 'text' ? (c ? withRest(h('pre', { class: 'output' }, b.text), c, from) : output(b.text)) : block(b, main, from);
   });
-  return slot;
 }
