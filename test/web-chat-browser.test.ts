@@ -22,13 +22,8 @@ function conversationStore(): { store: string; log: { id: string; type: string }
   return { store, log };
 }
 
-/** The layout check of the conversation: the header (its forms) is another part's, checked by its own tests. */
-async function conversationLayout(page: Page): Promise<string[]> {
-  await page.$eval('header', (el) => ((el as HTMLElement).style.display = 'none'));
-  const problems = await layoutProblems(page);
-  await page.$eval('header', (el) => ((el as HTMLElement).style.display = ''));
-  return problems;
-}
+/** The layout check of the conversation's page, its header included. */
+const conversationLayout = (page: Page): Promise<string[]> => layoutProblems(page);
 
 const TOOL = (name: string) => `details.tool[data-tool="${name}"]`;
 const texts = (page: Page, selector: string) => page.$$eval(selector, (els) => els.map((el) => el.textContent));

@@ -67,7 +67,9 @@ describeBrowser('the web view: compare, search, file history, usage', () => {
     expect(await page.textContent('.side-a .count')).toBe('4 messages after the fork point');
     expect(await page.textContent('.side-b .count')).toBe('1 message after the fork point');
     const a = await side('a');
-    expect(a.slice(1)).toEqual(['8 assistant: Done: `parseTodos` now skips blank lines instead of stopping at the first one.', '9 user: Thanks. Which files did you change?', '10 assistant: Only src/list.ts: one line in `parseTodos`.']);
+    // the messages are rendered markdown: `parseTodos` is drawn as code, its backticks gone
+    expect(a.slice(1)).toEqual(['8 assistant: Done: parseTodos now skips blank lines instead of stopping at the first one.', '9 user: Thanks. Which files did you change?', '10 assistant: Only src/list.ts: one line in parseTodos.']);
+    expect(await page.$$eval('.side-a article.msg[data-index="8"] .text code, .side-a article.msg[data-index="10"] .text code', (els) => els.map((el) => el.textContent))).toEqual(['parseTodos', 'parseTodos']);
     expect(a[0]).toMatch(/^7 user: This session is being continued from a previous conversation/);
     expect(await side('b')).toEqual(['7 user: Review: is the blank-line fix covered by a test?']);
     // side by side at 1400 px
@@ -80,7 +82,7 @@ describeBrowser('the web view: compare, search, file history, usage', () => {
     const common = await page.$$eval('details.common article.msg', (els) => els.map((el) => (el as HTMLElement).dataset.role));
     const root = json(store, ['materialize', 'review/finding-1', '--stop', 'root']);
     expect(common.length).toBe(7);
-    expect(await page.textContent('details.common article.msg >> nth=0 >> .text')).toBe('The `todo list` command prints nothing when todos.txt starts with a blank line. Can you find out why?');
+    expect(await page.textContent('details.common article.msg >> nth=0 >> .text')).toBe('The todo list command prints nothing when todos.txt starts with a blank line. Can you find out why?');
     expect(root.length).toBeGreaterThan(0);
     await shot(page, 'compare-open-1400');
     expect(errors).toEqual([]);

@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 // ---- file history (ctx files): each tool call that touched the path, opened to the lines it changed
 import type { editJson } from '../../output/records.js';
-import { api, h, link, short, show, type Touch } from '../ui/dom.js';
-import { lineDiff } from '../ui/line-diff.js';
+import { api, copyButton, h, link, short, show, type Touch } from '../ui/dom.js';
+import { diffArrays } from 'diff';
 
 type Edit = ReturnType<typeof editJson>;
 
@@ -30,7 +30,7 @@ function touchRow(t: Touch): HTMLElement {
       h('span', { class: 'time' }, t.at.slice(0, 19).replace('T', ' ')),
       h('span', { class: 'action' }, t.action),
       h('span', { class: 'tool' }, t.tool),
-      h('span', { class: 'id' }, link(t.commit, short(t.commit)), copyButton(t.commit)),
+      h('span', { class: 'id' }, link(t.commit, short(t.commit)), copyId(t.commit)),
       h('span', { class: 'branch' }, t.branch),
       h('span', { class: 'mono path' }, t.path),
     ),
@@ -55,20 +55,12 @@ function touchRow(t: Touch): HTMLElement {
 
 /** The lines an edit took out and put in, as a diff: lines both hold once, as context. */
 function editLines(e: Edit): HTMLElement {
-  return h('div', { class: 'edit-lines mono' }, ...lineDiff(e.removed, e.added).map(([kind, text]) => h('div', { class: `line ${kind}` }, h('span', { class: 'sign' }, kind === 'del' ? '-' : kind === 'add' ? '+' : ' '), text)));
+  return h('div', { class: 'edit-lines mono' }, ...diffArrays(e.removed, e.added).flatMap((part) => part.value.map((text) => h('div', { class: `line ${part.removed ? 'del' : part.added ? 'add' : 'same'}` }, h('span', { class: 'sign' }, part.removed ? '-' : part.added ? '+' : ' '), text))));
 }
 
 /** Copies a full id (the row shows its start). */
-function copyButton(id: string): HTMLElement {
-  const button = h('button', { class: 'copy-id', title: `copy ${id}`, 'aria-label': `copy ${id}`, type: 'button' }, 'copy');
-  button.addEventListener('click', async (e) => {
-    e.preventDefault(); // inside a summary: copy, do not open the row
-    try {
-      await navigator.clipboard.writeText(id);
-      button.textContent = 'copied';
-    } catch {
-      button.textContent = 'no clipboard';
-    }
-  });
+function copyId(id: string): HTMLElement {
+  const button = copyButton(id, 'copy');
+  button.classList.add('copy-id');
   return button;
 }

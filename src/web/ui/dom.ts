@@ -75,6 +75,7 @@ export function copyButton(text: string, label = 'Copy'): HTMLButtonElement {
   const button = h('button', { class: 'copy', type: 'button', title: `copy ${text}` }, label);
   button.addEventListener('click', async (e) => {
     e.stopPropagation();
+    e.preventDefault(); // inside a <summary>: copy, do not open or close its details
     try {
       await navigator.clipboard.writeText(text);
       button.textContent = 'Copied';
