@@ -7,6 +7,7 @@ import type { ChainLink, Engine, GitObject, ObjectType } from './engine.js';
 import { fastImport } from './fast-import.js';
 import { drained, gitEnv, gitError, run, spawnGit, spoolFile } from './git-process.js';
 import { fitsLoose, writeLooseCommits } from './loose-objects.js';
+import { writePackedCommits } from './pack-write.js';
 import { findByPrefix } from './object-ids.js';
 import { UnreadableObject } from './damage.js';
 import { walkFirstParents } from './objects.js';
@@ -292,7 +293,11 @@ export function createGitEngine(gitdir: string): Engine {
     },
 
     // a checkpoint's few objects are written in-process; bulk writes (imports, notes) go to fast-import
-    writeCommits: async (specs) => (fitsLoose(specs) ? writeLooseCommits(dir, specs, (oid) => findByPrefix(dir, oid).length > 0) : fastImport(dir, specs)),
+    writeCommits: async (specs, opts) => {
+      if (!fitsLoose(specs)) return fastImport(dir, specs);
+      const exists = (oid: string) => findByPrefix(dir, oid).length > 0;
+      return opts?.pack ? writePackedCommits(dir, specs, exists) : writeLooseCommits(dir, specs, exists);
+    },
 
     async close() {
       closed = true;
