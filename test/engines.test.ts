@@ -214,7 +214,7 @@ describe('both engines', () => {
     expect(git(dir, ['count-objects', '-v']).toString()).toMatch(/^count: 0\n[^]*^in-pack: 8\npacks: 1\n/m);
     const packs = fs.readdirSync(join(dir, 'objects', 'pack')).sort();
     expect(packs).toEqual([packs[0].replace(/\.idx$/, '.idx'), packs[0].replace(/\.idx$/, '.pack')]);
-    expect(git(dir, ['verify-pack', join(dir, 'objects', 'pack', packs[0])]).toString()).toMatch(/^non delta: 8 objects\n/m);
+    expect(git(dir, ['verify-pack', '-v', join(dir, 'objects', 'pack', packs[0])]).toString()).toMatch(/^non delta: 8 objects\n/m);
     expect(spawnSync('git', ['--git-dir', dir, 'fsck', '--strict', '--no-progress'], { encoding: 'utf8' })).toMatchObject({ status: 0, stdout: '', stderr: '' });
     expect(git(dir, ['cat-file', 'commit', ids[1]]).toString()).toContain(`parent ${ids[0]}\n`);
     // a missing parent writes nothing at all
