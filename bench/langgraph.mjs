@@ -58,12 +58,25 @@ export async function benchLangGraph({ steps = 1000, samples = 100 } = {}) {
   const ctxSaver = new CtxSaver({ store: await openStore(storePath, { create: true, env: FIXED_ENV, engine: 'git' }) });
   const sqlite = SqliteSaver.fromConnString(dbPath);
   const savers = { ctx: ctxSaver, sqlite };
-  const size = { ctx: () => bytesUnder(join(storePath, 'objects')) + bytesUnder(join(storePath, 'refs')), sqlite: () => bytesUnder(dbPath) + bytesUnder(`${dbPath}-wal`) };
-  const graphs = { ctx: await graphOf(ctxSaver), sqlite: await graphOf(sqlite) };
+  const storeBytes = (path) => bytesUnder(join(path, 'objects')) + bytesUnder(join(path, 'refs'));
+  const size = { ctx: () => storeBytes(storePath), sqlite: () => bytesUnder(dbPath) + bytesUnder(`${dbPath}-wal`) };
+  // BENCH_LANGGRAPH_BEFORE=DIR: another build's CtxSaver (DIR/dist) in the same interleaved rounds, a column of its own
+  const beforeDir = process.env.BENCH_LANGGRAPH_BEFORE;
+  if (beforeDir) {
+    const dist = join(beforeDir, 'dist');
+    const { CtxSaver: Before } = await import(pathToFileURL(join(dist, 'langgraph.js')).href);
+    const { openStore: openBefore } = await import(pathToFileURL(join(dist, 'index.js')).href);
+    const beforePath = join(dir, 'before.git');
+    savers.before = new Before({ store: await openBefore(beforePath, { create: true, env: FIXED_ENV, engine: 'git' }) });
+    size.before = () => storeBytes(beforePath);
+  }
+  const graphs = {};
+  for (const k of Object.keys(savers)) graphs[k] = await graphOf(savers[k]);
+  const lists = () => Object.fromEntries(Object.keys(savers).map((k) => [k, []]));
   const cfg = { configurable: { thread_id: 'bench' }, recursionLimit: ROUND + 10 };
   const doc = 'a document every step carries and none changes. '.repeat(1000);
-  const run1000 = { ctx: [], sqlite: [] };
-  const storage = { ctx: {}, sqlite: {} };
+  const run1000 = lists();
+  const storage = Object.fromEntries(Object.keys(savers).map((k) => [k, {}]));
   progress(`langgraph: ${steps} steps on each saver, interleaved rounds of ${ROUND}`);
   for (let done = 0; done < steps; done += ROUND) {
     for (const k of Object.keys(savers)) {
@@ -73,13 +86,13 @@ export async function benchLangGraph({ steps = 1000, samples = 100 } = {}) {
       if (done + ROUND === 100 || done + ROUND === steps) storage[k][done + ROUND] = size[k]();
     }
   }
-  const history = { ctx: [], sqlite: [] };
+  const history = lists();
   for (const k of Object.keys(savers)) for await (const t of savers[k].list({ configurable: { thread_id: 'bench' } })) history[k].push(t);
   const last = history.ctx[0];
   // put: a checkpoint one message longer than the newest, on a thread of its own, awaited one at a time
-  const lat = { put: { ctx: [], sqlite: [] }, get: { ctx: [], sqlite: [] }, getOld: { ctx: [], sqlite: [] }, list: { ctx: [], sqlite: [] }, fork: { ctx: [], sqlite: [] } };
+  const lat = { put: lists(), get: lists(), getOld: lists(), list: lists(), fork: lists() };
   progress(`langgraph: ${samples} puts and getTuples each, interleaved`);
-  const parent = { ctx: undefined, sqlite: undefined };
+  const parent = {};
   const { uuid6 } = await import('@langchain/langgraph-checkpoint');
   const { AIMessage } = await import('@langchain/core/messages');
   let messages = [...last.checkpoint.channel_values.messages];
@@ -122,28 +135,37 @@ export async function benchLangGraph({ steps = 1000, samples = 100 } = {}) {
   await ctxSaver.close();
   git(storePath, ['gc', '--quiet']);
   const packed = bytesUnder(join(storePath, 'objects'));
-  const ms = (xs) => median(xs).toFixed(2);
-  const win = (a, b) => (median(a) < median(b) ? '**ctx**' : 'sqlite');
+  if (savers.before) {
+    await savers.before.close();
+    git(join(dir, 'before.git'), ['gc', '--quiet']);
+  }
+  const packedBefore = savers.before ? bytesUnder(join(dir, 'before.git', 'objects')) : 0;
+  const cols = Object.keys(savers);
+  // a row: each saver's number (lower is better), and which of ctx and SqliteSaver wins
+  const row = (label, value, show = (v) => v.toFixed(2)) => [label, ...cols.map((k) => show(value(k))), value('ctx') < value('sqlite') ? '**ctx**' : 'sqlite'];
+  const med = (series) => (k) => median(series[k]);
+  const p99of = (series) => (k) => p99(series[k]);
+  const bytes = (v) => fmtInt(v);
   const rows = [
-    ['1,000-step run (10 invokes of 100 steps), ms', ms(run1000.ctx.map((x) => x / ROUND)) + ' a step', ms(run1000.sqlite.map((x) => x / ROUND)) + ' a step', win(run1000.ctx, run1000.sqlite)],
-    ['put, median ms', ms(lat.put.ctx), ms(lat.put.sqlite), win(lat.put.ctx, lat.put.sqlite)],
-    ['put, p99 ms', p99(lat.put.ctx).toFixed(2), p99(lat.put.sqlite).toFixed(2), p99(lat.put.ctx) < p99(lat.put.sqlite) ? '**ctx**' : 'sqlite'],
-    ['getTuple (newest), median ms', ms(lat.get.ctx), ms(lat.get.sqlite), win(lat.get.ctx, lat.get.sqlite)],
-    ['getTuple (newest), p99 ms', p99(lat.get.ctx).toFixed(2), p99(lat.get.sqlite).toFixed(2), p99(lat.get.ctx) < p99(lat.get.sqlite) ? '**ctx**' : 'sqlite'],
-    ['getTuple (an older checkpoint by id), median ms', ms(lat.getOld.ctx), ms(lat.getOld.sqlite), win(lat.getOld.ctx, lat.getOld.sqlite)],
-    ['getTuple (an older checkpoint by id), p99 ms', p99(lat.getOld.ctx).toFixed(2), p99(lat.getOld.sqlite).toFixed(2), p99(lat.getOld.ctx) < p99(lat.getOld.sqlite) ? '**ctx**' : 'sqlite'],
-    [`list of the thread (${fmtInt(checkpoints)} checkpoints), median ms`, ms(lat.list.ctx), ms(lat.list.sqlite), win(lat.list.ctx, lat.list.sqlite)],
-    ['fork (updateState on an old checkpoint + getTuple), median ms', ms(lat.fork.ctx), ms(lat.fork.sqlite), win(lat.fork.ctx, lat.fork.sqlite)],
-    ['storage after 100 steps, bytes', fmtInt(storage.ctx[100]), fmtInt(storage.sqlite[100]), storage.ctx[100] < storage.sqlite[100] ? '**ctx**' : 'sqlite'],
-    [`storage after ${fmtInt(steps)} steps, bytes`, fmtInt(storage.ctx[steps]), fmtInt(storage.sqlite[steps]), storage.ctx[steps] < storage.sqlite[steps] ? '**ctx**' : 'sqlite'],
-    [`storage after ${fmtInt(steps)} steps and git gc, bytes`, fmtInt(packed), fmtInt(storage.sqlite[steps]), packed < storage.sqlite[steps] ? '**ctx**' : 'sqlite'],
+    row('1,000-step run (10 invokes of 100 steps), ms a step', (k) => median(run1000[k].map((x) => x / ROUND))),
+    row('put, median ms', med(lat.put)),
+    row('put, p99 ms', p99of(lat.put)),
+    row('getTuple (newest), median ms', med(lat.get)),
+    row('getTuple (newest), p99 ms', p99of(lat.get)),
+    row('getTuple (an older checkpoint by id), median ms', med(lat.getOld)),
+    row('getTuple (an older checkpoint by id), p99 ms', p99of(lat.getOld)),
+    row(`list of the thread (${fmtInt(checkpoints)} checkpoints), median ms`, med(lat.list)),
+    row('fork (updateState on an old checkpoint + getTuple), median ms', med(lat.fork)),
+    row('storage after 100 steps, bytes', (k) => storage[k][100], bytes),
+    row(`storage after ${fmtInt(steps)} steps, bytes`, (k) => storage[k][steps], bytes),
+    row(`storage after ${fmtInt(steps)} steps and git gc, bytes`, (k) => ({ ctx: packed, before: packedBefore })[k] ?? storage[k][steps], bytes),
   ];
   const markdown = [
     `## LangGraph checkpointers: CtxSaver against SqliteSaver, ${fmtInt(steps)} steps\n`,
     `The same StateGraph on each (an agent node counting steps and adding a ~200-byte message every 10th, a ${fmtInt(doc.length)}-byte document channel set once), ` +
       `${steps / ROUND} interleaved invokes of ${ROUND} steps; then ${samples} awaited puts (a checkpoint one message longer) and getTuples, ` +
       `2 lists of the thread and 5 forks, interleaved. ctx: the git engine, storage = \`objects/\` + \`refs/\`; SqliteSaver: the database file (+ WAL).\n`,
-    table(['', 'CtxSaver', 'SqliteSaver', 'faster / smaller'], rows),
+    table(['', 'CtxSaver', 'SqliteSaver', ...(savers.before ? [`CtxSaver (${beforeDir})`] : []), 'faster / smaller'], rows),
     '',
   ].join('\n');
   return { markdown, summary: { rows } };

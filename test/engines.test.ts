@@ -199,6 +199,32 @@ describe('both engines', () => {
     await e.close();
   });
 
+  it('writes a small batch as one pack and index that git verifies, with the same ids as loose objects', async () => {
+    const small = [specsFor('')[0], { ...specsFor('')[2], parents: [{ index: 0 }] }];
+    const dir = bareRepo('packed-git');
+    const e = createGitEngine(dir);
+    const ids = await e.writeCommits(small, { pack: true });
+    // the reader already running finds the pack written after it started
+    expect((await e.readObject(ids[1]))?.type).toBe('commit');
+    await e.close();
+    const loose = createGitEngine(bareRepo('packed-loose'));
+    expect(ids).toEqual(await loose.writeCommits(small));
+    await loose.close();
+    git(dir, ['update-ref', 'refs/heads/master', ids[1]]);
+    expect(git(dir, ['count-objects', '-v']).toString()).toMatch(/^count: 0\n[^]*^in-pack: 8\npacks: 1\n/m);
+    const packs = fs.readdirSync(join(dir, 'objects', 'pack')).sort();
+    expect(packs).toEqual([packs[0].replace(/\.idx$/, '.idx'), packs[0].replace(/\.idx$/, '.pack')]);
+    expect(git(dir, ['verify-pack', '-v', join(dir, 'objects', 'pack', packs[0])]).toString()).toMatch(/^non delta: 8 objects\n/m);
+    expect(spawnSync('git', ['--git-dir', dir, 'fsck', '--strict', '--no-progress'], { encoding: 'utf8' })).toMatchObject({ status: 0, stdout: '', stderr: '' });
+    expect(git(dir, ['cat-file', 'commit', ids[1]]).toString()).toContain(`parent ${ids[0]}\n`);
+    // a missing parent writes nothing at all
+    const orphan = bareRepo('packed-orphan');
+    const o = createGitEngine(orphan);
+    await expect(o.writeCommits([{ ...specsFor('')[0], parents: [MISSING] }], { pack: true })).rejects.toThrow(`commit ${MISSING} not found`);
+    await o.close();
+    expect(fs.readdirSync(join(orphan, 'objects', 'pack'))).toEqual([]);
+  });
+
   it('turns a git failure into an Error carrying git\'s message', async () => {
     const e = createGitEngine(join(tmp, 'no-such-repo'));
     await expect(e.readObject(MISSING)).rejects.toThrow(/^fatal: not a git repository/);

@@ -7,6 +7,7 @@ import type { ChainLink, Engine, GitObject, ObjectType } from './engine.js';
 import { fastImport } from './fast-import.js';
 import { drained, gitEnv, gitError, run, spawnGit, spoolFile } from './git-process.js';
 import { fitsLoose, writeLooseCommits } from './loose-objects.js';
+import { writePackedCommits } from './pack-write.js';
 import { findByPrefix } from './object-ids.js';
 import { UnreadableObject } from './damage.js';
 import { walkFirstParents } from './objects.js';
@@ -292,7 +293,11 @@ export function createGitEngine(gitdir: string): Engine {
     },
 
     // a checkpoint's few objects are written in-process; bulk writes (imports, notes) go to fast-import
-    writeCommits: async (specs) => (fitsLoose(specs) ? writeLooseCommits(dir, specs, (oid) => findByPrefix(dir, oid).length > 0) : fastImport(dir, specs)),
+    writeCommits: async (specs, opts) => {
+      if (!fitsLoose(specs)) return fastImport(dir, specs);
+      const exists = (oid: string) => objectExists(dir, oid);
+      return opts?.pack ? writePackedCommits(dir, specs, exists) : writeLooseCommits(dir, specs, exists);
+    },
 
     async close() {
       closed = true;
@@ -333,3 +338,17 @@ function parseChain(out: Buffer): ChainLink[] {
   return links;
 }
 
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Whether an object is in the store. A miss is looked for again: a directory listing taken while a
+ * repack (`git gc --auto`, which a write may start) renames its pack in and deletes the old ones can
+ * show neither, so only a miss three times over is one.
+ */
+function objectExists(gitdir: string, oid: string): boolean {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (findByPrefix(gitdir, oid).length > 0) return true;
+    Atomics.wait(pause, 0, 0, 10 * (attempt + 1));
+  }
+  return false;
+}

@@ -74,8 +74,11 @@ export interface Engine {
    * metadata (the git engine answers from its commit-graph).
    */
   history?(tips: readonly string[]): Promise<{ oid: string; parent: string | null; time: number }[]>;
-  /** Write commits (and their blobs and trees) in order; returns their ids. Moves no ref. */
-  writeCommits(specs: readonly CommitSpec[]): Promise<string[]>;
+  /**
+   * Write commits (and their blobs and trees) in order; returns their ids. Moves no ref. `pack`: a
+   * small write goes into one pack of its own rather than a loose file per object (where the engine can).
+   */
+  writeCommits(specs: readonly CommitSpec[], opts?: { pack?: boolean }): Promise<string[]>;
   /** End child processes; the engine is unusable afterwards. */
   close(): Promise<void>;
 }

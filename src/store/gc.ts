@@ -63,6 +63,16 @@ export function tooManyLoose(gitdir: string, threshold: number): boolean {
   return false;
 }
 
+/** git gc --auto's own limit (gc.autoPackLimit): past this many packs it folds them into one. */
+export const AUTO_PACK_LIMIT = 50;
+
+/** Whether there are more packs than `git gc --auto` keeps (a write of its own pack each, as a checkpointer's): one directory read. */
+export function tooManyPacks(gitdir: string): boolean {
+  let n = 0;
+  for (const name of list(join(gitdir, 'objects', 'pack'))) if (name.endsWith('.idx') && ++n > AUTO_PACK_LIMIT) return true;
+  return false;
+}
+
 /**
  * `git gc --auto` with ctx's threshold: git packs the loose objects (and consolidates packs when
  * there are many), in the background unless the store sets `gc.autoDetach false`. Never throws:
@@ -71,7 +81,7 @@ export function tooManyLoose(gitdir: string, threshold: number): boolean {
 export function autoPack(gitdir: string, threshold: number): Promise<void> {
   return new Promise((done) => {
     try {
-      const proc = spawnGit(['-c', `gc.auto=${threshold}`, 'gc', '--auto', '--quiet'], { env: gitEnv(gitdir), stdio: 'ignore' });
+      const proc = spawnGit(['-c', `gc.auto=${threshold}`, '-c', `gc.autoPackLimit=${AUTO_PACK_LIMIT}`, 'gc', '--auto', '--quiet'], { env: gitEnv(gitdir), stdio: 'ignore' });
       proc.on('error', () => done());
       proc.on('close', () => done());
     } catch {

@@ -31,8 +31,14 @@ function startTime(pid: number): string | null {
 
 /** What ctx writes into a lock file it creates. */
 export function ownerRecord(pid = process.pid): string {
-  return `${MARK} pid=${pid} boot=${currentBoot() ?? '-'} start=${startTime(pid) ?? '-'}\n`;
+  if (pid === process.pid && own?.pid === pid) return own.record;
+  const record = `${MARK} pid=${pid} boot=${currentBoot() ?? '-'} start=${startTime(pid) ?? '-'}\n`;
+  if (pid === process.pid) own = { pid, record };
+  return record;
 }
+
+// this process's record, read from /proc once (a fork's pid differs, and is read anew)
+let own: { pid: number; record: string } | undefined;
 
 /**
  * Whether the process that wrote `record` is still alive: false when it is gone (no such pid, another

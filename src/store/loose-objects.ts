@@ -22,12 +22,17 @@ export function fitsLoose(specs: readonly CommitSpec[]): boolean {
 
 /** Writes the commits (blobs, trees, commits) as loose objects; parents must exist. */
 export function writeLooseCommits(gitdir: string, specs: readonly CommitSpec[], exists: (oid: string) => boolean): string[] {
+  return buildCommits(specs, exists, (type, data) => writeObject(gitdir, type, data));
+}
+
+/** The commits' objects (blobs, trees, commits) handed to `put`, which stores one and returns its id; parents must exist. */
+export function buildCommits(specs: readonly CommitSpec[], exists: (oid: string) => boolean, put: (type: string, data: Uint8Array) => string): string[] {
   const ids: string[] = [];
   for (const spec of specs) {
     const { root, dirs } = groupTreeFiles(spec.files);
     const entries: TreeEntryOut[] = [];
     const stored = (f: TreeFile) => {
-      if ('data' in f) return { mode: '100644', oid: writeObject(gitdir, 'blob', f.data) };
+      if ('data' in f) return { mode: '100644', oid: put('blob', f.data) };
       const e = entryOf(f);
       if (!exists(e.oid)) throw new Error(`object ${e.oid} not found`);
       return e;
@@ -35,9 +40,9 @@ export function writeLooseCommits(gitdir: string, specs: readonly CommitSpec[], 
     for (const [name, f] of root) entries.push({ name, ...stored(f) });
     for (const [dir, files] of dirs) {
       const sub = [...files].map(([name, f]) => ({ name, ...stored(f) }));
-      entries.push({ mode: '40000', name: dir, oid: writeObject(gitdir, 'tree', treeBytes(sub)) });
+      entries.push({ mode: '40000', name: dir, oid: put('tree', treeBytes(sub)) });
     }
-    const tree = writeObject(gitdir, 'tree', treeBytes(entries));
+    const tree = put('tree', treeBytes(entries));
     const parents = spec.parents.map((p) => {
       if (typeof p !== 'string') {
         if (!(p.index >= 0 && p.index < ids.length)) throw new Error(`parent index ${p.index} is not an earlier commit`);
@@ -46,7 +51,7 @@ export function writeLooseCommits(gitdir: string, specs: readonly CommitSpec[], 
       if (!exists(p)) throw new Error(`commit ${p} not found`);
       return p;
     });
-    ids.push(writeObject(gitdir, 'commit', serializeCommit(tree, parents, spec)));
+    ids.push(put('commit', serializeCommit(tree, parents, spec)));
   }
   return ids;
 }

@@ -1,7 +1,7 @@
 // Finding objects by hex prefix, and listing them: loose object directories and pack .idx files (version 2).
 import { closeSync, openSync, readFileSync, readSync, readdirSync } from 'node:fs';
 import { constants, inflateSync } from 'node:zlib';
-import { join } from 'node:path';
+import { basename as basenameOf, dirname as dirnameOf, join } from 'node:path';
 
 export function findByPrefix(gitdir: string, prefix: string): string[] {
   // a repack (git gc, auto-pack) meanwhile removes the packs it merged: look again where objects went
@@ -25,18 +25,26 @@ function scan(gitdir: string, prefix: string): string[] | null {
   try {
     packs = readdirSync(join(objects, 'pack')).filter((n) => n.endsWith('.idx'));
   } catch {}
+  const packDir = join(objects, 'pack');
+  for (const [path] of indexes) if (dirnameOf(path) === packDir && !packs.includes(basenameOf(path))) indexes.delete(path);
   for (const idx of packs) {
-    let buf: Buffer;
+    const path = join(packDir, idx);
+    let buf = indexes.get(path);
     try {
-      buf = readFileSync(join(objects, 'pack', idx));
+      buf ??= readFileSync(path);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw e;
     }
+    if (/^pack-[0-9a-f]{40,64}\.idx$/.test(idx)) indexes.set(path, buf);
     for (const oid of searchIdx(buf, prefix)) found.add(oid);
   }
   return [...found].sort();
 }
+
+// pack indexes read, by path: a pack named by its checksum never changes (a repack makes new ones,
+// so those no longer listed are dropped), and a store of many small packs is not read whole per lookup
+const indexes = new Map<string, Buffer>();
 
 // a pack index, version 2: magic and version, 256 fan-out counts, then the sorted 20-byte names
 const FANOUT = 8;

@@ -23,6 +23,9 @@ export interface CheckpointSource {
 
 const tipsOf = (lines: readonly Line[]) => lines.map((l) => `${l.branch} ${l.tip}`).join('\n');
 
+/** bytes of blobs a saver keeps in memory */
+const BLOB_CACHE = 32 * 1024 * 1024;
+
 /** commits read a time while a line is indexed */
 const WALK = 256;
 
@@ -42,6 +45,10 @@ export class ThreadLines {
   private readonly entries = new Map<string, Map<string, string>>();
   /** per `<thread>/<ns>` branch prefix: the tips it was built at, each checkpoint's newest commit */
   private readonly indexes = new Map<string, { tips: string; byId: Map<string, CheckpointCommit>; seen: Set<string> }>();
+
+  /** blob id → bytes, least recently used first */
+  private readonly blobCache = new Map<string, Uint8Array>();
+  private cachedBytes = 0;
 
   constructor(private readonly ctx: RepoContext) {}
 
@@ -116,14 +123,14 @@ export class ThreadLines {
     return index.byId;
   }
 
-  /** A commit this process placed on the namespace's lines (`before`: as they were): an index current before stays so without a walk. */
-  placed(thread: string, ns: string, before: readonly Line[], commit: CheckpointCommit): void {
+  /** A commit this process placed on the namespace's lines (`before` and `after`: as they were and are): an index current before stays so without a walk. */
+  placed(thread: string, ns: string, before: readonly Line[], after: readonly Line[], commit: CheckpointCommit): void {
     const index = this.indexes.get(lineBranch(thread, ns));
     if (!index || index.tips !== tipsOf(before)) return;
     index.seen.add(commit.oid);
     const best = index.byId.get(commit.source.checkpoint);
     if (!best || commit.source.writes > best.source.writes) index.byId.set(commit.source.checkpoint, commit);
-    index.tips = tipsOf(this.lines(thread, ns));
+    index.tips = tipsOf(after);
   }
 
   /** The newest commit of checkpoint `id`: the branch's tip when it is that checkpoint, else a walk of the lines. */
@@ -145,6 +152,41 @@ export class ThreadLines {
       this.entries.set(o, new Map(t?.type === 'tree' ? parseTree(t.data).map((e) => [e.name, e.oid]) : []));
     });
     return oids.map((o) => this.entries.get(o)!);
+  }
+
+  /** Blobs by id, those not kept read in one pass (null: missing); blobs never change, so the newest read are kept up to BLOB_CACHE bytes. */
+  async blobs(oids: readonly string[]): Promise<Map<string, Uint8Array | null>> {
+    const out = new Map<string, Uint8Array | null>();
+    for (const oid of oids) {
+      const kept = this.blobCache.get(oid);
+      if (kept) this.keep(oid, kept);
+      out.set(oid, kept ?? null);
+    }
+    const unknown = oids.filter((o) => out.get(o) === null);
+    const read = await this.ctx.engine.readObjects(unknown);
+    unknown.forEach((oid, i) => {
+      const data = read[i]?.data ?? null;
+      out.set(oid, data);
+      if (data) this.keep(oid, data);
+    });
+    return out;
+  }
+
+  /** A blob kept (the newest use last): the least recently used go past BLOB_CACHE bytes. */
+  keep(oid: string, data: Uint8Array): void {
+    const had = this.blobCache.get(oid);
+    if (had) {
+      this.blobCache.delete(oid);
+      this.cachedBytes -= had.byteLength;
+    }
+    if (data.byteLength > BLOB_CACHE / 4) return;
+    this.blobCache.set(oid, data);
+    this.cachedBytes += data.byteLength;
+    for (const [old, bytes] of this.blobCache) {
+      if (this.cachedBytes <= BLOB_CACHE) break;
+      this.blobCache.delete(old);
+      this.cachedBytes -= bytes.byteLength;
+    }
   }
 
   /** Forget what was known of the thread's lines (its branches were deleted). */

@@ -229,11 +229,17 @@ export class CtxSaver extends BaseCheckpointSaver {
     const main = all.find((l) => l.line === 0);
     const newest = !main || c.source.checkpoint >= (await lines.sourceAt(main.tip)).checkpoint;
     const extended = all.find((l) => l.tip === c.parent && l.line > 0);
-    let target: { branch: string; expected: string | null };
+    let target: { branch: string; line: number; expected: string | null };
+    // the lines as this write leaves them, known without listing the refs again
+    let after = [...all];
     if (newest) {
-      if (main && main.tip !== c.parent && !all.some((l) => l.line > 0 && l.tip === main.tip)) ctx.refs.update(refs.branch(lineBranch(c.thread, c.ns, nextLine(all))), main.tip, null);
-      target = { branch: lineBranch(c.thread, c.ns), expected: main?.tip ?? null };
-    } else target = extended ? { branch: extended.branch, expected: extended.tip } : { branch: lineBranch(c.thread, c.ns, nextLine(all)), expected: null };
+      if (main && main.tip !== c.parent && !all.some((l) => l.line > 0 && l.tip === main.tip)) {
+        const kept = { branch: lineBranch(c.thread, c.ns, nextLine(all)), line: nextLine(all), tip: main.tip };
+        ctx.refs.update(refs.branch(kept.branch), main.tip, null);
+        after.push(kept);
+      }
+      target = { branch: lineBranch(c.thread, c.ns), line: 0, expected: main?.tip ?? null };
+    } else target = extended ? { ...extended, expected: extended.tip } : { branch: lineBranch(c.thread, c.ns, nextLine(all)), line: nextLine(all), expected: null };
     const w = await commitWithFiles(ctx, {
       branch: target.branch,
       expected: target.expected,
@@ -249,10 +255,21 @@ export class CtxSaver extends BaseCheckpointSaver {
       ...(c.summary ? { summary: c.summary } : {}),
     });
     // a line the new branch tip stands on is reachable from it: no longer a line of its own
-    if (newest && extended) ctx.refs.delete(refs.branch(extended.branch), extended.tip);
+    if (newest && extended) {
+      ctx.refs.delete(refs.branch(extended.branch), extended.tip);
+      after = after.filter((l) => l.branch !== extended.branch);
+    }
+    after = [...after.filter((l) => l.branch !== target.branch), { branch: target.branch, line: target.line, tip: w.oid }].sort((a, b) => a.line - b.line);
     // what the commit holds, known without reading it back: the next put on it carries its blobs
-    lines.placed(c.thread, c.ns, all, { oid: w.oid, source: c.source });
-    lines.wrote(w.oid, c.source, new Map(c.files.map((f) => [f.path.slice(DIR.length + 1), 'oid' in f ? f.oid : objectId('blob', (f as { data: Uint8Array }).data)])));
+    lines.placed(c.thread, c.ns, all, after, { oid: w.oid, source: c.source });
+    const held = c.files.map((f) => {
+      if ('oid' in f) return [f.path.slice(DIR.length + 1), f.oid] as const;
+      const data = (f as { data: Uint8Array }).data;
+      const oid = objectId('blob', data);
+      lines.keep(oid, data);
+      return [f.path.slice(DIR.length + 1), oid] as const;
+    });
+    lines.wrote(w.oid, c.source, new Map(held));
   }
 
   /** A checkpoint of a version before 4 holds the sends its parent's tasks wrote (as MemorySaver reads one). */
@@ -281,12 +298,10 @@ export class CtxSaver extends BaseCheckpointSaver {
    * mostly garbage to collect).
    */
   private async *eachTuple(commits: readonly CheckpointCommit[], migrate = true): AsyncGenerator<CheckpointTuple> {
-    const { ctx, lines } = await this.repo();
+    const { lines } = await this.repo();
     const entries = await lines.entriesOf(commits.map((c) => c.oid));
     // every blob of the trees in one pass: a tree holds only what its checkpoint reads
-    const wanted = [...new Set(entries.flatMap((e) => [...e.values()]))];
-    const read = await ctx.engine.readObjects(wanted);
-    const blobs = new Map(wanted.map((oid, i) => [oid, read[i]!.data]));
+    const blobs = await lines.blobs([...new Set(entries.flatMap((e) => [...e.values()]))]);
     const blobOf = (e: Map<string, string>, name: string) => readTypedBlob(blobs.get(e.get(name)!)!);
     const parts = await Promise.all(
       entries.map(async (e) => {

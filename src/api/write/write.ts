@@ -225,11 +225,12 @@ export async function commitWithFiles(ctx: RepoContext, input: FilesCommitInput)
   const ref = refs.branch(checkBranchName(input.branch));
   if (input.expected === null) ctx.refs.checkCreatable(ref);
   const { meta, artifact, warnings } = await prepareCommit(ctx, input.format, input.artifact, input);
-  const [oid] = await ctx.engine.writeCommits([commitSpec(meta, artifact, storageFormat(meta.format).ext, input.parent, ctx.maxBlobSize, input.files)]);
+  // one pack for the commit's objects: a framework's put writes many small ones, each a file when loose
+  const [oid] = await ctx.engine.writeCommits([commitSpec(meta, artifact, storageFormat(meta.format).ext, input.parent, ctx.maxBlobSize, input.files)], { pack: true });
   ctx.refs.update(ref, oid, input.expected);
   const w = { oid, parent: input.parent, meta, ...(warnings.length ? { warnings } : {}) };
   recordWrite(ctx, ref, input.expected, [w]);
-  await packIfLoose(ctx);
+  await packIfLoose(ctx, { packs: true });
   return w;
 }
 
