@@ -41,7 +41,7 @@ Browse:
   sessions                                                 saved sessions, newest first
   threads <id>                                             a chain's threads and their last activity, newest first: a status preamble
   grep [options] <pattern> [branch...]                     search every session's messages, tool calls and results; exits 1 when nothing matches
-  files <path> [branch...]                                 sessions and commits whose tool calls read, edited, wrote or ran a command on a path, newest first; exits 1 when none did
+  files [options] <path> [branch...]                       sessions and commits whose tool calls read, edited, wrote or ran a command on a path, newest first; exits 1 when none did
   why [options] [rev]                                      the contexts that made a code commit, how each is known, and the conversation that led to it
   blame [options] <file>                                   git blame, then for each line the context and entry (prompt and tool call) that wrote it, or human
   trace [options] [rev]                                    an Agent Trace record (application/vnd.agent-trace.record+json) for a code commit: its files, the conversations that wrote which lines, ai, human or mixed
@@ -56,7 +56,7 @@ Browse:
 Share:
   remote [action] [name] [url]                             list, add or remove git remotes of the store
   clone [options] [url] [dir]                              a new store from a remote: every branch, tag and annotation, origin configured
-  push [options] [remote]                                  send branches, tags and annotations to a remote, fast-forward only
+  push [options] [remote]                                  send sessions, saves and annotations to a remote, fast-forward only
   fetch [remote]                                           bring a remote into refs/remotes/REMOTE/*, merge its annotations
   pull [options] [remote] [branch...]                      fetch, then fast-forward local branches that did not diverge
 

@@ -55,7 +55,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'grep', usage: '[options] <pattern> [branch...]', summary: "search every session's messages, tool calls and results; exits 1 when nothing matches", load: () => import('./grep.js') },
   {
     name: 'files',
-    usage: '<path> [branch...]',
+    usage: '[options] <path> [branch...]',
     summary: 'sessions and commits whose tool calls read, edited, wrote or ran a command on a path, newest first; exits 1 when none did',
     load: () => import('./files.js'),
   },
@@ -119,7 +119,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'usage', usage: '[options]', summary: 'tokens and estimated cost of the sessions, from the usage their transcripts record', load: () => import('./usage.js') },
   { name: 'serve', usage: '[options]', summary: 'a local read-only web view of the store: the branch graph, sessions, diffs, resume commands', load: () => import('./serve.js') },
   { name: 'remote', usage: '[action] [name] [url]', summary: 'list, add or remove git remotes of the store', load: () => import('./remote.js') },
-  { name: 'push', usage: '[options] [remote]', summary: 'send branches, tags and annotations to a remote, fast-forward only', load: () => import('./push.js') },
+  { name: 'push', usage: '[options] [remote]', summary: 'send sessions, saves and annotations to a remote, fast-forward only', load: () => import('./push.js') },
   { name: 'clone', usage: '[options] [url] [dir]', summary: 'a new store from a remote: every branch, tag and annotation, origin configured', load: () => import('./clone.js') },
   { name: 'fetch', usage: '[remote]', summary: 'bring a remote into refs/remotes/REMOTE/*, merge its annotations', load: () => import('./fetch.js') },
   { name: 'pull', usage: '[options] [remote] [branch...]', summary: 'fetch, then fast-forward local branches that did not diverge', load: () => import('./pull.js') },
