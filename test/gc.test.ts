@@ -241,10 +241,10 @@ describe('gc while agents write', () => {
     const env = { ...FIXED_ENV, ...autoPackGlobally('64') };
     git(store, ['config', 'gc.autoDetach', 'false']);
     const done = join(dirname(store), 'writers-done');
-    // a gc that finds another running (git's gc.pid) exits 3; any other failure ends the loop
+    // a gc that finds another running (git's gc.pid) exits 3; any other failure ends the loop, its stderr kept for the assertion
     const gcLoop = shellCtx(
       store,
-      `n=0; while [ ! -e "${done}" ] || [ $n -eq 0 ]; do "$NODE" "$CTX_BIN" gc >/dev/null 2>&1; rc=$?; [ $rc -eq 0 ] && n=$((n+1)); [ $rc -eq 0 ] || [ $rc -eq 3 ] || exit $rc; done; echo $n`,
+      `n=0; while [ ! -e "${done}" ] || [ $n -eq 0 ]; do err=$("$NODE" "$CTX_BIN" gc 2>&1 >/dev/null); rc=$?; [ $rc -eq 0 ] && n=$((n+1)); [ $rc -eq 0 ] || [ $rc -eq 3 ] || { printf '%s\n' "gc exited $rc: $err" >&2; exit $rc; }; done; echo $n`,
       env,
     );
     const writers = await Promise.all(Array.from({ length: WRITERS }, (_, k) => checkpointLoop(store, 'race', `w${k}`, COMMITS, env)));
