@@ -1,5 +1,5 @@
 // Finding objects by hex prefix, and listing them: loose object directories and pack .idx files (version 2).
-import { closeSync, openSync, readFileSync, readSync, readdirSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, readdirSync } from 'node:fs';
 import { constants, inflateSync } from 'node:zlib';
 import { basename as basenameOf, dirname as dirnameOf, join } from 'node:path';
 
@@ -21,12 +21,22 @@ function scan(gitdir: string, prefix: string): string[] | null {
       for (const n of readdirSync(join(objects, dir))) if ((dir + n).startsWith(prefix) && n.length === 38) found.add(dir + n);
     } catch {}
   }
-  let packs: string[] = [];
-  try {
-    packs = readdirSync(join(objects, 'pack')).filter((n) => n.endsWith('.idx'));
-  } catch {}
-  const packDir = join(objects, 'pack');
+  const idx = packIndexes(gitdir);
+  if (idx === null) return null;
+  for (const buf of idx) for (const oid of searchIdx(buf, prefix)) found.add(oid);
+  return [...found].sort();
+}
+
+// pack indexes read, by path: a pack named by its checksum never changes (a repack makes new ones,
+// so those no longer listed are dropped), and a store of many small packs is not read whole per lookup
+const indexes = new Map<string, Buffer>();
+
+/** The store's pack indexes, from one listing of objects/pack; null when a pack vanished while they were read (a repack). */
+function packIndexes(gitdir: string): Buffer[] | null {
+  const packDir = join(gitdir, 'objects', 'pack');
+  const packs = list(packDir).filter((n) => n.endsWith('.idx'));
   for (const [path] of indexes) if (dirnameOf(path) === packDir && !packs.includes(basenameOf(path))) indexes.delete(path);
+  const out: Buffer[] = [];
   for (const idx of packs) {
     const path = join(packDir, idx);
     let buf = indexes.get(path);
@@ -37,14 +47,34 @@ function scan(gitdir: string, prefix: string): string[] | null {
       throw e;
     }
     if (/^pack-[0-9a-f]{40,64}\.idx$/.test(idx)) indexes.set(path, buf);
-    for (const oid of searchIdx(buf, prefix)) found.add(oid);
+    out.push(buf);
   }
-  return [...found].sort();
+  return out;
 }
 
-// pack indexes read, by path: a pack named by its checksum never changes (a repack makes new ones,
-// so those no longer listed are dropped), and a store of many small packs is not read whole per lookup
-const indexes = new Map<string, Buffer>();
+/** Of full ids `oids`, those neither loose nor in a pack here: one listing of the packs for all of them. */
+export function missingObjects(gitdir: string, oids: readonly string[]): string[] {
+  const idx = packIndexes(gitdir) ?? packIndexes(gitdir) ?? [];
+  const objects = join(gitdir, 'objects');
+  return oids.filter((oid) => !idx.some((buf) => inIndex(buf, oid)) && !existsSync(join(objects, oid.slice(0, 2), oid.slice(2))));
+}
+
+/** Binary search of a version-2 pack index's sorted names, within the fan-out range of the first byte. */
+function inIndex(buf: Buffer, oid: string): boolean {
+  if (buf.length < NAMES || !isIdxV2(buf)) return false;
+  const want = Buffer.from(oid, 'hex');
+  const first = want[0];
+  let lo = first === 0 ? 0 : buf.readUInt32BE(FANOUT + (first - 1) * 4);
+  let hi = buf.readUInt32BE(FANOUT + first * 4);
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const c = buf.compare(want, 0, 20, NAMES + mid * 20, NAMES + mid * 20 + 20);
+    if (c === 0) return true;
+    if (c > 0) hi = mid;
+    else lo = mid + 1;
+  }
+  return false;
+}
 
 // a pack index, version 2: magic and version, 256 fan-out counts, then the sorted 20-byte names
 const FANOUT = 8;

@@ -1,13 +1,14 @@
 // A partial clone (`ctx clone --filter=blob:none`): the blobs a read asks for that are not here yet
 // are fetched from the promisor remote in ONE `git fetch` per read, as git's own lazy fetch does
 // for a single object (promisor-remote.c), instead of one round trip per object.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RemoteError } from '../errors/index.js';
 import type { Engine, GitObject } from './engine.js';
 import { parseGitConfig } from './config-parse.js';
 import { gitEnv, spawnGitSync } from './git-process.js';
 import { parseCommit, parseTree } from './objects.js';
+import { missingObjects } from './object-ids.js';
 
 /** The promisor remote of a partial clone (`extensions.partialClone`), or null for a whole store. */
 export function promisorRemote(gitdir: string): string | null {
@@ -23,41 +24,7 @@ export function promisorRemote(gitdir: string): string | null {
   return name && /^[A-Za-z0-9][A-Za-z0-9._/-]*$/.test(name) ? name : null;
 }
 
-// pack indexes by file name: a pack never changes under its name, so each is read once a process
-const indexes = new Map<string, Buffer>();
 const HEX = /^[0-9a-f]{40}$/;
-
-/** Of `oids`, those neither loose nor in a pack here (read off the pack indexes, never asking git, which would fetch them one by one). */
-export function missingObjects(gitdir: string, oids: readonly string[]): string[] {
-  const objects = join(gitdir, 'objects');
-  let packs: string[] = [];
-  try {
-    packs = readdirSync(join(objects, 'pack')).filter((n) => n.endsWith('.idx'));
-  } catch {}
-  const idx = packs.map((n) => {
-    let buf = indexes.get(n);
-    if (!buf) indexes.set(n, (buf = readFileSync(join(objects, 'pack', n))));
-    return buf;
-  });
-  return oids.filter((oid) => !idx.some((b) => inIndex(b, oid)) && !existsSync(join(objects, oid.slice(0, 2), oid.slice(2))));
-}
-
-/** Binary search of a version-2 pack index's sorted names, within the fan-out range of the first byte. */
-function inIndex(buf: Buffer, oid: string): boolean {
-  if (buf.length < 1032 || buf.readUInt32BE(0) !== 0xff744f63 || buf.readUInt32BE(4) !== 2) return false;
-  const want = Buffer.from(oid, 'hex');
-  const first = want[0];
-  let lo = first === 0 ? 0 : buf.readUInt32BE(8 + (first - 1) * 4);
-  let hi = buf.readUInt32BE(8 + first * 4);
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const c = buf.compare(want, 0, 20, 1032 + mid * 20, 1032 + mid * 20 + 20);
-    if (c === 0) return true;
-    if (c > 0) hi = mid;
-    else lo = mid + 1;
-  }
-  return false;
-}
 
 /**
  * Fetch `oids` from the promisor remote in one request, as git's lazy fetch does for one object.

@@ -2,7 +2,8 @@
 // the annotations, in one fetch, so log, show, branch and sessions read from it without the remote.
 import { parseTree } from '../../store/objects.js';
 import { run } from '../../store/git-process.js';
-import { fetchObjects, missingObjects } from '../../store/partial.js';
+import { missingObjects } from '../../store/object-ids.js';
+import { fetchObjects } from '../../store/partial.js';
 import { refs } from '../../store/refs.js';
 import type { RepoContext } from '../repo/repo-context.js';
 
