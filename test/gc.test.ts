@@ -1,6 +1,6 @@
 // ctx gc: packing, retention (--prune-expired) with what it must keep, auto-pack after writes,
 // and a gc racing concurrent writers. Checked with native git.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXED_ENV, checkpointLoop, ctx, fsck, git, newStore, objectCount, refSnapshot, shellCtx, tempDir } from './helpers.js';
@@ -164,6 +164,24 @@ describe('ctx gc', () => {
     expect(cp).toMatchObject({ code: 2, stdout: '', stderr: 'ctx: config ctx.autoPack: not a size: lots\n' });
     expect(refSnapshot(store)).toBe(refs);
     expect(objectCount(store)).toBe(objects);
+  });
+
+  it('a lock another git process holds (a gc starting: gc.pid.lock) is a conflict (exit 3) naming the lock, with nothing changed', () => {
+    const store = newStore();
+    checkpoint(store, 'main', 'a', '2026-01-01T00:00:00.000Z');
+    const lock = join(store, 'gc.pid.lock');
+    writeFileSync(lock, '');
+    const refs = refSnapshot(store);
+    const objects = objectCount(store);
+    expect(ctx(store, ['gc'], { env })).toMatchObject({
+      code: 3,
+      stdout: '',
+      stderr: `ctx: another git process holds ${lock}: a gc or a writer is working on the store; try again, or remove the lock if no git process is running\n`,
+    });
+    expect(refSnapshot(store)).toBe(refs);
+    expect(objectCount(store)).toBe(objects);
+    unlinkSync(lock);
+    expect(ctx(store, ['gc'], { env }).code).toBe(0);
   });
 
   it('without git on PATH: ctx packs the loose objects itself; --prune is refused, nothing changed', () => {

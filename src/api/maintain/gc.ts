@@ -60,6 +60,9 @@ export async function gc(ctx: RepoContext, opts: GcOptions = {}): Promise<GcRepo
     const msg = (e as Error).message.replace(/^fatal: /, '');
     // another gc (a writer's auto-pack, another ctx gc) holds git's gc.pid: it is packing this store now
     if (/gc is already running/.test(msg)) throw new ConflictError(`a git gc is already running on the store: ${msg.replace(/ \(use --force if not\)$/, '')}`, { hint: 'try again when it is done' });
+    // a lock git could not take: another gc starting (gc.pid.lock) or a writer's ref or packed-refs update
+    const lock = /Unable to create '([^']+\.lock)': File exists/.exec(msg);
+    if (lock) throw new ConflictError(`another git process holds ${lock[1]}: a gc or a writer is working on the store; try again, or remove the lock if no git process is running`);
     throw new CtxError(`${native ? 'git gc' : 'packing'} failed: ${msg}`);
   }
   const stale = await staleDerived(ctx.gitdir, async (ids) => (await ctx.engine.readObjects(ids)).map((o) => o !== null));
