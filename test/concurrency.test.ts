@@ -14,29 +14,32 @@ function locksUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.lock'));
 }
 
+// CTX_RACE_COMMITS makes a longer race: CTX_RACE_COMMITS=500 npx vitest run test/concurrency.test.ts
+const RACE = Number(process.env.CTX_RACE_COMMITS ?? 25);
+
 describe('concurrent checkpoints', () => {
-  it('two processes × 50 checkpoints with --retry make one chain of 100', async () => {
+  it(`two processes × ${RACE} checkpoints with --retry make one chain of ${2 * RACE}`, async () => {
     const store = newStore();
-    const [p1, p2] = await Promise.all([checkpointLoop(store, 'race', 'p1', 50, env), checkpointLoop(store, 'race', 'p2', 50, env)]);
+    const [p1, p2] = await Promise.all([checkpointLoop(store, 'race', 'p1', RACE, env), checkpointLoop(store, 'race', 'p2', RACE, env)]);
     expect(p1).toMatchObject({ code: 0, stderr: '' });
     expect(p2).toMatchObject({ code: 0, stderr: '' });
 
-    expect(git(store, ['rev-list', '--count', 'race'])).toBe('100\n');
-    expect(git(store, ['rev-list', '--first-parent', '--count', 'race'])).toBe('100\n');
+    expect(git(store, ['rev-list', '--count', 'race'])).toBe(`${2 * RACE}\n`);
+    expect(git(store, ['rev-list', '--first-parent', '--count', 'race'])).toBe(`${2 * RACE}\n`);
     expect(git(store, ['rev-list', '--min-parents=2', 'race'])).toBe('');
     expect(git(store, ['rev-list', '--max-parents=0', 'race']).trim().split('\n')).toHaveLength(1);
 
     const summaries = git(store, ['log', '--reverse', '--format=%s', 'race']).trim().split('\n');
-    const expected = (k: number) => Array.from({ length: 50 }, (_, i) => `p${k}-${i}`);
+    const expected = (k: number) => Array.from({ length: RACE }, (_, i) => `p${k}-${i}`);
     // each process's commits appear once, in the order it made them
     expect(summaries.filter((s) => s.startsWith('p1-'))).toEqual(expected(1));
     expect(summaries.filter((s) => s.startsWith('p2-'))).toEqual(expected(2));
-    expect(summaries).toHaveLength(100);
+    expect(summaries).toHaveLength(2 * RACE);
 
     // every id a process printed is on the chain
     const chain = new Set(git(store, ['rev-list', 'race']).trim().split('\n').map((o) => `ctx-${o.slice(0, 12)}`));
     const printed = (p1.stdout + p2.stdout).trim().split('\n');
-    expect(printed).toHaveLength(100);
+    expect(printed).toHaveLength(2 * RACE);
     for (const id of printed) expect(chain.has(id)).toBe(true);
 
     expect(fsck(store).code).toBe(0);

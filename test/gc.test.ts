@@ -249,8 +249,8 @@ describe('auto-pack', () => {
 });
 
 // CTX_GC_WRITERS / CTX_GC_COMMITS make a longer run: CTX_GC_WRITERS=8 CTX_GC_COMMITS=200 npx vitest run test/gc.test.ts
-const WRITERS = Number(process.env.CTX_GC_WRITERS ?? 8);
-const COMMITS = Number(process.env.CTX_GC_COMMITS ?? 20);
+const WRITERS = Number(process.env.CTX_GC_WRITERS ?? 6);
+const COMMITS = Number(process.env.CTX_GC_COMMITS ?? 12);
 
 describe('gc while agents write', () => {
   it(`${WRITERS} writers × ${COMMITS} checkpoints with --retry and ctx gc in a loop: every commit once, reachable, fsck and verify clean`, async () => {

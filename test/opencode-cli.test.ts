@@ -8,7 +8,7 @@ import { afterEach, expect, it } from 'vitest';
 import { FIXTURES, ctx, newStore } from './helpers.js';
 import { agentMissing, describeAgent } from './agent-clis.js';
 import { messagesOf, text, toolCall, type ChatScript } from './mock-chat-api.js';
-import { agentRequests, exportSession, isTitleRequest, opencode, sandbox, type Sandbox } from './opencode-cli.js';
+import { agentRequests, exportSession, isTitleRequest, newSession, opencode, sandbox, type Sandbox } from './opencode-cli.js';
 
 const TEST_TIMEOUT_MS = 900_000;
 const ENV = { CTX_PRINCIPAL: 'alice', CTX_MACHINE: 'box', CTX_NOW: '2026-01-02T03:04:05.678Z' };
@@ -39,12 +39,6 @@ async function run(sb: Sandbox, args: string[]) {
   return r;
 }
 
-/** The ids of the sessions opencode holds, newest first. */
-async function sessionIds(sb: Sandbox): Promise<string[]> {
-  const r = await run(sb, ['session', 'list', '--format', 'json']);
-  return (JSON.parse(r.stdout) as { id: string }[]).map((s) => s.id);
-}
-
 const materialized = (store: string, spec: string) => ctx(store, ['materialize', spec, '--stop', 'root'], { env: ENV }).bytes;
 /** A session's messages by content, key order aside (opencode's client and its export order keys differently). */
 const sorted = (v: unknown): unknown => (Array.isArray(v) ? v.map(sorted) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, x]) => [k, sorted(x)])) : v);
@@ -66,8 +60,7 @@ describeAgent('opencode CLI (real)', agentMissing('opencode'), () => {
   it('imports a real session byte-exact, a delta per turn; a later export appends only its new turn', async () => {
     const sb = await box();
     const store = newStore();
-    await run(sb, ['run', 'read the notes']);
-    const [id] = await sessionIds(sb);
+    const id = await newSession(sb, 'read the notes');
     const first = await exportSession(sb, id);
     writeFileSync(join(sb.root, 'one.json'), first);
     const r1 = ctx(store, ['import', 'opencode', join(sb.root, 'one.json')], { env: ENV });
@@ -95,8 +88,7 @@ describeAgent('opencode CLI (real)', agentMissing('opencode'), () => {
     const inst = ctx(store, ['hooks', 'install', 'opencode'], { cwd: sb.proj, env: ENV });
     expect(inst.code, inst.stderr).toBe(0);
     expect(readFileSync(join(sb.proj, '.opencode', 'plugin', 'ctx.js'), 'utf8')).toContain('ctx-plugin v1');
-    await run(sb, ['run', 'read the notes']);
-    const [id] = await sessionIds(sb);
+    const id = await newSession(sb, 'read the notes');
     await untilCommits(store, `opencode/${id}`, 1);
     expect(messagesOfDoc(materialized(store, `opencode/${id}`))).toEqual(messagesOfDoc(await exportSession(sb, id)));
     await run(sb, ['run', '-s', id, 'and again']);
@@ -111,8 +103,7 @@ describeAgent('opencode CLI (real)', agentMissing('opencode'), () => {
   it('an exported session resumes sending what opencode sends resuming its own', async () => {
     const sb = await box();
     const store = newStore();
-    await run(sb, ['run', 'read the notes']);
-    const [id] = await sessionIds(sb);
+    const id = await newSession(sb, 'read the notes');
     writeFileSync(join(sb.root, 'one.json'), await exportSession(sb, id));
     expect(ctx(store, ['import', 'opencode', join(sb.root, 'one.json')], { env: ENV }).code).toBe(0);
     const e = ctx(store, ['export', 'opencode', `opencode/${id}`, '--dir', sb.root, '--json'], { cwd: sb.proj, env: { ...ENV, HOME: sb.home, XDG_CONFIG_HOME: sb.env.XDG_CONFIG_HOME } });
@@ -161,8 +152,7 @@ describeAgent('opencode CLI (real)', agentMissing('opencode'), () => {
       promptTokens: (_n, body) => (isTitleRequest(body) ? 10 : agent++ === 0 ? 3900 : 10),
     });
     const store = newStore();
-    await run(sb, ['run', 'first turn']);
-    const [id] = await sessionIds(sb);
+    const id = await newSession(sb, 'first turn');
     await run(sb, ['run', '-s', id, 'second turn']);
     const doc = await exportSession(sb, id);
     writeFileSync(join(sb.root, 's.json'), doc);

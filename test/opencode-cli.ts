@@ -86,3 +86,12 @@ export async function exportSession(sb: Sandbox, id: string): Promise<string> {
   if (r.code !== 0) throw new Error(`opencode export ${id}: ${r.stderr}`);
   return r.stdout;
 }
+
+/** `opencode run MESSAGE…` starting a new session: its id, from the run's JSON events (no second opencode process to list sessions). */
+export async function newSession(sb: Pick<Sandbox, 'proj' | 'env'>, ...message: string[]): Promise<string> {
+  const r = await runCli(OPENCODE, ['run', '--format', 'json', ...message], sb.proj, sb.env, RUN_TIMEOUT_MS);
+  if (r.code !== 0) throw new Error(`opencode run: ${r.stderr}`);
+  const id = (JSON.parse(r.stdout.split('\n')[0]) as { sessionID?: unknown }).sessionID;
+  if (typeof id !== 'string' || !id.startsWith('ses_')) throw new Error(`opencode run printed no session id: ${r.stdout.slice(0, 200)}`);
+  return id;
+}

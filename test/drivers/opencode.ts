@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { agentBin } from '../agent-clis.js';
 import { messagesOf, startMockChat, text, toolCall, type MockChat } from '../mock-chat-api.js';
-import { agentRequests, isTitleRequest, sandboxConfig } from '../opencode-cli.js';
+import { agentRequests, isTitleRequest, newSession, sandboxConfig } from '../opencode-cli.js';
 import { SCRIPT, callText, check, resumeArgs, runCli, type DriverHandle, type ResumeDriver, type Row } from './driver.js';
 
 const OPENCODE = agentBin('opencode');
@@ -34,9 +34,7 @@ export const opencode: ResumeDriver<Handle, Record<string, unknown>> = {
     return { project, mock, dir, run, env: { HOME: run.HOME, XDG_CONFIG_HOME: run.XDG_CONFIG_HOME }, close: () => mock.close() };
   },
   async firstSession(h, prompt) {
-    check('opencode run', await runCli(OPENCODE, ['run', ...words(prompt)], h.project, h.run));
-    const list = check('opencode session list', await runCli(OPENCODE, ['session', 'list', '--format', 'json'], h.project, h.run));
-    const [session] = (JSON.parse(list.stdout) as { id: string }[]).map((s) => s.id);
+    const session = await newSession({ proj: h.project, env: h.run }, ...words(prompt));
     const exported = check('opencode export', await runCli(OPENCODE, ['export', session], h.project, h.run));
     const transcript = join(h.dir, `${session}.json`);
     writeFileSync(transcript, exported.stdout);
