@@ -107,7 +107,7 @@ export async function benchConversation() {
         new PerformanceObserver((l) => window.__long.push(...l.getEntries().map((e) => e.duration))).observe({ type: 'longtask', buffered: false });
       });
       // and the same tasks' CPU time (a trace's thread time): on two loaded cores a task's wall time is mostly waiting for a core
-      await browser.startTracing(page, { categories: ['devtools.timeline'] });
+      await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
       const started = performance.now();
       while ((await page.$eval('#messages', (el) => Number(el.dataset.loaded))) < SCROLLED) {
         await page.mouse.wheel(0, 20_000);
