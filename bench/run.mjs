@@ -136,7 +136,7 @@ try {
     } else if (b === 'conversation') {
       const r = await benchConversation();
       sections.push(r.markdown);
-      if (r.summary) targets.push(`- the conversation page, a ${r.summary.messages.toLocaleString('en-US')}-message session in a store of 1,000 sessions: first paint ${r.summary.cold.toFixed(0)} ms (server just started), ${r.summary.warm.toFixed(0)} ms again (a 10-message session's ${r.summary.peer.toFixed(0)} ms); scrolling ${r.summary.perPage.toFixed(0)} ms a page of 100, longest task ${r.summary.longest.toFixed(0)} ms`);
+      if (r.summary) targets.push(`- the conversation page, a ${r.summary.messages.toLocaleString('en-US')}-message session in a store of 1,000 sessions: first paint ${r.summary.cold.toFixed(0)} ms (server just started), ${r.summary.warm.toFixed(0)} ms again (a 10-message session's ${r.summary.peer.toFixed(0)} ms); scrolling ${r.summary.perPage.toFixed(0)} ms a page of 100, longest task ${r.summary.longest.toFixed(0)} ms (${r.summary.longestCpu.toFixed(0)} ms CPU)`);
     } else if (b === 'mcp') {
       const r = await benchMcp();
       sections.push(r.markdown);

@@ -166,7 +166,7 @@ describe('ctx serve over HTTP', () => {
     const first = async (path: string) => JSON.parse((await get(s.url + path)).body.split('\n')[0]);
     const keys = (r: object) => Object.keys(r).join(' ');
     expect(keys(await first('api/graph'))).toBe('v graph commit');
-    expect(keys(await first('api/messages?id=alice/auth-fix'))).toBe('v id total offset messages');
+    expect(keys(await first('api/messages?id=alice/auth-fix'))).toBe('v id total offset own messages');
     expect(keys(await first('api/diff?a=alice/auth-fix&b=review/finding-1'))).toBe('v a b stop base fork_point common total_a total_b only_a only_b');
     expect(keys((await first('api/diff?a=alice/auth-fix&b=review/finding-1')).only_a[0])).toBe('index message');
     expect(keys(await first('api/resume?id=alice/auth-fix&runtime=claude-code'))).toBe('v runtime title native command');

@@ -333,18 +333,26 @@ export function codeCommitJson(c: CodeCommit, files: DiffFile[]) {
 }
 
 /**
- * A page of a context's neutral messages: `total` in the whole context, `offset` of the first here.
+ * A page of a context's neutral messages: `total` in the whole context, `offset` of the first here,
+ * `own` the index of the first message the commit's own artifact holds (a search hit's entry N is own + N).
  * A tool call its runtime knows carries `view` (ToolView: edit, write, shell, todo, read, patch,
  * agent); a compaction's summary, or the first message after a clear, carries `divider`
  * ({kind, commit, summary}, serve/marks.ts).
  */
-export function messagesJson(id: string, total: number, offset: number, messages: readonly NeutralMessage[]) {
-  return { v: 1, id, total, offset, messages };
+export function messagesJson(id: string, total: number, offset: number, own: number, messages: readonly NeutralMessage[]) {
+  return { v: 1, id, total, offset, own, messages };
 }
 
 /** A hit on the search page: grep's record, and where the match is in its snippet (JavaScript string indices), null when it is not there. */
 export function searchHitJson(h: GrepHit, mark: [number, number] | null) {
   return { ...grepJson(h), mark };
+}
+
+/** The subagent run an agent call started, kept on a branch of its own: its messages are /api/messages?id=ID&stop=STOP (the run's own commits). */
+export interface SubagentRun {
+  id: string;
+  stop: string;
+  branch: string;
 }
 
 /** A compaction or a clear before a message of the web view (`summary`: the message is the compaction's summary itself). */

@@ -1,15 +1,16 @@
 // What the web view draws of a context beyond its messages, found once per context read: each tool
 // call's neutral view (asked of the runtime whose format holds it: the page knows no tool names),
 // and where a compaction or a clear sits in the conversation (the commit types say, not the text).
-import { partMessages, type ContextPart } from '../api/read/context-reader.js';
+import { partMessages, readParts, type ContextPart, type ContextRead } from '../api/read/context-reader.js';
+import type { RepoContext } from '../api/repo/repo-context.js';
 import type { ToolReader } from '../api/search/effects.js';
 import type { ToolView } from '../api/capture/runtime.js';
 import type { Block, NeutralMessage, ToolCallBlock } from '../core/neutral.js';
 import { fullId } from '../core/ids.js';
-import type { Divider } from '../output/records.js';
+import type { Divider, SubagentRun } from '../output/records.js';
 
-/** A tool call as the web view sends it: with its view when its runtime has one. */
-export type ViewedCall = ToolCallBlock & { view?: ToolView };
+/** A tool call as the web view sends it: with its view when its runtime has one, and the subagent run an agent call started when it is on a branch of its own (subagents.ts). */
+export type ViewedCall = ToolCallBlock & { view?: ToolView; run?: SubagentRun };
 /** A message as the web view sends it: a compaction's summary, or the first message after a clear, says so. */
 export type ViewedMessage = NeutralMessage & { divider?: Divider };
 
@@ -30,13 +31,14 @@ const key = (m: NeutralMessage) => `${m.role}\0${JSON.stringify(m.content)}`;
 
 /**
  * Marks, in a run's messages, each compaction's summary (the first message its commit holds, read
- * alone) and the first message after a clear (a compaction that holds none). Only the compaction
- * commits and the commit after a clear are read again: a run without one costs nothing.
+ * alone) and the first message after a clear (a compaction that holds none, or one the walk passed
+ * over: `passed`, by the part after it). Only the compaction commits and the part after a clear are
+ * read again: a run without one costs nothing.
  */
-export function markDividers(run: readonly ContextPart[], messages: ViewedMessage[]): void {
-  if (!run.some((p) => p.type === 'compaction')) return;
+export function markDividers(run: readonly ContextPart[], messages: ViewedMessage[], passed: ReadonlyMap<ContextPart, Divider> = new Map()): void {
+  if (!run.some((p) => p.type === 'compaction' || passed.has(p))) return;
   let from = 0;
-  let cleared: ContextPart | null = null;
+  let waiting: Divider | null = null;
   const mark = (first: NeutralMessage, divider: Divider) => {
     const k = key(first);
     const at = messages.findIndex((m, i) => i >= from && key(m) === k);
@@ -45,14 +47,36 @@ export function markDividers(run: readonly ContextPart[], messages: ViewedMessag
     from = at + 1;
   };
   for (const p of run) {
-    if (p.type !== 'compaction' && cleared === null) continue;
+    waiting = passed.get(p) ?? waiting;
+    if (p.type !== 'compaction' && waiting === null) continue;
     const own = partMessages(p);
-    if (cleared !== null && own.length) {
-      mark(own[0], { kind: 'clear', commit: fullId(cleared.oid), summary: false });
-      cleared = null;
-    }
-    if (p.type !== 'compaction') continue;
-    if (own.length) mark(own[0], { kind: 'compaction', commit: fullId(p.oid), summary: true });
-    else cleared = p;
+    if (p.type !== 'compaction') {
+      if (own.length) mark(own[0], waiting!), (waiting = null);
+    } else if (own.length) {
+      mark(own[0], { kind: 'compaction', commit: fullId(p.oid), summary: true });
+      waiting = null;
+    } else waiting = { kind: 'clear', commit: fullId(p.oid), summary: false };
   }
+}
+
+/**
+ * The dividers of the synthetic compactions a walk passed over (`--stop root` reads through a ctx
+ * clear or ctx compact), by the part after each: a clear when it holds no message, else a compaction
+ * whose summary is on its own commit's page.
+ */
+export async function passedDividers(repo: RepoContext, parts: readonly ContextPart[], passed: ContextRead['passed']): Promise<Map<ContextPart, Divider>> {
+  const out = new Map<ContextPart, Divider>();
+  const later = passed.filter((p) => p.before < parts.length);
+  if (later.length === 0) return out;
+  const read = await readParts(repo, later.map((p) => p.commit));
+  later.forEach((p, i) => {
+    let held = 1;
+    try {
+      held = partMessages(read[i]).length;
+    } catch {
+      // a format this build cannot read: still a compaction
+    }
+    out.set(parts[p.before], { kind: held ? 'compaction' : 'clear', commit: fullId(p.commit.oid), summary: false });
+  });
+  return out;
 }

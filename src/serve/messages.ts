@@ -2,16 +2,19 @@
 // neutral model materialize translates through), each tool call with its view and each compaction
 // marked (marks.ts), kept for the few commits looked at last, and handed out a page at a time so a
 // 2,000-turn session opens without sending it whole.
-import { neutralRuns, parseStop, readContext } from '../api/read/context-reader.js';
+import { neutralRuns, parseStop, partMessages, readContext, type ContextPart } from '../api/read/context-reader.js';
 import { toolReader, type ToolReader } from '../api/search/effects.js';
 import type { RepoContext } from '../api/repo/repo-context.js';
 import type { NeutralMessage } from '../core/neutral.js';
-import { markDividers, withViews, type ViewedMessage } from './marks.js';
+import { attachSubagentRuns } from './subagents.js';
+import { markDividers, passedDividers, withViews, type ViewedMessage } from './marks.js';
 
 export interface ContextMessages {
   /** `ctx-<40 hex>` */
   id: string;
   messages: ViewedMessage[];
+  /** the index of the first message the commit's own artifact holds: a search hit's entry N is message own + N */
+  own: number;
 }
 
 /** The most recently read contexts, by commit (a commit's context never changes). */
@@ -44,12 +47,25 @@ export class MessageCache {
 }
 
 async function read(repo: RepoContext, oid: string, stop: Awaited<ReturnType<typeof parseStop>>, reader: Promise<ToolReader>): Promise<ContextMessages> {
-  const { parts } = await readContext(repo, oid, stop);
+  const { parts, passed } = await readContext(repo, oid, stop);
   const tools = await reader;
+  const before = await passedDividers(repo, parts, passed);
   const messages = neutralRuns(parts).flatMap(({ run, messages }) => {
     const viewed: ViewedMessage[] = withViews(messages, run[0].format, tools);
-    markDividers(run, viewed);
+    markDividers(run, viewed, before);
     return viewed;
   });
-  return { id: `ctx-${oid}`, messages };
+  await attachSubagentRuns(repo, parts, messages);
+  return { id: `ctx-${oid}`, messages, own: ownFrom(parts, oid, messages.length) };
+}
+
+/** Where the tip's own messages start: after the parts before it (a snapshot holds them all: 0); past the end when the tip holds none here. */
+function ownFrom(parts: readonly ContextPart[], oid: string, total: number): number {
+  const tip = parts[parts.length - 1];
+  if (tip?.oid !== oid) return total;
+  try {
+    return Math.max(0, total - partMessages(tip).length);
+  } catch {
+    return total;
+  }
 }

@@ -77,11 +77,11 @@ export async function api(repo: RepoContext, cache: MessageCache, url: URL, cwd:
       return lines([materializedJson(await materialize(repo, id, { since: defaultSince(repo, id, {}) }), true)]);
     }
     case '/api/messages': {
-      const { id, messages } = await cache.get(repo, required(q, 'id'), q.get('stop') ?? undefined);
+      const { id, messages, own } = await cache.get(repo, required(q, 'id'), q.get('stop') ?? undefined);
       const offset = count(q, 'offset') ?? 0;
       const limit = Math.min(count(q, 'limit') ?? 100, PAGE_LIMIT);
       // a part past 64 Ki characters goes out cut (`cut` says how long it is): the page asks for the rest
-      return lines([messagesJson(id, messages.length, offset, messages.slice(offset, offset + limit).map((m) => cutMessage(m)))]);
+      return lines([messagesJson(id, messages.length, offset, own, messages.slice(offset, offset + limit).map((m) => cutMessage(m)))]);
     }
     case '/api/part': {
       const { id, messages } = await cache.get(repo, required(q, 'id'), q.get('stop') ?? undefined);

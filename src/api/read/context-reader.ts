@@ -36,6 +36,8 @@ export interface ContextRead {
   stop: Stop;
   /** the commits whose artifacts make up the context, oldest first */
   parts: ContextPart[];
+  /** the synthetic compactions (ctx clear, ctx compact) the walk passed over, oldest first: `before`, the index in parts of the part after it */
+  passed: { commit: Walked; before: number }[];
 }
 
 /** `compaction`, `root` or an ancestor spec → the stop of a walk. */
@@ -54,7 +56,20 @@ export async function readContext(ctx: RepoContext, tip: string, stop: Stop, opt
 /** The walk alone: which commits make up the context at `tip`, oldest first, without reading a blob. */
 export async function walkContext(ctx: RepoContext, tip: string, stop: Stop, spec = tip): Promise<Omit<ContextRead, 'parts'> & { parts: Walked[] }> {
   const walked = await walkToStop(ctx, tip, stop, spec);
-  return { tip, tipFormat: walked[0].format, stop, parts: contributing(walked) };
+  const parts = contributing(walked);
+  return { tip, tipFormat: walked[0].format, stop, parts, passed: passedOver(walked, parts) };
+}
+
+/** The compactions of a walk (newest first) that do not contribute, each with where it sits among the parts (oldest first). */
+function passedOver(walked: readonly Walked[], parts: readonly Walked[]): ContextRead['passed'] {
+  const kept = new Set(parts);
+  const out: ContextRead['passed'] = [];
+  let before = 0;
+  for (let i = walked.length - 1; i >= 0; i--) {
+    if (kept.has(walked[i])) before++;
+    else if (walked[i].type === 'compaction') out.push({ commit: walked[i], before });
+  }
+  return out;
 }
 
 /**

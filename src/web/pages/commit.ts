@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 import { api, copyButton, h, link, main, plural, short, show, type Commit, type Page, type Resume, type Runtime } from '../ui/dom.js';
-import { FIRST_PAGE, messagePages } from '../ui/messages.js';
+import { FIRST_PAGE, firstOffset, messagePages, targetOf } from '../ui/messages.js';
 import { codeCommits } from './code.js';
 
 // ---- a commit: metadata, annotations, resume commands, its context's messages page by page
@@ -17,7 +17,9 @@ function sessionLine(source: Record<string, unknown> | undefined): HTMLElement |
 export async function commitPage(id: string): Promise<void> {
   // the first page of messages is asked for with the commit, not after it
   const stop = new URLSearchParams(location.search).get('stop') === 'root' ? 'root' : 'compaction';
-  const first = api<Page>('messages', { id, stop, offset: 0, limit: FIRST_PAGE });
+  // a message named in the hash (a search hit, a message's link): the list may start near it
+  const target = targetOf(location.hash);
+  const first = api<Page>('messages', { id, stop, offset: firstOffset(target), limit: FIRST_PAGE });
   first.catch(() => {}); // a missing commit is reported by show
   const [c] = await api<Commit>('show', { id });
   document.title = `${c.summary || short(c.id)} · ctx`;
@@ -55,7 +57,7 @@ export async function commitPage(id: string): Promise<void> {
   const titled = sessionLine(m.source);
   show(h('h1', {}, c.summary || short(c.id)), ...(titled ? [titled] : []), meta, ...(noted ? [noted] : []), nav, ...(led ? [led] : []), resume, count, list);
   // the messages first: a resume command renders the whole session on the server
-  await messagePages(c.id, stop, list, count, first);
+  await messagePages(c.id, stop, list, count, first, target);
   const runtimes = (await api<Runtime>('runtimes')).sort((x, y) => Number(y.formats.includes(m.format)) - Number(x.formats.includes(m.format)));
   resume.replaceChildren(h('h2', {}, 'Resume'), ...runtimes.map((r) => resumeSlot(c.id, r, r.formats.includes(m.format))));
 }

@@ -64,7 +64,7 @@ function group(branch: string, hits: Hit[]): HTMLElement {
     ...hits.map((hit) =>
       h(
         'a',
-        { class: 'hit', href: `/${hit.commit}`, 'data-commit': hit.commit, 'data-entry': String(hit.entry) },
+        { class: 'hit', href: `/${hit.commit}#entry-${hit.entry}`, 'data-commit': hit.commit, 'data-entry': String(hit.entry) },
         h('span', { class: 'where' }, h('span', { class: 'mono id', title: hit.commit }, short(hit.commit)), ` · entry ${hit.entry} · ${hit.role}${hit.at ? ` · ${hit.at.slice(0, 16).replace('T', ' ')}` : ''}`),
         h('span', { class: 'snippet mono' }, ...marked(hit.snippet, hit.mark)),
       ),

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 // What every view of the page uses: elements built from text only, the API's JSON lines, links to commits.
 import type { blameLineJson, sessionSummaryJson, codeCommitJson, commitJson, diffJson, fileTouchJson, graphLineJson, messagesJson, partJson, resumeJson, runtimeJson, searchHitJson, whyJson } from '../../output/records.js';
-export type { Cut, Divider } from '../../output/records.js';
+export type { Cut, Divider, SubagentRun } from '../../output/records.js';
 
 export type Commit = ReturnType<typeof commitJson>;
 export type GraphLine = ReturnType<typeof graphLineJson>;

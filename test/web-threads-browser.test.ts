@@ -1,0 +1,233 @@
+// Three parts of the conversation page, in headless chromium: a Claude Code subagent kept on its own
+// branch drawn inside the Task call that started it (loaded when the call opens); a search hit that
+// opens its message, also one deep in a long session (the list starts a few messages before it);
+// a ctx clear shown as a divider when the whole chain is read (?stop=root). Plus their API records.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { describeBrowser, layoutProblems, openPage, ready, shot } from './browser-kit.js';
+import { ctx, newStore, tempDir } from './helpers.js';
+import { FIXED, raw, startServe, type Served } from './serve-kit.js';
+
+const SESSION = '7d2c9a10-4b1e-4c3f-9a8b-1c2d3e4f5a6b';
+const AGENT = 'a5f3e2d1c0b9a8f7';
+const PROMPT = 'List the files under src/ that **parse** dates.';
+const at = (n: number) => new Date(Date.UTC(2026, 2, 4, 9, 0, n)).toISOString();
+const line = (n: number, type: 'user' | 'assistant', content: unknown, extra: Record<string, unknown> = {}) => ({
+  type,
+  sessionId: SESSION,
+  cwd: '/home/alex/src/cal',
+  version: '2.1.330',
+  isSidechain: false,
+  uuid: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+  parentUuid: n ? `00000000-0000-4000-8000-${String(n - 1).padStart(12, '0')}` : null,
+  timestamp: at(n),
+  message: type === 'user' ? { role: 'user', content } : { id: `msg_${n}`, role: 'assistant', model: 'claude-opus-4-5-20251101', content },
+  ...extra,
+});
+const jsonl = (lines: object[]) => lines.map((l) => `${JSON.stringify(l)}\n`).join('');
+
+/** A session whose Task call's subagent transcript is a file of its own (agent-<id>.jsonl), both imported: the agent's branch starts at the Task's commit. */
+function subagentStore(): { store: string; tip: string; agentBranch: string } {
+  const dir = tempDir();
+  const main = join(dir, `${SESSION}.jsonl`);
+  writeFileSync(
+    main,
+    jsonl([
+      line(0, 'user', 'Which files parse dates?'),
+      line(1, 'assistant', [{ type: 'tool_use', id: 'toolu_task_9', name: 'Task', input: { description: 'Find date parsing', subagent_type: 'Explore', prompt: PROMPT } }]),
+      line(2, 'user', [{ type: 'tool_result', tool_use_id: 'toolu_task_9', content: 'src/when.ts and src/range.ts parse dates.' }], { toolUseResult: { agentId: AGENT } }),
+      line(3, 'assistant', [{ type: 'text', text: 'Two files: `src/when.ts` and `src/range.ts`.' }]),
+    ]),
+  );
+  const agent = join(dir, `agent-${AGENT}.jsonl`);
+  const side = (n: number, type: 'user' | 'assistant', content: unknown) => ({ ...line(n, type, content), isSidechain: true, agentId: AGENT, uuid: `10000000-0000-4000-8000-${String(n).padStart(12, '0')}`, parentUuid: n === 10 ? null : `10000000-0000-4000-8000-${String(n - 1).padStart(12, '0')}` });
+  writeFileSync(
+    agent,
+    jsonl([
+      { ...side(10, 'user', PROMPT), sourceToolAssistantUUID: line(1, 'assistant', []).uuid },
+      side(11, 'assistant', [{ type: 'tool_use', id: 'toolu_grep_1', name: 'Bash', input: { command: 'grep -rl Date.parse src' } }]),
+      side(12, 'user', [{ type: 'tool_result', tool_use_id: 'toolu_grep_1', content: 'src/when.ts\nsrc/range.ts' }]),
+      side(13, 'assistant', [{ type: 'text', text: 'src/when.ts and src/range.ts parse dates.' }]),
+    ]),
+  );
+  const store = newStore();
+  for (const file of [main, agent]) {
+    const r = ctx(store, ['import', 'claude-code', file], { env: FIXED });
+    if (r.code !== 0) throw new Error(r.stderr);
+  }
+  const tip = JSON.parse(ctx(store, ['show', `claude/${SESSION}`, '--json'], { env: FIXED }).stdout).id;
+  return { store, tip, agentBranch: `claude/${SESSION}.agent-${AGENT}` };
+}
+
+/** A session of `turns` turns (a prompt and an answer each) with a needle in the answer of turn 2 and of turn 120. */
+function longStore(turns = 150): { store: string } {
+  const dir = tempDir();
+  const file = join(dir, `${SESSION}.jsonl`);
+  const lines: object[] = [];
+  for (let i = 0; i < turns; i++) {
+    lines.push(line(2 * i, 'user', `Step ${i}: go on.`));
+    lines.push(line(2 * i + 1, 'assistant', [{ type: 'text', text: i === 2 ? 'The early needle-early is here.' : i === 120 ? 'Found the needle-deep at last.' : `Step ${i} done.` }]));
+  }
+  writeFileSync(file, jsonl(lines));
+  const store = newStore();
+  const r = ctx(store, ['import', 'claude-code', file, '-b', 'long'], { env: FIXED });
+  if (r.code !== 0) throw new Error(r.stderr);
+  return { store };
+}
+
+/** A session, a ctx clear, and a turn after it. */
+function clearedStore(): { store: string; clear: string; tip: string } {
+  const dir = tempDir();
+  const file = join(dir, `${SESSION}.jsonl`);
+  writeFileSync(file, jsonl([line(0, 'user', 'First task.'), line(1, 'assistant', [{ type: 'text', text: 'First answer.' }])]));
+  const store = newStore();
+  const ok = (args: string[], input?: string) => {
+    const r = ctx(store, args, { env: FIXED, input });
+    if (r.code !== 0) throw new Error(r.stderr);
+    return r.stdout;
+  };
+  ok(['import', 'claude-code', file, '-b', 'work']);
+  const clear = JSON.parse(ok(['clear', 'work', '--json'])).id;
+  const tip = JSON.parse(ok(['checkpoint', '-b', 'work', '--format', 'claude-code-v1', '--json', '-'], jsonl([line(2, 'user', 'A new task after the clear.')]))).id;
+  return { store, clear, tip };
+}
+
+const page1 = async (url: string, path: string) => JSON.parse((await raw(url, path)).body.trim());
+
+describe('/api/messages: a subagent run, where the commit’s own messages start, a clear under ?stop=root', () => {
+  const served: Served[] = [];
+  afterAll(async () => {
+    for (const s of served) await s.stop();
+  });
+
+  it('an agent call carries the run on its own branch; the run reads from its first commit', async () => {
+    const { store, tip, agentBranch } = subagentStore();
+    const s = await startServe(store, [], FIXED);
+    served.push(s);
+    const p = await page1(s.url, `/api/messages?id=${tip}&stop=root`);
+    const agentTip = JSON.parse(ctx(store, ['show', agentBranch, '--json'], { env: FIXED }).stdout).id;
+    const call = p.messages[1].content[0];
+    expect([call.name, call.view.kind, call.run.branch, call.run.id]).toEqual(['Task', 'agent', agentBranch, agentTip]);
+    const run = await page1(s.url, `/api/messages?id=${call.run.id}&stop=${call.run.stop}`);
+    expect(run.messages.map((m: any) => [m.role, m.author ?? null, m.content.map((b: any) => b.type).join(',')])).toEqual([
+      ['user', 'subagent', 'text'],
+      ['assistant', 'subagent', 'tool_call'],
+      ['tool', 'subagent', 'tool_result'],
+      ['assistant', 'subagent', 'text'],
+    ]);
+    expect(run.messages[0].content[0].text).toBe(PROMPT);
+  });
+
+  it('own: the index of the first message the commit itself holds', async () => {
+    const { store } = longStore(6);
+    const s = await startServe(store, [], FIXED);
+    served.push(s);
+    const log = ctx(store, ['log', 'long', '--json'], { env: FIXED }).stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const pages = await Promise.all(log.map((c: { id: string }) => page1(s.url, `/api/messages?id=${c.id}&limit=1`)));
+    // one commit a turn, newest first: each turn's prompt is its own first message
+    expect(pages.map((p) => [p.total, p.own])).toEqual([[12, 10], [10, 8], [8, 6], [6, 4], [4, 2], [2, 0]]);
+  });
+
+  it('?stop=root reads through a ctx clear and marks the message after it', async () => {
+    const { store, clear, tip } = clearedStore();
+    const s = await startServe(store, [], FIXED);
+    served.push(s);
+    const root = await page1(s.url, `/api/messages?id=${tip}&stop=root`);
+    expect(root.messages.map((m: any) => [m.content[0].text, m.divider ?? null])).toEqual([
+      ['First task.', null],
+      ['First answer.', null],
+      ['A new task after the clear.', { kind: 'clear', commit: clear, summary: false }],
+    ]);
+    // from the nearest compaction (the clear) the same divider
+    const near = await page1(s.url, `/api/messages?id=${tip}`);
+    expect(near.messages.map((m: any) => m.divider ?? null)).toEqual([{ kind: 'clear', commit: clear, summary: false }]);
+  });
+});
+
+describeBrowser('subagents nested, search hits opening their message, a clear divider', () => {
+  const served: Served[] = [];
+  afterAll(async () => {
+    for (const s of served) await s.stop();
+  });
+
+  it('the Task call holds its subagent run from its branch, folded, drawn when opened; no overflow at 1400 and 375 px', async () => {
+    const { store, tip, agentBranch } = subagentStore();
+    const s = await startServe(store, [], FIXED);
+    served.push(s);
+    for (const width of [1400, 375]) {
+      const { page, errors } = await openPage(width);
+      await page.goto(`${s.url}${tip}?stop=root`);
+      await ready(page, `/${tip}?stop=root`);
+      const task = 'details.tool[data-view="agent"]';
+      expect(await page.$eval(task, (el) => [(el as HTMLDetailsElement).open, el.querySelector('summary')!.textContent, el.querySelectorAll('article.msg').length])).toEqual([false, 'Task (Explore) Find date parsing · subagent run', 0]);
+      await page.click(`${task} > summary`);
+      await page.waitForSelector(`${task} .subagent-messages article.msg`);
+      expect(await page.textContent(`${task} > summary`)).toBe('Task (Explore) Find date parsing · 4 subagent messages');
+      expect(await page.textContent(`${task} .run-branch`)).toBe(`on its branch ${agentBranch}`);
+      // the prompt, the subagent's own shell call with its result, its answer; the tool result's message folded into its call
+      const nested = await page.$$eval(`${task} .subagent-messages > article.msg`, (els) => els.map((el) => [el.getAttribute('data-role'), el.id, el.classList.contains('folded')]));
+      expect(nested).toEqual([
+        ['user', '', false],
+        ['assistant', '', false],
+        ['tool', '', true],
+        ['assistant', '', false],
+      ]);
+      expect(await page.textContent(`${task} .subagent-messages article.msg:first-child .text strong`)).toBe('parse');
+      expect(await page.textContent(`${task} .subagent-messages details.tool[data-view="shell"] > summary`)).toBe('$ grep -rl Date.parse src');
+      expect(await page.textContent(`${task} .subagent-messages details.tool[data-view="shell"] .result`)).toBe('src/when.ts\nsrc/range.ts');
+      expect(await page.textContent(`${task} .subagent-messages article.msg:last-child .text p`)).toBe('src/when.ts and src/range.ts parse dates.');
+      // the main list holds the session's own four messages only
+      expect(await page.$$eval('#messages > .block > article.msg', (els) => els.map((el) => el.id))).toEqual(['m-0', 'm-1', 'm-2', 'm-3']);
+      await shot(page, `web-subagent-${width}`);
+      expect(await layoutProblems(page)).toEqual([]);
+      expect(errors).toEqual([]);
+      await page.context().close();
+    }
+  });
+
+  it('a search hit opens its message, marked and in view, also deep in a long session where the list starts near it', async () => {
+    const { store } = longStore();
+    const s = await startServe(store, [], FIXED);
+    served.push(s);
+    for (const [needle, index, earlier] of [
+      ['needle-early', 5, null],
+      ['needle-deep', 241, '238 earlier messages not shown · show from the start'],
+    ] as const) {
+      const { page, errors } = await openPage(1400);
+      await page.goto(`${s.url}search?q=${needle}`);
+      await ready(page, `/search?q=${needle}`);
+      const href = await page.getAttribute('a.hit', 'href');
+      const commit = JSON.parse((await raw(s.url, `/api/grep?q=${needle}&fixed=1`)).body.trim());
+      expect(href).toBe(`/${commit.commit}#entry-1`);
+      await page.click('a.hit');
+      await ready(page, `/${commit.commit}`);
+      expect(new URL(page.url()).hash).toBe('#entry-1');
+      expect(await page.$$eval('.target', (els) => els.map((el) => [el.id, el.querySelector('.text')!.textContent]))).toEqual([[`m-${index}`, needle === 'needle-early' ? 'The early needle-early is here.' : 'Found the needle-deep at last.']]);
+      const box = await page.$eval('.target', (el) => {
+        const r = el.getBoundingClientRect();
+        return r.top >= 0 && r.bottom <= innerHeight;
+      });
+      expect(box).toBe(true);
+      expect(await page.$$eval('p.earlier', (els) => els.map((el) => el.textContent))).toEqual(earlier ? [earlier] : []);
+      // a message's own link opens it the same way
+      expect(await page.getAttribute(`#m-${index} a.index`, 'href')).toBe(`#m-${index}`);
+      expect(errors).toEqual([]);
+      await page.context().close();
+    }
+  });
+
+  it('?stop=root shows the clear as a divider above the message after it', async () => {
+    const { store, clear, tip } = clearedStore();
+    const s = await startServe(store, [], FIXED);
+    served.push(s);
+    const { page, errors } = await openPage(375);
+    await page.goto(`${s.url}${tip}?stop=root`);
+    await ready(page, `/${tip}?stop=root`);
+    expect(await page.$$eval('.divider', (els) => els.map((el) => [el.className, (el as HTMLElement).dataset.commit, el.textContent, el.closest('article')!.id]))).toEqual([['divider clear', clear, `context cleared ${clear.slice(0, 16)}`, 'm-2']]);
+    expect(await page.textContent('#m-2 .text')).toBe('A new task after the clear.');
+    expect(await layoutProblems(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+});
