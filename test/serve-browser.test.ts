@@ -196,18 +196,15 @@ describeBrowser('ctx serve in headless chromium', () => {
     try {
       const { page, errors } = await openPage();
       const id = JSON.parse(ctx(store, ['show', 'big', '--json'], { env: FIXED }).stdout).id;
-      const started = Date.now();
       await page.goto(`${s.url}${id}`);
       await page.waitForSelector('article.msg');
-      const firstPaint = Date.now() - started;
       expect(await page.$eval('#messages', (el) => (el as HTMLElement).dataset.total)).toBe('4000');
       // one page at first, not the whole session
       expect(await page.locator('article.msg').count()).toBe(40);
       await page.mouse.wheel(0, 100_000);
       await page.waitForFunction(() => document.querySelectorAll('article.msg').length === 140);
       expect(await page.textContent('#m-120 .text')).toBe('question 60');
-      // under a second on a quiet machine (bench/serve.mjs measures it); generous here, beside other tests
-      expect(firstPaint).toBeLessThan(5000);
+      // how fast the first page paints is bench/serve.mjs's to measure, never a timed assertion here
       expect(errors).toEqual([]);
       await page.context().close();
     } finally {
