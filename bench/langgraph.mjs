@@ -29,6 +29,21 @@ function bytesUnder(path) {
   return readdirSync(path).reduce((n, e) => n + bytesUnder(join(path, e)), 0);
 }
 
+/** `git gc` of a store whose savers are closed: after their background `gc --auto` is done (two repacks at once fail) and once more if one started meanwhile. */
+async function gcAfterSavers(path) {
+  const settled = async () => {
+    for (let i = 0; i < 600 && existsSync(join(path, 'gc.pid')); i++) await new Promise((r) => setTimeout(r, 200));
+  };
+  await settled();
+  try {
+    git(path, ['gc', '--quiet']);
+  } catch {
+    await new Promise((r) => setTimeout(r, 2000));
+    await settled();
+    git(path, ['gc', '--quiet']);
+  }
+}
+
 const p99 = (xs) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.99))];
 
 /** An agent loop: each step counts; every 10th adds a ~200-byte message (LangChain's (de)serialization of long message lists would otherwise be all there is to measure). */
@@ -133,13 +148,20 @@ export async function benchLangGraph({ steps = 1000, samples = 100 } = {}) {
     }
   const checkpoints = history.ctx.length;
   await ctxSaver.close();
-  git(storePath, ['gc', '--quiet']);
+  await gcAfterSavers(storePath);
   const packed = bytesUnder(join(storePath, 'objects'));
+  let gcFailed = null;
   if (savers.before) {
     await savers.before.close();
-    git(join(dir, 'before.git'), ['gc', '--quiet']);
+    try {
+      await gcAfterSavers(join(dir, 'before.git'));
+    } catch (e) {
+      // the other build's store is its own finding, not a reason to lose this run's table
+      gcFailed = String(e.message).split('\n').slice(0, 2).join(' ');
+      progress(`langgraph: git gc of the ${beforeDir} store failed: ${gcFailed}`);
+    }
   }
-  const packedBefore = savers.before ? bytesUnder(join(dir, 'before.git', 'objects')) : 0;
+  const packedBefore = savers.before && !gcFailed ? bytesUnder(join(dir, 'before.git', 'objects')) : NaN;
   const cols = Object.keys(savers);
   // a row: each saver's number (lower is better), and which of ctx and SqliteSaver wins
   const row = (label, value, show = (v) => v.toFixed(2)) => [label, ...cols.map((k) => show(value(k))), value('ctx') < value('sqlite') ? '**ctx**' : 'sqlite'];
@@ -166,6 +188,7 @@ export async function benchLangGraph({ steps = 1000, samples = 100 } = {}) {
       `${steps / ROUND} interleaved invokes of ${ROUND} steps; then ${samples} awaited puts (a checkpoint one message longer) and getTuples, ` +
       `2 lists of the thread and 5 forks, interleaved. ctx: the git engine, storage = \`objects/\` + \`refs/\`; SqliteSaver: the database file (+ WAL).\n`,
     table(['', 'CtxSaver', 'SqliteSaver', ...(savers.before ? [`CtxSaver (${beforeDir})`] : []), 'faster / smaller'], rows),
+    ...(gcFailed ? ['', `\`git gc\` of the ${beforeDir} store failed: ${gcFailed}`] : []),
     '',
   ].join('\n');
   return { markdown, summary: { rows } };

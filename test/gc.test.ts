@@ -1,6 +1,8 @@
 // ctx gc: packing, retention (--prune-expired) with what it must keep, auto-pack after writes,
 // and a gc racing concurrent writers. Checked with native git.
 import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXED_ENV, checkpointLoop, ctx, fsck, git, newStore, objectCount, refSnapshot, shellCtx, tempDir } from './helpers.js';
@@ -234,6 +236,26 @@ describe('auto-pack', () => {
       expect(ctx(store, ['verify', '--all'], { env }).stdout).toBe('ok 400 commits\n');
     }
     expect(counts).toEqual(['count: 1600 in-pack: 0', 'count: 0 in-pack: 1600']);
+  }, 60_000);
+
+  it('a write does not start git gc --auto while a live gc holds gc.pid, and does once its holder is gone', () => {
+    const file = transcript(tempDir(), 400);
+    const gone = spawnSync('true').pid!; // exited: a gc.pid naming it was left by a killed gc
+    const runs: { count: string; gcs: number }[] = [];
+    for (const holder of [process.pid, gone]) {
+      const store = newStore();
+      git(store, ['config', 'gc.autoDetach', 'false']);
+      writeFileSync(join(store, 'gc.pid'), `${holder} ${hostname()}`);
+      const trace = join(tempDir(), 'trace');
+      const r = ctx(store, ['--engine', 'isogit', 'import', 'claude-code', file, '-b', 'imported'], { env: { ...env, ...autoPackGlobally('256'), GIT_TRACE: trace } });
+      expect(r).toMatchObject({ code: 0, stderr: '' });
+      const traced = existsSync(trace) ? readFileSync(trace, 'utf8') : '';
+      runs.push({ count: objectCount(store), gcs: traced.split('\n').filter((l) => /trace: built-in: git gc --auto/.test(l)).length });
+    }
+    expect(runs).toEqual([
+      { count: 'count: 1600 in-pack: 0', gcs: 0 },
+      { count: 'count: 0 in-pack: 1600', gcs: 1 },
+    ]);
   }, 60_000);
 
   it('without git on PATH, ctx packs them itself after the write', () => {

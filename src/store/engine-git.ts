@@ -8,7 +8,7 @@ import { fastImport } from './fast-import.js';
 import { drained, gitEnv, gitError, run, spawnGit, spoolFile } from './git-process.js';
 import { fitsLoose, writeLooseCommits } from './loose-objects.js';
 import { writePackedCommits } from './pack-write.js';
-import { findByPrefix } from './object-ids.js';
+import { objectLookup } from './object-ids.js';
 import { UnreadableObject } from './damage.js';
 import { walkFirstParents } from './objects.js';
 
@@ -295,7 +295,7 @@ export function createGitEngine(gitdir: string): Engine {
     // a checkpoint's few objects are written in-process; bulk writes (imports, notes) go to fast-import
     writeCommits: async (specs, opts) => {
       if (!fitsLoose(specs)) return fastImport(dir, specs);
-      const exists = (oid: string) => objectExists(dir, oid);
+      const exists = objectsExist(dir);
       return opts?.pack ? writePackedCommits(dir, specs, exists) : writeLooseCommits(dir, specs, exists);
     },
 
@@ -341,14 +341,19 @@ function parseChain(out: Buffer): ChainLink[] {
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
 /**
- * Whether an object is in the store. A miss is looked for again: a directory listing taken while a
- * repack (`git gc --auto`, which a write may start) renames its pack in and deletes the old ones can
- * show neither, so only a miss three times over is one.
+ * Whether objects are in the store, for one write: one listing of the packs serves every id. A miss
+ * is looked for again in a new listing: one taken while a repack (`git gc --auto`, which a write may
+ * start) renames its pack in and deletes the old ones can show neither, so only a miss three times
+ * over is one.
  */
-function objectExists(gitdir: string, oid: string): boolean {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    if (findByPrefix(gitdir, oid).length > 0) return true;
-    Atomics.wait(pause, 0, 0, 10 * (attempt + 1));
-  }
-  return false;
+function objectsExist(gitdir: string): (oid: string) => boolean {
+  let lookup = objectLookup(gitdir);
+  return (oid) => {
+    for (let attempt = 0; ; attempt++) {
+      if (lookup?.(oid)) return true;
+      if (attempt === 2) return false;
+      Atomics.wait(pause, 0, 0, 10 * (attempt + 1));
+      lookup = objectLookup(gitdir);
+    }
+  };
 }

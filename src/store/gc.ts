@@ -1,5 +1,6 @@
 // Packing and pruning the object store with native git (`git gc`, `git gc --auto`), what the
 // objects take on disk, and dropping derived data (ctx/cache, ctx/hooks) of commits that are gone.
+import { hostname } from 'node:os';
 import { closeSync, lstatSync, openSync, readFileSync, readSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { gitEnv, run, spawnGit } from './git-process.js';
@@ -71,6 +72,26 @@ export function tooManyPacks(gitdir: string): boolean {
   let n = 0;
   for (const name of list(join(gitdir, 'objects', 'pack'))) if (name.endsWith('.idx') && ++n > AUTO_PACK_LIMIT) return true;
   return false;
+}
+
+/** git treats a gc.pid younger than this as a gc still running (gc.c, lock_repo_for_gc). */
+const GC_PID_FRESH_MS = 12 * 60 * 60 * 1000;
+
+/**
+ * Whether a gc holds the store's gc.pid (a writer's background `gc --auto`): one stat. git would
+ * find the same and exit, so a write skips starting it (a process start a write, while it packs).
+ */
+export function gcRunning(gitdir: string): boolean {
+  const path = join(gitdir, 'gc.pid');
+  try {
+    if (Date.now() - statSync(path).mtimeMs >= GC_PID_FRESH_MS) return false;
+    // `<pid> <host>`: on this host, a pid that is gone left it behind (git takes it over then)
+    const [pid, host] = readFileSync(path, 'utf8').trim().split(' ');
+    if (host === hostname() && /^\d+$/.test(pid)) process.kill(Number(pid), 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /**

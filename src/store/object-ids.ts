@@ -52,6 +52,17 @@ function packIndexes(gitdir: string): Buffer[] | null {
   return out;
 }
 
+/**
+ * Whether full ids are stored here, from one listing of the packs taken now (a write checks its
+ * parent and every carried blob: one listing serves them all); null when a pack vanished meanwhile.
+ */
+export function objectLookup(gitdir: string): ((oid: string) => boolean) | null {
+  const idx = packIndexes(gitdir);
+  if (idx === null) return null;
+  const objects = join(gitdir, 'objects');
+  return (oid) => idx.some((buf) => inIndex(buf, oid)) || existsSync(join(objects, oid.slice(0, 2), oid.slice(2)));
+}
+
 /** Of full ids `oids`, those neither loose nor in a pack here: one listing of the packs for all of them. */
 export function missingObjects(gitdir: string, oids: readonly string[]): string[] {
   const idx = packIndexes(gitdir) ?? packIndexes(gitdir) ?? [];

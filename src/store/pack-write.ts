@@ -9,6 +9,8 @@ import type { CommitSpec } from './engine.js';
 import { buildCommits, objectId } from './loose-objects.js';
 
 const TYPE_CODE: Record<string, number> = { commit: 1, tree: 2, blob: 3 };
+// the fastest level: a put waits for it; git gc deltifies what repeats and stores the rest as written here
+const DEFLATE_LEVEL = 1;
 const crc32 = zlib.crc32 as (data: Uint8Array, value?: number) => number;
 
 /** Writes the commits (blobs, trees, commits) as one pack and its index; parents must exist. */
@@ -37,7 +39,7 @@ function writePack(gitdir: string, objects: ReadonlyMap<string, { type: string; 
   const entries: { oid: string; offset: number; crc: number }[] = [];
   let offset = head.length;
   for (const [oid, { type, data }] of objects) {
-    const entry = Buffer.concat([entryHeader(TYPE_CODE[type], data.byteLength), zlib.deflateSync(data)]);
+    const entry = Buffer.concat([entryHeader(TYPE_CODE[type], data.byteLength), zlib.deflateSync(data, { level: DEFLATE_LEVEL })]);
     entries.push({ oid, offset, crc: crc32(entry) });
     parts.push(entry);
     offset += entry.length;

@@ -63,6 +63,11 @@ export class ThreadLines {
     return out.sort((a, b) => a.line - b.line);
   }
 
+  /** The namespace's branch tip (line 0), read alone: the newest checkpoint needs no listing of the lines. */
+  tip(thread: string, ns: string): string | null {
+    return this.ctx.refs.read(refs.branch(lineBranch(thread, ns)));
+  }
+
   /** Threads and namespaces that have a branch, in name order. */
   namespaces(thread?: string): { thread: string; ns: string }[] {
     const seen = new Map<string, { thread: string; ns: string }>();

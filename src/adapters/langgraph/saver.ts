@@ -101,8 +101,8 @@ export class CtxSaver extends BaseCheckpointSaver {
 
   /** The namespace's newest checkpoint: the branch's tip (a put of an older id goes to another line). */
   private async newest(lines: ThreadLines, thread: string, ns: string): Promise<CheckpointCommit | undefined> {
-    const main = lines.lines(thread, ns).find((l) => l.line === 0);
-    return main ? { oid: main.tip, source: await lines.sourceAt(main.tip) } : undefined;
+    const tip = lines.tip(thread, ns);
+    return tip ? { oid: tip, source: await lines.sourceAt(tip) } : undefined;
   }
 
   async *list(config: RunnableConfig, options: CheckpointListOptions = {}): AsyncGenerator<CheckpointTuple> {
