@@ -224,7 +224,7 @@ export function cpuRun(cmd, args, opts = {}) {
  * A new bare repo at `gitdir` filled by one `git fast-import` stream: `emit(text)` appends to the
  * stream (spooled to `streamFile` in 4 MB writes), `finish(head)` imports it, packs (git gc) and points HEAD.
  */
-export function fastImportRepo(gitdir, streamFile) {
+export function fastImportRepo(gitdir, streamFile, { gc = true } = {}) {
   spawnSync('git', ['init', '--bare', '-q', gitdir], { stdio: 'ignore' });
   const fd = openSync(streamFile, 'w');
   let pending = '';
@@ -241,7 +241,8 @@ export function fastImportRepo(gitdir, streamFile) {
       closeSync(input);
       rmSync(streamFile);
       if (r.status !== 0) throw new Error(`fast-import: ${r.stderr}`);
-      spawnSync('git', ['--git-dir', gitdir, 'gc', '--quiet'], { stdio: 'ignore' });
+      // gc: repack everything (an hour at a million commits); else only pack the refs, as a team store's are
+      spawnSync('git', ['--git-dir', gitdir, ...(gc ? ['gc', '--quiet'] : ['pack-refs', '--all', '--prune'])], { stdio: 'ignore' });
       writeFileSync(join(gitdir, 'HEAD'), `ref: ${head}\n`);
     },
   };

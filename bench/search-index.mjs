@@ -7,7 +7,7 @@
 // without an index in the store (writers never touch it). CPU of the whole process tree (GNU time),
 // interleaved rounds.
 import { spawnSync } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { CTX_BIN, FIXED_ENV, NODE, fastImportRepo, fmtInt, fmtMs, fmtRatio, median, progress, table, tempDir } from './lib.mjs';
 import { measured } from './resume.mjs';
@@ -19,7 +19,8 @@ const WORDS = 'the token refresh retries once after a failure and logs each atte
 /** A bare store of `sessions` Claude Code sessions of TURNS commits each, by one fast-import stream. */
 export function generateSessions(dir, sessions) {
   const gitdir = join(dir, 'store.git');
-  const { emit, finish } = fastImportRepo(gitdir, join(dir, 'stream'));
+  // from 10,000 sessions up only the refs are packed: a full gc of a million commits takes an hour
+  const { emit, finish } = fastImportRepo(gitdir, join(dir, 'stream'), { gc: sessions < 10_000 });
   let mark = 0;
   for (let s = 0; s < sessions; s++) {
     const session = `00000000-0000-4000-8000-${String(s).padStart(12, '0')}`;
@@ -48,12 +49,29 @@ export function generateSessions(dir, sessions) {
   return gitdir;
 }
 
+/** The generated store in `dir`; with BENCH_SEARCH_CACHE=DIR generated once there and hard-linked
+ * (git replaces what it changes by rename, so the cached copy stays as generated). */
+function cachedSessions(dir, sessions) {
+  const cache = process.env.BENCH_SEARCH_CACHE;
+  const cached = cache && join(cache, `sessions-${sessions}`);
+  if (cached && existsSync(join(cached, 'store.git', 'packed-refs'))) progress(`search-index: ${fmtInt(sessions)} sessions from ${cached}`);
+  else {
+    progress(`search-index: generating ${fmtInt(sessions)} sessions of ${TURNS} turns`);
+    if (!cached) return generateSessions(dir, sessions);
+    rmSync(cached, { recursive: true, force: true });
+    mkdirSync(cached, { recursive: true });
+    generateSessions(cached, sessions);
+  }
+  const r = spawnSync('cp', ['-al', join(cached, 'store.git'), join(dir, 'store.git')]);
+  if (r.status !== 0) throw new Error(`cp -al: ${r.stderr}`);
+  return join(dir, 'store.git');
+}
+
 const sh = (script, env = {}) => measured('bash', ['-c', script], env);
 
 async function one(sessions, n) {
   const dir = tempDir(`search-index-${sessions}`);
-  progress(`search-index: generating ${fmtInt(sessions)} sessions of ${TURNS} turns`);
-  const gitdir = generateSessions(dir, sessions);
+  const gitdir = cachedSessions(dir, sessions);
   const env = { ...FIXED_ENV, CTX_ENGINE: 'git' };
   const ctx = (args) => `'${NODE}' '${CTX_BIN}' --store '${gitdir}' ${args} > /dev/null; true`;
   const branch = 'claude/00000000-0000-4000-8000-000000000001';

@@ -13,7 +13,7 @@ import { CtxError } from '../../errors/index.js';
 import { derivedDir } from '../../store/derived.js';
 
 /** Bumped when the tables or what goes in them change: an index of another schema or ctx version is rebuilt. */
-const SCHEMA = '2';
+const SCHEMA = '3';
 
 const TABLES = `
 CREATE TABLE meta(k TEXT PRIMARY KEY, v TEXT NOT NULL);
@@ -22,6 +22,8 @@ CREATE INDEX commits_parent ON commits(parent);
 CREATE VIRTUAL TABLE texts USING fts5(body, tokenize = "trigram");
 CREATE TABLE touches(commit_id INTEGER NOT NULL, entry INTEGER NOT NULL, name TEXT NOT NULL, path TEXT NOT NULL, tool TEXT NOT NULL, action TEXT NOT NULL);
 CREATE INDEX touches_name ON touches(name);
+CREATE TABLE refs(name TEXT PRIMARY KEY, commit_id INTEGER NOT NULL);
+CREATE INDEX refs_commit ON refs(commit_id);
 `;
 
 export interface IndexFile {
