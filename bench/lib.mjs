@@ -28,7 +28,8 @@ export const FIXED_ENV = {
  * project, so node still resolves node_modules from it.
  */
 export function snapshotBuild() {
-  const dest = join(ROOT, 'bench', 'out', 'build');
+  // BENCH_BUILD_OUT=NAME: a copy of its own under bench/out/, for two runs at once
+  const dest = join(ROOT, 'bench', 'out', process.env.BENCH_BUILD_OUT ?? 'build');
   // BENCH_BUILD=DIR benchmarks another build (its bin/ and dist/, e.g. an older one kept under bench/out/)
   const from = process.env.BENCH_BUILD ? resolve(process.env.BENCH_BUILD) : ROOT;
   const count = (d) => readdirSync(d, { recursive: true }).length;

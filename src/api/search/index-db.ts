@@ -59,11 +59,11 @@ export function dropIndex(gitdir: string): boolean {
 }
 
 /**
- * The index opened under its lock, its tables made when new; null when another process holds the
+ * The index opened under its lock (`fresh`: emptied first), its tables made when new; null when another process holds the
  * lock (the caller searches without it). A file of another schema or version, or one SQLite cannot
  * read, is deleted and started afresh (`note` says so in one line). A link in its place is refused.
  */
-export function openIndex(gitdir: string, note: (text: string) => void): IndexFile | null {
+export function openIndex(gitdir: string, note: (text: string) => void, o: { fresh?: boolean } = {}): IndexFile | null {
   const path = indexPath(gitdir);
   for (const p of besides(path)) refuseLink(p);
   const unlock = lock(ourLock(path));
@@ -74,7 +74,8 @@ export function openIndex(gitdir: string, note: (text: string) => void): IndexFi
     const { Database } = loadSqlite();
     let db: Database | undefined;
     try {
-      db = new Database(path);
+      // `fresh`: started afresh under the lock (ctx index rebuild)
+      db = o.fresh ? create(path) : new Database(path);
       // another version's index may lack what this one reads (a format it did not know): started afresh
       if (!current(db)) {
         db.close();

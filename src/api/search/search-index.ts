@@ -7,17 +7,17 @@
 // of commits read again from the store and checked there, so a damaged file can lose or add
 // candidates but never put text on screen that is not in the store.
 import { createHash, randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database } from 'node-sqlite3-wasm';
 import { blockText } from '../../core/grep-match.js';
 import { components } from '../../core/path-match.js';
-import { CtxError } from '../../errors/index.js';
+import { ConflictError, CtxError } from '../../errors/index.js';
 import { derivedDir, writeDerived } from '../../store/derived.js';
 import { refs } from '../../store/refs.js';
 import { trailer } from '../read/context-reader.js';
 import type { RepoContext } from '../repo/repo-context.js';
-import { dropIndex, isSqliteError, openIndex } from './index-db.js';
+import { dropIndex, indexPath, isSqliteError, openIndex } from './index-db.js';
 import { refsStamp } from './refs-stamp.js';
 import { toolReader } from './effects.js';
 import { candidateOf, linksOf, scanListed, searchable, withParents, type Candidate } from './scan.js';
@@ -57,6 +57,39 @@ export async function indexedCandidates(ctx: RepoContext, searched: Searched, q:
     return cands;
   });
 }
+
+/** What `ctx index` reports: where the index is, whether it is there and up to date with the refs, and what it holds. */
+export interface IndexStatus {
+  path: string;
+  exists: boolean;
+  /** the refs are as it last read them (a search lists none) */
+  current: boolean;
+  commits: number;
+  refs: number;
+  bytes: number;
+}
+
+/**
+ * The index's status; with `rebuild`, emptied and read again from every ref first (derived data:
+ * nothing is lost). Refused with a conflict while another process holds it.
+ */
+export async function indexStatus(ctx: RepoContext, o: { rebuild?: boolean } = {}): Promise<IndexStatus> {
+  const path = indexPath(ctx.gitdir);
+  const none = { path, exists: false, current: false, commits: 0, refs: 0, bytes: 0 };
+  if (!o.rebuild && !existsSync(path)) return none;
+  const f = openIndex(ctx.gitdir, (t) => ctx.warn(t), { fresh: o.rebuild });
+  if (!f) throw new ConflictError('the search index is in use by another ctx process', { hint: 'try again when that search is done' });
+  try {
+    const stamp = refsStamp(ctx.gitdir);
+    const current = o.rebuild ? await catchUp(ctx, f.db) : stamp !== null && metaOf(f.db, 'stamp') === stamp;
+    const count = (table: string) => Number((f.db.get(`SELECT count(*) AS n FROM ${table}`) as { n: number }).n);
+    return { path, exists: true, current, commits: count('commits'), refs: count('refs'), bytes: statSync(path).size };
+  } finally {
+    f.close();
+  }
+}
+
+const metaOf = (db: Database, k: string) => (db.get('SELECT v FROM meta WHERE k = ?', [k]) as { v: string } | null)?.v;
 
 class IndexDamage extends Error {}
 
