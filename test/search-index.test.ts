@@ -181,7 +181,7 @@ describe('the search index', { timeout: 600_000 }, () => {
     expect(same(['grep', '-i', 'token refresh']).stdout).toContain('\talice/auth\t');
     // another process holds the index: refused, nothing changed
     writeFileSync(join(store, 'ctx', 'search', 'index.lock'), String(process.pid));
-    expect(run(['index', 'rebuild'])).toMatchObject({ code: 3, stdout: '', stderr: 'ctx: the search index is in use by another ctx process\nhint: try again when that search is done\n' });
+    expect(run(['index', 'rebuild'])).toMatchObject({ code: 3, stdout: '', stderr: 'ctx: the search index is in use by another ctx process: try again when it is done\n' });
     rmSync(join(store, 'ctx', 'search', 'index.lock'));
     expect(run(['index']).stdout).toMatch(line('current', held, refCount + 1));
   });

@@ -78,7 +78,7 @@ export async function indexStatus(ctx: RepoContext, o: { rebuild?: boolean } = {
   const none = { path, exists: false, current: false, commits: 0, refs: 0, bytes: 0 };
   if (!o.rebuild && !existsSync(path)) return none;
   const f = openIndex(ctx.gitdir, (t) => ctx.warn(t), { fresh: o.rebuild });
-  if (!f) throw new ConflictError('the search index is in use by another ctx process', { hint: 'try again when that search is done' });
+  if (!f) throw new ConflictError('the search index is in use by another ctx process: try again when it is done');
   try {
     const stamp = refsStamp(ctx.gitdir);
     const current = o.rebuild ? await catchUp(ctx, f.db) : stamp !== null && metaOf(f.db, 'stamp') === stamp;
