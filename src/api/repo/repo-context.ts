@@ -215,7 +215,7 @@ export class RepoContext {
     return new Map([...this.branchTips(skipDamaged), ...remote]);
   }
 
-  /** Every local and remote-tracking ref by full name (`refs/heads/x`, `refs/remotes/origin/x`) → oid, damaged ones skipped; `damaged` says whether one was. */
+  /** Every local and remote-tracking ref by full name (`refs/heads/x`, `refs/remotes/origin/x`) → oid, in name order, damaged ones skipped; `damaged` says whether one was. */
   scanTips(): { refs: Map<string, string>; damaged: boolean } {
     const heads = this.refs.scan(refs.heads);
     const remotes = this.refs.scan(refs.remotes);

@@ -124,7 +124,8 @@ async function catchUp(ctx: RepoContext, db: Database): Promise<boolean> {
   const meta = new Map((db.all("SELECT k, v FROM meta WHERE k IN ('tips', 'id', 'stamp', 'hint', 'whole')") as { k: string; v: string }[]).map((r) => [r.k, r.v]));
   if (stamp !== null && meta.get('stamp') === stamp) return true;
   const scanned = ctx.scanTips();
-  const now = new Map([...scanned.refs].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  // by name already (each prefix sorted, refs/heads/ before refs/remotes/): 100,000 names are not sorted again
+  const now = scanned.refs;
   const digest = createHash('sha256');
   for (const [ref, oid] of now) digest.update(`${oid} ${ref}\n`);
   const seal = digest.digest('hex');
