@@ -1,6 +1,6 @@
 // Shared helpers for the benchmarks: timing, spawning, statistics, Markdown, temp dirs, test data.
 import { spawnSync } from 'node:child_process';
-import { closeSync, cpSync, mkdtempSync, openSync, readdirSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, cpSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -28,7 +28,8 @@ export const FIXED_ENV = {
  * project, so node still resolves node_modules from it.
  */
 export function snapshotBuild() {
-  const dest = join(ROOT, 'bench', 'out', 'build');
+  // BENCH_BUILD_OUT=NAME: a copy of its own under bench/out/, for two runs at once
+  const dest = join(ROOT, 'bench', 'out', process.env.BENCH_BUILD_OUT ?? 'build');
   // BENCH_BUILD=DIR benchmarks another build (its bin/ and dist/, e.g. an older one kept under bench/out/)
   const from = process.env.BENCH_BUILD ? resolve(process.env.BENCH_BUILD) : ROOT;
   const count = (d) => readdirSync(d, { recursive: true }).length;
@@ -224,7 +225,7 @@ export function cpuRun(cmd, args, opts = {}) {
  * A new bare repo at `gitdir` filled by one `git fast-import` stream: `emit(text)` appends to the
  * stream (spooled to `streamFile` in 4 MB writes), `finish(head)` imports it, packs (git gc) and points HEAD.
  */
-export function fastImportRepo(gitdir, streamFile) {
+export function fastImportRepo(gitdir, streamFile, { gc = true } = {}) {
   spawnSync('git', ['init', '--bare', '-q', gitdir], { stdio: 'ignore' });
   const fd = openSync(streamFile, 'w');
   let pending = '';
@@ -233,15 +234,24 @@ export function fastImportRepo(gitdir, streamFile) {
       pending += text;
       if (pending.length > 1 << 22) (writeSync(fd, pending), (pending = ''));
     },
-    finish(head) {
+    /** `refs` (name → mark): written straight into packed-refs, as a team store's are after gc (no loose ref made, none to prune) */
+    finish(head, { refs = null } = {}) {
       writeSync(fd, pending);
       closeSync(fd);
       const input = openSync(streamFile, 'r');
-      const r = spawnSync('git', ['--git-dir', gitdir, 'fast-import', '--quiet'], { stdio: [input, 'ignore', 'pipe'] });
+      const marks = `${streamFile}.marks`;
+      const r = spawnSync('git', ['--git-dir', gitdir, 'fast-import', '--quiet', ...(refs ? [`--export-marks=${marks}`] : [])], { stdio: [input, 'ignore', 'pipe'] });
       closeSync(input);
       rmSync(streamFile);
       if (r.status !== 0) throw new Error(`fast-import: ${r.stderr}`);
-      spawnSync('git', ['--git-dir', gitdir, 'gc', '--quiet'], { stdio: 'ignore' });
+      if (refs) {
+        const oid = new Map(readFileSync(marks, 'utf8').trim().split('\n').map((l) => [Number(l.slice(1, l.indexOf(' '))), l.slice(l.indexOf(' ') + 1)]));
+        rmSync(marks);
+        const lines = [...refs].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, mark]) => `${oid.get(mark)} ${name}\n`);
+        writeFileSync(join(gitdir, 'packed-refs'), `# pack-refs with: peeled fully-peeled sorted \n${lines.join('')}`);
+      }
+      // gc: repack everything (an hour at a million commits); else only pack the refs, as a team store's are
+      else spawnSync('git', ['--git-dir', gitdir, ...(gc ? ['gc', '--quiet'] : ['pack-refs', '--all', '--prune'])], { stdio: 'ignore' });
       writeFileSync(join(gitdir, 'HEAD'), `ref: ${head}\n`);
     },
   };

@@ -7,28 +7,35 @@
 // without an index in the store (writers never touch it). CPU of the whole process tree (GNU time),
 // interleaved rounds.
 import { spawnSync } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { CTX_BIN, FIXED_ENV, NODE, fastImportRepo, fmtInt, fmtMs, fmtRatio, median, progress, table, tempDir } from './lib.mjs';
 import { measured } from './resume.mjs';
 
 const TIME = '/usr/bin/time';
-const TURNS = 10;
+const TURNS = Number(process.env.BENCH_SEARCH_TURNS ?? 10);
 const WORDS = 'the token refresh retries once after a failure and logs each attempt with its status code while the session keeps going'.split(' ');
 
 /** A bare store of `sessions` Claude Code sessions of TURNS commits each, by one fast-import stream. */
 export function generateSessions(dir, sessions) {
   const gitdir = join(dir, 'store.git');
-  const { emit, finish } = fastImportRepo(gitdir, join(dir, 'stream'));
+  // from 10,000 sessions up the objects stay in fast-import's pack (a full gc of a million commits
+  // takes an hour) and the refs go straight into packed-refs (100,000 loose ones take minutes to prune)
+  const big = sessions >= 10_000;
+  const { emit, finish } = fastImportRepo(gitdir, join(dir, 'stream'), { gc: !big });
+  const tmp = 'refs/heads/ctx-bench-import';
+  const refs = [];
   let mark = 0;
   for (let s = 0; s < sessions; s++) {
     const session = `00000000-0000-4000-8000-${String(s).padStart(12, '0')}`;
     let parent = 0;
+    // each session a root commit on one import branch; its ref is written from the marks
+    if (big) emit(`reset ${tmp}\n`);
     for (let t = 0; t < TURNS; t++) {
       const n = s * TURNS + t;
       const at = new Date(Date.parse('2026-11-01T00:00:00Z') + n * 1000).toISOString();
       const words = Array.from({ length: 60 }, (_, i) => WORDS[(n * 7 + i * 13) % WORDS.length]).join(' ');
-      const text = `${s === 777 && t === 5 ? 'needle777 ' : ''}turn ${n}: ${words}`;
+      const text = `${s === 777 && t === Math.min(5, TURNS - 1) ? 'needle777 ' : ''}turn ${n}: ${words}`;
       let lines = JSON.stringify({ type: 'user', sessionId: session, timestamp: at, message: { role: 'user', content: text } }) + '\n';
       const tool = n % 50 === 25 ? [{ type: 'tool_use', id: `t${n}`, name: 'Read', input: { file_path: '/repo/src/auth.ts' } }] : [];
       lines += JSON.stringify({ type: 'assistant', sessionId: session, timestamp: at, message: { id: `m${n}`, role: 'assistant', content: [{ type: 'text', text: `Done with turn ${n}.` }, ...tool] } }) + '\n';
@@ -37,23 +44,42 @@ export function generateSessions(dir, sessions) {
       const msg = `delta: 2 messages\n\nCtx-Type: delta\nCtx-Format: claude-code-v1\nCtx-Session: ${session}\nCtx-Template: claude-code\n`;
       mark++;
       emit(
-        `commit refs/heads/claude/${session}\nmark :${mark}\nauthor ${who}\ncommitter ${who}\ndata ${Buffer.byteLength(msg)}\n${msg}` +
+        `commit ${big ? tmp : `refs/heads/claude/${session}`}\nmark :${mark}\nauthor ${who}\ncommitter ${who}\ndata ${Buffer.byteLength(msg)}\n${msg}` +
           (parent ? `from :${parent}\n` : '') +
           `M 100644 inline delta.jsonl\ndata ${Buffer.byteLength(lines)}\n${lines}\nM 100644 inline meta.json\ndata ${Buffer.byteLength(meta)}\n${meta}\n`,
       );
       parent = mark;
     }
+    refs.push([`refs/heads/claude/${session}`, mark]);
   }
-  finish('refs/heads/claude/00000000-0000-4000-8000-000000000000');
+  finish('refs/heads/claude/00000000-0000-4000-8000-000000000000', big ? { refs } : {});
+  if (big) rmSync(join(gitdir, tmp));
   return gitdir;
+}
+
+/** The generated store in `dir`; with BENCH_SEARCH_CACHE=DIR generated once there and hard-linked
+ * (git replaces what it changes by rename, so the cached copy stays as generated). */
+function cachedSessions(dir, sessions) {
+  const cache = process.env.BENCH_SEARCH_CACHE;
+  const cached = cache && join(cache, `sessions-${sessions}x${TURNS}`);
+  if (cached && existsSync(join(cached, 'store.git', 'packed-refs'))) progress(`search-index: ${fmtInt(sessions)} sessions from ${cached}`);
+  else {
+    progress(`search-index: generating ${fmtInt(sessions)} sessions of ${TURNS} turns`);
+    if (!cached) return generateSessions(dir, sessions);
+    rmSync(cached, { recursive: true, force: true });
+    mkdirSync(cached, { recursive: true });
+    generateSessions(cached, sessions);
+  }
+  const r = spawnSync('cp', ['-al', join(cached, 'store.git'), join(dir, 'store.git')]);
+  if (r.status !== 0) throw new Error(`cp -al: ${r.stderr}`);
+  return join(dir, 'store.git');
 }
 
 const sh = (script, env = {}) => measured('bash', ['-c', script], env);
 
 async function one(sessions, n) {
   const dir = tempDir(`search-index-${sessions}`);
-  progress(`search-index: generating ${fmtInt(sessions)} sessions of ${TURNS} turns`);
-  const gitdir = generateSessions(dir, sessions);
+  const gitdir = cachedSessions(dir, sessions);
   const env = { ...FIXED_ENV, CTX_ENGINE: 'git' };
   const ctx = (args) => `'${NODE}' '${CTX_BIN}' --store '${gitdir}' ${args} > /dev/null; true`;
   const branch = 'claude/00000000-0000-4000-8000-000000000001';
@@ -66,12 +92,14 @@ async function one(sessions, n) {
   };
   progress('search-index: building the index (the first search)');
   const build = sh(ctx('grep needle777 --all'), env);
+  // the index brought up to date first (not timed): a round's checkpoints moved a branch
+  const upToDate = () => spawnSync('bash', ['-c', ctx('grep needle777 --all')], { env: { ...process.env, ...env } });
   const variants = {
-    'grep warm': () => sh(ctx('grep needle777 --all'), env),
+    'grep warm': () => (upToDate(), sh(ctx('grep needle777 --all'), env)),
     'grep after one commit': () => (addCommit(), sh(ctx('grep needle777 --all'), env)),
     'grep --no-index': () => sh(ctx('grep needle777 --all --no-index'), env),
     'git log --all -S': () => sh(`git --git-dir '${gitdir}' log --all --oneline -S needle777 > /dev/null`),
-    'files warm': () => sh(ctx('files src/auth.ts'), env),
+    'files warm': () => (upToDate(), sh(ctx('files src/auth.ts'), env)),
     'files after one commit': () => (addCommit(), sh(ctx('files src/auth.ts'), env)),
     'files --no-index': () => sh(ctx('files src/auth.ts --no-index'), env),
     'checkpoint, index present': () => sh(`printf '%s\\n' '{"type":"user","message":{"role":"user","content":"x"}}' | ${ctx(`checkpoint -b '${branch}' --format claude-code-v1 -`)}`, env),

@@ -74,6 +74,7 @@ Maintenance:
   compact [options] <branch>                               add a compaction commit: the context at the tip through a compaction policy
   clear [options] <branch>                                 add an empty compaction: the default materialization starts after it, --stop root still reads everything
   gc [options]                                             pack objects, prune unreachable ones, and with --prune-expired delete branches past their retention
+  index [action]                                           the search index grep and files answer from: show its state, or rebuild it from every ref
   completion <shell>                                       print a shell completion script: bash, zsh or fish
   help [command]                                           display help for command
 

@@ -103,6 +103,7 @@ describe('--json records', () => {
     expect(keys(['annotate', 'alice/auth-fix', '--summary', 'found it'])).toEqual(['at by id summary v']);
     expect(keys(['annotate', 'alice/auth-fix', '--pin', '--label', 'a', 'b'])).toEqual(['at by id labels pinned v']);
     expect(keys(['verify', '--all'])).toEqual(['commits ok problems v']);
+    expect(keys(['index', 'rebuild'])).toEqual(['bytes commits current exists path refs v']);
     expect(keys(['materialize', 'alice/auth-fix'])).toEqual(['bytes commits content format masked stop tier v view window']);
     expect(keys(['materialize', 'alice/auth-fix', '-o', join(dir, 'm.jsonl')])).toEqual(['bytes commits format masked stop tier v view window']);
     expect(keys(['budget', 'alice/auth-fix', '--window', '100000', '--chars'])).toEqual(['available over ratio remaining reserved_output reserved_system threshold used v window']);

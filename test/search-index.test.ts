@@ -86,6 +86,46 @@ describe('the search index', { timeout: 600_000 }, () => {
     expect(same(['grep', 'retryOnce', '--role', 'tool']).stdout).not.toContain('carol/again');
   });
 
+  it('answers from its copy of the refs while the ref files are unchanged, and sees every change to them', () => {
+    const git = (...args: string[]) => execFileSync('git', ['--git-dir', store, ...args], { encoding: 'utf8' });
+    const loose = (branch: string) => join(store, 'refs', 'heads', ...branch.split('/'));
+    checkpoint('eve/tmp', 'a lychee in passing');
+    expect(same(['grep', 'lychee', '--all']).stdout).toMatch(/^ctx-[0-9a-f]{12}\teve\/tmp\t0\tuser\t-\ta lychee in passing\n$/);
+    // every ref packed: other files, the same refs
+    git('pack-refs', '--all', '--prune');
+    expect(existsSync(loose('eve/tmp'))).toBe(false);
+    same(['grep', '-i', 'token refresh', '--all']);
+    // a packed branch deleted, one moved by a new commit (a loose ref over the packed one)
+    git('update-ref', '-d', 'refs/heads/eve/tmp');
+    expect(same(['grep', 'lychee', '--all'])).toMatchObject({ code: 1, stdout: '' });
+    const before = tipOf('alice/rename');
+    checkpoint('alice/rename', 'a persimmon, then');
+    expect(same(['grep', 'persimmon']).stdout).toMatch(/^ctx-[0-9a-f]{12}\talice\/rename\t0\tuser\t-\ta persimmon, then\n$/);
+    // the loose ref written in place (same file, same size): seen by its times
+    writeFileSync(loose('alice/rename'), `${before}\n`);
+    expect(same(['grep', 'persimmon'])).toMatchObject({ code: 1, stdout: '' });
+    // a local branch named as a remote-tracking one: --all searches the remote one under that name, as the walk does
+    git('update-ref', 'refs/remotes/origin/zz/x', tipOf('bob/log'));
+    checkpoint('origin/zz/x', 'a tamarind here');
+    expect(same(['grep', 'tamarind']).stdout).toMatch(/^ctx-[0-9a-f]{12}\torigin\/zz\/x\t0\tuser\t-\ta tamarind here\n$/);
+    expect(same(['grep', 'tamarind', '--all'])).toMatchObject({ code: 1, stdout: '' });
+    expect(same(['grep', 'each retry', '--all']).stdout).toContain('\tbob/log\t');
+    git('update-ref', '-d', 'refs/heads/origin/zz/x');
+    git('update-ref', '-d', 'refs/remotes/origin/zz/x');
+    // a damaged ref fails the search as it does without the index, and once repaired all is found again
+    writeFileSync(join(store, 'refs', 'heads', 'zz-broken'), 'not a commit id\n');
+    expect(same(['grep', '-i', 'token refresh', '--all'])).toMatchObject({ code: 5, stdout: '' });
+    expect(same(['grep', '-i', 'token refresh']).code).toBe(5);
+    rmSync(join(store, 'refs', 'heads', 'zz-broken'));
+    expect(same(['grep', '-i', 'token refresh']).stdout).toContain('\talice/auth\t');
+    // the hint beside the index lost: the index's copy of the refs is written again whole
+    rmSync(join(store, 'ctx', 'search', 'tips'));
+    checkpoint('eve/again', 'a lychee again');
+    expect(same(['grep', 'lychee', '--all']).stdout).toMatch(/^ctx-[0-9a-f]{12}\teve\/again\t0\tuser\t-\ta lychee again\n$/);
+    expect(readFileSync(join(store, 'ctx', 'search', 'tips'), 'utf8')).toContain(` refs/heads/eve/again\n`);
+    same(['files', 'src/auth.ts']);
+  });
+
   it('rebuilds a file that is not an index, with one line on stderr, and still answers', () => {
     const want = run(['grep', '-i', 'token refresh'], { CTX_NO_INDEX: '1' });
     writeFileSync(index, 'not a database, just some bytes someone left here '.repeat(200));
@@ -116,6 +156,34 @@ describe('the search index', { timeout: 600_000 }, () => {
     expect(existsSync(join(dir, 'elsewhere.sqlite'))).toBe(false);
     expect(run(['grep', 'kumquat', '--no-index']).code).toBe(0);
     rmSync(index);
+  });
+
+  it('ctx index shows the index without building it, and rebuilds it from every ref', () => {
+    const git = (...args: string[]) => execFileSync('git', ['--git-dir', store, ...args], { encoding: 'utf8' }).trim();
+    expect(run(['index'])).toMatchObject({ code: 0, stdout: `no search index at ${index} (the next grep or files builds it)\n`, stderr: '' });
+    expect(existsSync(index)).toBe(false);
+    expect(run(['index', 'bogus'])).toMatchObject({ code: 2, stdout: '', stderr: "ctx: unknown index action 'bogus' (status, rebuild)\n" });
+    // built by a search, then a branch moved back: its commits stay in the file until a rebuild
+    checkpoint('bob/log', 'a fig to forget');
+    run(['grep', 'fig']);
+    git('update-ref', 'refs/heads/bob/log', `${tipOf('bob/log')}~1`);
+    const held = Number(git('rev-list', '--count', '--branches', '--remotes'));
+    const refCount = git('for-each-ref', '--format=%(refname)', 'refs/heads', 'refs/remotes').split('\n').length;
+    const line = (state: string, commits: number, refCount: number) => new RegExp(`^${state}\\t${commits} commits\\t${refCount} refs\\t\\d+ KiB\\t${index.replace(/[.]/g, '\\.')}\\n$`);
+    run(['grep', 'fig']);
+    expect(run(['index']).stdout).toMatch(line('current', held + 1, refCount));
+    // a new branch at a commit it holds: behind the refs until the next search
+    git('update-ref', 'refs/heads/zz/alias', tipOf('alice/auth'));
+    expect(run(['index']).stdout).toMatch(line('behind the refs', held + 1, refCount));
+    const rebuilt = run(['index', 'rebuild', '--json']);
+    expect(rebuilt).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(rebuilt.stdout)).toEqual({ v: 1, path: index, exists: true, current: true, commits: held, refs: refCount + 1, bytes: expect.any(Number) });
+    expect(same(['grep', '-i', 'token refresh']).stdout).toContain('\talice/auth\t');
+    // another process holds the index: refused, nothing changed
+    writeFileSync(join(store, 'ctx', 'search', 'index.lock'), String(process.pid));
+    expect(run(['index', 'rebuild'])).toMatchObject({ code: 3, stdout: '', stderr: 'ctx: the search index is in use by another ctx process: try again when it is done\n' });
+    rmSync(join(store, 'ctx', 'search', 'index.lock'));
+    expect(run(['index']).stdout).toMatch(line('current', held, refCount + 1));
   });
 });
 

@@ -10,7 +10,7 @@ export const HELP_GROUPS: readonly { heading: string; commands: readonly string[
   },
   { heading: 'Share', commands: ['remote', 'clone', 'push', 'fetch', 'pull'] },
   { heading: 'State', commands: ['state', 'policy', 'cursor', 'diff', 'audit', 'stats', 'migrate'] },
-  { heading: 'Maintenance', commands: ['verify', 'compact', 'clear', 'gc', 'completion', 'help'] },
+  { heading: 'Maintenance', commands: ['verify', 'compact', 'clear', 'gc', 'index', 'completion', 'help'] },
 ];
 
 /** The heading of a command nobody grouped yet. */

@@ -71,6 +71,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: 'an Agent Trace record (application/vnd.agent-trace.record+json) for a code commit: its files, the conversations that wrote which lines, ai, human or mixed',
     load: () => import('./trace.js'),
   },
+  { name: 'index', usage: '[action]', summary: 'the search index grep and files answer from: show its state, or rebuild it from every ref', load: () => import('./search-index.js') },
   { name: 'gc', usage: '[options]', summary: 'pack objects, prune unreachable ones, and with --prune-expired delete branches past their retention', load: () => import('./gc.js') },
   { name: 'verify', usage: '[options] [id]', summary: "check every artifact's BLAKE3, the meta schema and chain sanity", load: () => import('./verify.js') },
   {

@@ -10,6 +10,7 @@ import type { ClearResult, CompactResult } from '../api/write/compact.js';
 import type { Restored, SavedSession } from '../api/sync/saves.js';
 import type { SummaryOutcome } from '../api/write/summarize.js';
 import type { VerifyReport } from '../api/maintain/verify.js';
+import type { IndexStatus } from '../api/search/search-index.js';
 import type { ExpiredBranch, GcReport } from '../api/maintain/gc.js';
 import type { RefReport, SyncReport } from '../api/sync/sync.js';
 import type { HooksReport, ImportResult, McpReport, ToolEffect } from '../api/capture/runtime.js';
@@ -194,6 +195,10 @@ export function exportJson(sessionId: string, path: string, command: string, bra
 /** `ctx clone`: the store made and what it holds (counts of local branches and tags after the clone). */
 export function cloneJson(path: string, url: string, filter: string | null, branches: number, tags: number) {
   return { v: 1, path, remote: 'origin', url, filter, branches, tags };
+}
+
+export function indexStatusJson(r: IndexStatus) {
+  return { v: 1, path: r.path, exists: r.exists, current: r.current, commits: r.commits, refs: r.refs, bytes: r.bytes };
 }
 
 export function remoteJson(name: string, url: string) {

@@ -215,6 +215,13 @@ export class RepoContext {
     return new Map([...this.branchTips(skipDamaged), ...remote]);
   }
 
+  /** Every local and remote-tracking ref by full name (`refs/heads/x`, `refs/remotes/origin/x`) → oid, in name order, damaged ones skipped; `damaged` says whether one was. */
+  scanTips(): { refs: Map<string, string>; damaged: boolean } {
+    const heads = this.refs.scan(refs.heads);
+    const remotes = this.refs.scan(refs.remotes);
+    return { refs: new Map([...heads.refs, ...remotes.refs].map((r) => [r.ref, r.oid])), damaged: heads.damaged.length + remotes.damaged.length > 0 };
+  }
+
   private listRefs(prefix: string, skipDamaged: boolean) {
     return skipDamaged ? this.refs.scan(prefix).refs : this.refs.list(prefix);
   }

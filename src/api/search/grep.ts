@@ -89,11 +89,12 @@ export async function searchedTips(ctx: RepoContext, o: { branches?: string[]; a
  * commit of the chains. Either way each is read from the store and checked by `mayHold` and the caller.
  */
 export async function* searchedCommits(ctx: RepoContext, o: { branches?: string[]; all?: boolean; noIndex?: boolean }, query: IndexQuery | null, mayHold: (bytes: Uint8Array) => boolean, withMeta: boolean): AsyncIterable<ScannedCommit> {
-  const tips = await searchedTips(ctx, o);
+  // branches given are resolved first (an unknown one fails before the index is opened); every branch is listed only when the index cannot answer
+  const given = o.branches?.length ? await searchedTips(ctx, o) : null;
   if (query !== null && !o.noIndex && ctx.searchIndex) {
     const { indexedCandidates } = await import('./search-index.js');
-    const listed = await indexedCandidates(ctx, tips, query);
+    const listed = await indexedCandidates(ctx, given ?? (o.all ? 'all' : 'heads'), query);
     if (listed) return yield* scanListed(ctx, listed, mayHold, withMeta);
   }
-  yield* scanCommits(ctx, tips, mayHold, withMeta);
+  yield* scanCommits(ctx, given ?? (await searchedTips(ctx, o)), mayHold, withMeta);
 }

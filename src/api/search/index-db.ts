@@ -13,7 +13,7 @@ import { CtxError } from '../../errors/index.js';
 import { derivedDir } from '../../store/derived.js';
 
 /** Bumped when the tables or what goes in them change: an index of another schema or ctx version is rebuilt. */
-const SCHEMA = '2';
+const SCHEMA = '3';
 
 const TABLES = `
 CREATE TABLE meta(k TEXT PRIMARY KEY, v TEXT NOT NULL);
@@ -22,6 +22,8 @@ CREATE INDEX commits_parent ON commits(parent);
 CREATE VIRTUAL TABLE texts USING fts5(body, tokenize = "trigram");
 CREATE TABLE touches(commit_id INTEGER NOT NULL, entry INTEGER NOT NULL, name TEXT NOT NULL, path TEXT NOT NULL, tool TEXT NOT NULL, action TEXT NOT NULL);
 CREATE INDEX touches_name ON touches(name);
+CREATE TABLE refs(name TEXT PRIMARY KEY, commit_id INTEGER NOT NULL);
+CREATE INDEX refs_commit ON refs(commit_id);
 `;
 
 export interface IndexFile {
@@ -57,11 +59,11 @@ export function dropIndex(gitdir: string): boolean {
 }
 
 /**
- * The index opened under its lock, its tables made when new; null when another process holds the
+ * The index opened under its lock (`fresh`: emptied first), its tables made when new; null when another process holds the
  * lock (the caller searches without it). A file of another schema or version, or one SQLite cannot
  * read, is deleted and started afresh (`note` says so in one line). A link in its place is refused.
  */
-export function openIndex(gitdir: string, note: (text: string) => void): IndexFile | null {
+export function openIndex(gitdir: string, note: (text: string) => void, o: { fresh?: boolean } = {}): IndexFile | null {
   const path = indexPath(gitdir);
   for (const p of besides(path)) refuseLink(p);
   const unlock = lock(ourLock(path));
@@ -72,7 +74,8 @@ export function openIndex(gitdir: string, note: (text: string) => void): IndexFi
     const { Database } = loadSqlite();
     let db: Database | undefined;
     try {
-      db = new Database(path);
+      // `fresh`: started afresh under the lock (ctx index rebuild)
+      db = o.fresh ? create(path) : new Database(path);
       // another version's index may lack what this one reads (a format it did not know): started afresh
       if (!current(db)) {
         db.close();

@@ -6,17 +6,19 @@
 // the refs (only commits it has not read; context commits never change). What it answers is a list
 // of commits read again from the store and checked there, so a damaged file can lose or add
 // candidates but never put text on screen that is not in the store.
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { createHash, randomUUID } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database } from 'node-sqlite3-wasm';
 import { blockText } from '../../core/grep-match.js';
 import { components } from '../../core/path-match.js';
-import { CtxError } from '../../errors/index.js';
+import { ConflictError, CtxError } from '../../errors/index.js';
 import { derivedDir, writeDerived } from '../../store/derived.js';
+import { refs } from '../../store/refs.js';
 import { trailer } from '../read/context-reader.js';
 import type { RepoContext } from '../repo/repo-context.js';
-import { dropIndex, isSqliteError, openIndex } from './index-db.js';
+import { dropIndex, indexPath, isSqliteError, openIndex } from './index-db.js';
+import { refsStamp } from './refs-stamp.js';
 import { toolReader } from './effects.js';
 import { candidateOf, linksOf, scanListed, searchable, withParents, type Candidate } from './scan.js';
 
@@ -24,13 +26,21 @@ import { candidateOf, linksOf, scanListed, searchable, withParents, type Candida
 export type IndexQuery = { text: string } | { name: string };
 
 /**
- * The searchable commits of the chains of `tips` (name → commit, in search order) that may hold a
- * match of `q`, each with the branch it is searched on, in the order the chain walk reads them; null
- * when the index cannot answer (busy, disabled, a tip it does not hold, found damaged).
+ * The branches searched: those given (name → tip, in search order), or every local branch
+ * (`heads`), or every local and remote-tracking one (`all`), by name, as `searchedTips` lists them.
  */
-export async function indexedCandidates(ctx: RepoContext, tips: readonly [string, string][], q: IndexQuery): Promise<Candidate[] | null> {
-  return withIndex(ctx, async (db, now) => {
-    const listed = await listed_(db, tips, now, q);
+export type Searched = readonly [string, string][] | 'heads' | 'all';
+
+/**
+ * The searchable commits of the chains searched that may hold a match of `q`, each with the branch
+ * it is searched on, in the order the chain walk reads them; null when the index cannot answer
+ * (busy, disabled, a tip it does not hold, a damaged ref, found damaged).
+ */
+export async function indexedCandidates(ctx: RepoContext, searched: Searched, q: IndexQuery): Promise<Candidate[] | null> {
+  return withIndex(ctx, async (db, exact) => {
+    // every branch: the index's own copy of the refs, which only an exact one may stand for
+    if (typeof searched === 'string' && !exact) return null;
+    const listed = listed_(db, searched, q);
     if (listed === null) return null;
     const links = await linksOf(ctx, listed.map((l) => l.oid));
     const cands: Candidate[] = [];
@@ -48,9 +58,42 @@ export async function indexedCandidates(ctx: RepoContext, tips: readonly [string
   });
 }
 
+/** What `ctx index` reports: where the index is, whether it is there and up to date with the refs, and what it holds. */
+export interface IndexStatus {
+  path: string;
+  exists: boolean;
+  /** the refs are as it last read them (a search lists none) */
+  current: boolean;
+  commits: number;
+  refs: number;
+  bytes: number;
+}
+
+/**
+ * The index's status; with `rebuild`, emptied and read again from every ref first (derived data:
+ * nothing is lost). Refused with a conflict while another process holds it.
+ */
+export async function indexStatus(ctx: RepoContext, o: { rebuild?: boolean } = {}): Promise<IndexStatus> {
+  const path = indexPath(ctx.gitdir);
+  const none = { path, exists: false, current: false, commits: 0, refs: 0, bytes: 0 };
+  if (!o.rebuild && !existsSync(path)) return none;
+  const f = openIndex(ctx.gitdir, (t) => ctx.warn(t), { fresh: o.rebuild });
+  if (!f) throw new ConflictError('the search index is in use by another ctx process: try again when it is done');
+  try {
+    const stamp = refsStamp(ctx.gitdir);
+    const current = o.rebuild ? await catchUp(ctx, f.db) : stamp !== null && metaOf(f.db, 'stamp') === stamp;
+    const count = (table: string) => Number((f.db.get(`SELECT count(*) AS n FROM ${table}`) as { n: number }).n);
+    return { path, exists: true, current, commits: count('commits'), refs: count('refs'), bytes: statSync(path).size };
+  } finally {
+    f.close();
+  }
+}
+
+const metaOf = (db: Database, k: string) => (db.get('SELECT v FROM meta WHERE k = ?', [k]) as { v: string } | null)?.v;
+
 class IndexDamage extends Error {}
 
-async function withIndex<T>(ctx: RepoContext, use: (db: Database, now: ReadonlyMap<string, string>) => Promise<T | null>): Promise<T | null> {
+async function withIndex<T>(ctx: RepoContext, use: (db: Database, exact: boolean) => Promise<T | null>): Promise<T | null> {
   const f = openIndex(ctx.gitdir, (t) => ctx.warn(t));
   if (!f) return null;
   let broken: Error | null = null;
@@ -70,24 +113,38 @@ async function withIndex<T>(ctx: RepoContext, use: (db: Database, now: ReadonlyM
   }
 }
 
-/** Every ref's commits read into the index that are not there yet; the refs as they were read (name → commit). */
-async function catchUp(ctx: RepoContext, db: Database): Promise<Map<string, string>> {
-  const now = new Map([...ctx.allTips(true)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+/**
+ * Every ref's commits read into the index that are not there yet, and its copy of the refs brought up
+ * to date. True when that copy is exact: the refs are as the index last read them (the same stamp,
+ * nothing listed), or they were just read with no damaged ref and every tip held.
+ */
+async function catchUp(ctx: RepoContext, db: Database): Promise<boolean> {
+  // stamped before the refs are read: a ref that moves in between makes the next stamp differ
+  const stamp = refsStamp(ctx.gitdir);
+  const meta = new Map((db.all("SELECT k, v FROM meta WHERE k IN ('tips', 'id', 'stamp', 'hint', 'whole')") as { k: string; v: string }[]).map((r) => [r.k, r.v]));
+  if (stamp !== null && meta.get('stamp') === stamp) return true;
+  const scanned = ctx.scanTips();
+  // by name already (each prefix sorted, refs/heads/ before refs/remotes/): 100,000 names are not sorted again
+  const now = scanned.refs;
   const digest = createHash('sha256');
   for (const [ref, oid] of now) digest.update(`${oid} ${ref}\n`);
   const seal = digest.digest('hex');
-  const meta = new Map((db.all("SELECT k, v FROM meta WHERE k IN ('tips', 'id')") as { k: string; v: string }[]).map((r) => [r.k, r.v]));
-  if (meta.get('tips') === seal) return now;
-  const id = meta.get('id') ?? '';
-  const recorded = readTips(ctx.gitdir, id);
   const known = db.prepare('SELECT id, gen FROM commits WHERE oid = ?');
   const knownAt = (oid: string) => known.get([oid]) as { id: number; gen: number } | null;
+  let exact = false;
+  const hint = `${meta.get('id') ?? ''} ${meta.get('hint') ?? ''}`;
+  const recorded = meta.get('tips') === seal ? now : readTips(ctx.gitdir, hint);
+  // `whole`: the copy of the refs holds every ref read (each tip's commit was in the index)
+  let whole = recorded === now && meta.get('whole') === '1';
+  const next = recorded === now ? (meta.get('hint') ?? '') : randomUUID();
   try {
     const fresh = [...new Set([...now].filter(([ref, oid]) => recorded.get(ref) !== oid && !knownAt(oid)).map(([, oid]) => oid))];
     db.exec('BEGIN');
     try {
       if (fresh.length) await addCommits(ctx, db, await newCommits(ctx, fresh, knownAt), knownAt);
-      db.run("INSERT OR REPLACE INTO meta(k, v) VALUES ('tips', ?)", [seal]);
+      if (recorded !== now) whole = putRefs(db, now, recorded, knownAt);
+      exact = whole && !scanned.damaged;
+      db.run("INSERT OR REPLACE INTO meta(k, v) VALUES ('tips', ?), ('stamp', ?), ('hint', ?), ('whole', ?)", [seal, exact && stamp !== null ? stamp : '', next, whole ? '1' : '0']);
       db.exec('COMMIT');
     } catch (e) {
       db.exec('ROLLBACK');
@@ -96,21 +153,43 @@ async function catchUp(ctx: RepoContext, db: Database): Promise<Map<string, stri
   } finally {
     known.finalize();
   }
-  writeTips(ctx.gitdir, id, now);
-  return now;
+  if (recorded !== now) writeTips(ctx.gitdir, `${meta.get('id') ?? ''} ${next}`, now);
+  return exact;
+}
+
+/** The refs table made `now` (from `recorded`, what it held if the hint is believed, else from nothing); false when a tip is not held. */
+function putRefs(db: Database, now: ReadonlyMap<string, string>, recorded: ReadonlyMap<string, string>, knownAt: (oid: string) => { id: number } | null): boolean {
+  if (recorded.size === 0) db.exec('DELETE FROM refs');
+  const del = db.prepare('DELETE FROM refs WHERE name = ?');
+  const put = db.prepare('INSERT OR REPLACE INTO refs(name, commit_id) VALUES (?, ?)');
+  let all = true;
+  try {
+    for (const ref of recorded.keys()) if (!now.has(ref)) del.run([ref]);
+    for (const [ref, oid] of now) {
+      if (recorded.get(ref) === oid) continue;
+      const id = knownAt(oid)?.id;
+      if (id === undefined) (del.run([ref]), (all = false));
+      else put.run([ref, id]);
+    }
+  } finally {
+    del.finalize();
+    put.finalize();
+  }
+  return all;
 }
 
 /**
- * The refs the index last read (name → commit), kept beside it as plain lines: a hint that spares
- * looking up a tip that did not move (SQLite hands 100,000 rows over in about 0.5 s of CPU, this
- * file in a tenth of that), headed by the id of the index it was written for. Missing, damaged or
- * another index's: every tip is looked up. The digest in the index says whether it is current.
+ * The refs the index last read (full name → commit), kept beside it as plain lines: a hint that
+ * spares looking up a tip that did not move and rewriting the index's copy of the refs whole (SQLite
+ * hands 100,000 rows over in about 0.5 s of CPU, this file in a tenth of that), headed by the id of
+ * the index and of the write it was made with. Missing, damaged or another's: empty (every tip is
+ * looked up, the copy rewritten). The digest in the index says whether it is current.
  */
-function readTips(gitdir: string, id: string): Map<string, string> {
+function readTips(gitdir: string, head: string): Map<string, string> {
   const out = new Map<string, string>();
   try {
-    const [head, ...lines] = readFileSync(tipsPath(gitdir), 'utf8').split('\n');
-    if (id === '' || head !== id) return out;
+    const [first, ...lines] = readFileSync(tipsPath(gitdir), 'utf8').split('\n');
+    if (/^ | $/.test(head) || first !== head) return out;
     for (const line of lines) {
       const sp = line.indexOf(' ');
       if (sp > 0) out.set(line.slice(sp + 1), line.slice(0, sp));
@@ -121,9 +200,9 @@ function readTips(gitdir: string, id: string): Map<string, string> {
   return out;
 }
 
-function writeTips(gitdir: string, id: string, tips: ReadonlyMap<string, string>): void {
+function writeTips(gitdir: string, head: string, tips: ReadonlyMap<string, string>): void {
   try {
-    writeDerived(tipsPath(gitdir), `${id}\n`, [...tips].map(([ref, oid]) => `${oid} ${ref}\n`).join(''));
+    writeDerived(tipsPath(gitdir), `${head}\n`, [...tips].map(([ref, oid]) => `${oid} ${ref}\n`).join(''));
   } catch {
     // a read-only store: looked up again next time
   }
@@ -222,17 +301,22 @@ interface Listed {
   branch: string;
 }
 
+type Row = { id: number; oid: string; parent: number | null; gen: number; session: string | null; parent_oid: string | null };
+
 /**
- * The index's candidates for `q` on the chains of `tips`, in the chain walk's order: branch by branch
- * in `tips` order, newest first, each commit on the branch that wrote it (scan.ts `writers`); null
- * when a tip is not in the index.
+ * The index's candidates for `q` on the chains searched, in the chain walk's order: branch by branch
+ * in search order, newest first, each commit on the branch that wrote it (scan.ts `writers`); null
+ * when a tip given is not in the index. Every branch (`heads`, `all`) comes from the index's exact
+ * copy of the refs, only those whose tips sit at or after a candidate.
  */
-async function listed_(db: Database, tips: readonly [string, string][], now: ReadonlyMap<string, string>, q: IndexQuery): Promise<Listed[] | null> {
-  const known = db.prepare('SELECT 1 FROM commits WHERE oid = ?');
-  try {
-    for (const [name, oid] of tips) if (now.get(name) !== oid && !known.get([oid])) return null;
-  } finally {
-    known.finalize();
+function listed_(db: Database, searched: Searched, q: IndexQuery): Listed[] | null {
+  if (typeof searched !== 'string') {
+    const known = db.prepare('SELECT 1 FROM commits WHERE oid = ?');
+    try {
+      for (const [, oid] of searched) if (!known.get([oid])) return null;
+    } finally {
+      known.finalize();
+    }
   }
   const ids =
     'text' in q
@@ -244,12 +328,33 @@ async function listed_(db: Database, tips: readonly [string, string][], now: Rea
     `WITH RECURSIVE d(id) AS (SELECT value FROM json_each(?) UNION SELECT c.id FROM commits c JOIN d ON c.parent = d.id)
      SELECT c.id, c.oid, c.parent, c.gen, c.session, p.oid AS parent_oid FROM d JOIN commits c ON c.id = d.id LEFT JOIN commits p ON p.id = c.parent`,
     [JSON.stringify(ids.map((r) => r.id))],
-  ) as { id: number; oid: string; parent: number | null; gen: number; session: string | null; parent_oid: string | null }[];
+  ) as Row[];
+  const tips = typeof searched === 'string' ? refsAt(db, rows, searched === 'all') : searched;
   return ordered(tips, rows, new Set(ids.map((r) => r.id)));
 }
 
+/** The branches (name → tip, by name) of the index's copy of the refs whose tips are among `rows`, as `searchedTips` names them. */
+function refsAt(db: Database, rows: Row[], all: boolean): [string, string][] {
+  const oidOf = new Map(rows.map((r) => [r.id, r.oid]));
+  const at = db.all('SELECT name, commit_id FROM refs WHERE commit_id IN (SELECT value FROM json_each(?))', [JSON.stringify([...oidOf.keys()])]) as { name: string; commit_id: number }[];
+  const out = new Map<string, string>();
+  const remote = db.prepare('SELECT 1 FROM refs WHERE name = ?');
+  try {
+    for (const { name, commit_id } of at) {
+      if (name.startsWith(refs.heads)) {
+        const short = name.slice(refs.heads.length);
+        // `--all` names a remote-tracking ref and a local branch of the same name once, as the remote one (RepoContext.allTips)
+        if (!all || !remote.get([refs.remotes + short])) out.set(short, oidOf.get(commit_id)!);
+      } else if (all && name.startsWith(refs.remotes)) out.set(name.slice(refs.remotes.length), oidOf.get(commit_id)!);
+    }
+  } finally {
+    remote.finalize();
+  }
+  return [...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
 /** The owners and order of the candidates among `rows` (they and their descendants), as the chain walk would give them. */
-function ordered(tips: readonly [string, string][], rows: { id: number; oid: string; parent: number | null; gen: number; session: string | null; parent_oid: string | null }[], wanted: Set<number>): Listed[] {
+function ordered(tips: readonly [string, string][], rows: Row[], wanted: Set<number>): Listed[] {
   // each branch name once, at its first place
   const firstAt = new Map<string, number>();
   const tipsAt = new Map<string, number[]>();
