@@ -6,16 +6,18 @@ import { resolve } from 'node:path';
 import type { ChainLink, Engine, GitObject, ObjectType } from './engine.js';
 import { fastImport } from './fast-import.js';
 import { drained, gitEnv, gitError, run, spawnGit, spoolFile } from './git-process.js';
-import { fitsLoose, writeLooseCommits } from './loose-objects.js';
+import { fitsLoose, readLoose, writeLooseCommits } from './loose-objects.js';
 import { writePackedCommits } from './pack-write.js';
 import { findByPrefix } from './object-ids.js';
 import { UnreadableObject } from './damage.js';
-import { walkFirstParents } from './objects.js';
+import { parseCommit, walkFirstParents } from './objects.js';
 
 const TYPES = new Set(['blob', 'tree', 'commit', 'tag']);
 const SPECS_PER_WRITE = 1024;
 // From this many specs a one-shot `--buffer` process pays for its spawn: git then writes big blocks, not one per object.
 const BULK_SPECS = 1000;
+// A chain of at most this many loose commits is walked in-process; a longer one costs more than rev-list.
+const LOOSE_CHAIN = 128;
 
 /** cat-file failures that are damage of the object being read (the first one waiting for an answer). */
 const damaged = new WeakSet<Error>();
@@ -226,6 +228,9 @@ export function createGitEngine(gitdir: string): Engine {
     const sendable: number[] = [];
     specs.forEach((s, i) => (/[\n\r]/.test(s) ? each(i, null) : sendable.push(i)));
     if (sendable.length === 0) return;
+    // a few objects, all loose (what the last hooks wrote): read here, without starting git
+    const loose = sendable.length < BULK_SPECS ? allLoose(sendable.map((i) => specs[i])) : null;
+    if (loose) return loose.forEach((obj, j) => each(sendable[j], obj));
     const cat = batch(sendable.length, transient);
     let left = sendable.length;
     let failed = false;
@@ -244,6 +249,29 @@ export function createGitEngine(gitdir: string): Engine {
       const sent = cat.send(sendable.length === specs.length ? specs : sendable.map((i) => specs[i]), deliver);
       sent.then(() => void (oneShots.has(cat) && cat.close()), fail);
     });
+  }
+
+  function allLoose(oids: string[]): GitObject[] | null {
+    const out: GitObject[] = [];
+    for (const oid of oids) {
+      const obj = readLoose(dir, oid);
+      if (!obj) return null;
+      out.push(obj);
+    }
+    return out;
+  }
+
+  /** The first-parent chain from `tip` when it is short and all loose, read here; null otherwise (rev-list then lists it). */
+  function looseChain(tip: string, max = Infinity): ChainLink[] | null {
+    const links: ChainLink[] = [];
+    for (let oid: string | undefined = tip; oid !== undefined && links.length < max; ) {
+      const obj = links.length < LOOSE_CHAIN ? readLoose(dir, oid) : null;
+      if (obj?.type !== 'commit') return null;
+      const c = parseCommit(obj.data);
+      links.push({ oid, tree: c.tree, message: c.message });
+      oid = c.parents[0];
+    }
+    return links;
   }
 
   async function readObjects(specs: readonly string[]): Promise<(GitObject | null)[]> {
@@ -277,6 +305,8 @@ export function createGitEngine(gitdir: string): Engine {
     async chain(tip, max) {
       if (max !== undefined && max <= 0) return [];
       const limit = max === undefined || !Number.isFinite(max) ? [] : [`--max-count=${Math.floor(max)}`];
+      const loose = looseChain(tip, max === undefined ? Infinity : Math.floor(max));
+      if (loose) return loose;
       // one process gives every commit, its tree and message: later reads go to objects by id
       return revList(tip, ['--format=%x00%T%x00%B%x00', ...limit], parseChain, max);
     },
@@ -294,8 +324,8 @@ export function createGitEngine(gitdir: string): Engine {
 
     // a checkpoint's few objects are written in-process; bulk writes (imports, notes) go to fast-import
     writeCommits: async (specs, opts) => {
-      if (!fitsLoose(specs)) return fastImport(dir, specs);
-      const exists = (oid: string) => objectExists(dir, oid);
+      if (!fitsLoose(specs, opts?.known)) return fastImport(dir, specs);
+      const exists = opts?.known ? (oid: string) => /^[0-9a-f]{40}$/.test(oid) : (oid: string) => objectExists(dir, oid);
       return opts?.pack ? writePackedCommits(dir, specs, exists) : writeLooseCommits(dir, specs, exists);
     },
 
