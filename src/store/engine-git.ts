@@ -16,8 +16,9 @@ const TYPES = new Set(['blob', 'tree', 'commit', 'tag']);
 const SPECS_PER_WRITE = 1024;
 // From this many specs a one-shot `--buffer` process pays for its spawn: git then writes big blocks, not one per object.
 const BULK_SPECS = 1000;
-// A chain of at most this many loose commits is walked in-process; a longer one costs more than rev-list.
-const LOOSE_CHAIN = 128;
+// At most this many loose objects (a read's, or a chain's commits) are read in-process: each inflates
+// and hashes a file, ~0.1-0.2 ms in a short-lived process; more are git's (cat-file, rev-list), whose start costs a few ms.
+const LOOSE_READS = 16;
 
 /** cat-file failures that are damage of the object being read (the first one waiting for an answer). */
 const damaged = new WeakSet<Error>();
@@ -229,7 +230,7 @@ export function createGitEngine(gitdir: string): Engine {
     specs.forEach((s, i) => (/[\n\r]/.test(s) ? each(i, null) : sendable.push(i)));
     if (sendable.length === 0) return;
     // a few objects, all loose (what the last hooks wrote): read here, without starting git
-    const loose = sendable.length < BULK_SPECS ? allLoose(sendable.map((i) => specs[i])) : null;
+    const loose = sendable.length <= LOOSE_READS ? allLoose(sendable.map((i) => specs[i])) : null;
     if (loose) return loose.forEach((obj, j) => each(sendable[j], obj));
     const cat = batch(sendable.length, transient);
     let left = sendable.length;
@@ -265,7 +266,7 @@ export function createGitEngine(gitdir: string): Engine {
   function looseChain(tip: string, max = Infinity): ChainLink[] | null {
     const links: ChainLink[] = [];
     for (let oid: string | undefined = tip; oid !== undefined && links.length < max; ) {
-      const obj = links.length < LOOSE_CHAIN ? readLoose(dir, oid) : null;
+      const obj = links.length < LOOSE_READS ? readLoose(dir, oid) : null;
       if (obj?.type !== 'commit') return null;
       const c = parseCommit(obj.data);
       links.push({ oid, tree: c.tree, message: c.message });
