@@ -10,7 +10,7 @@ import { fitsLoose, readLoose, writeLooseCommits } from './loose-objects.js';
 import { writePackedCommits } from './pack-write.js';
 import { findByPrefix } from './object-ids.js';
 import { UnreadableObject } from './damage.js';
-import { parseCommit, walkFirstParents } from './objects.js';
+import { parseCommit, parseTree, walkFirstParents } from './objects.js';
 
 const TYPES = new Set(['blob', 'tree', 'commit', 'tag']);
 const SPECS_PER_WRITE = 1024;
@@ -252,14 +252,28 @@ export function createGitEngine(gitdir: string): Engine {
     });
   }
 
-  function allLoose(oids: string[]): GitObject[] | null {
+  function allLoose(specs: string[]): GitObject[] | null {
     const out: GitObject[] = [];
-    for (const oid of oids) {
-      const obj = readLoose(dir, oid);
+    for (const spec of specs) {
+      const obj = looseSpec(spec);
       if (!obj) return null;
       out.push(obj);
     }
     return out;
+  }
+
+  /** `<oid>` or `<commit or tree>:<path>` (an artifact by its tree), when every object on the way is loose. */
+  function looseSpec(spec: string): GitObject | null {
+    const colon = spec.indexOf(':');
+    let obj = readLoose(dir, colon === -1 ? spec : spec.slice(0, colon));
+    if (colon === -1 || !obj) return obj;
+    if (obj.type === 'commit') obj = readLoose(dir, parseCommit(obj.data).tree);
+    for (const name of spec.slice(colon + 1).split('/')) {
+      if (obj?.type !== 'tree') return null;
+      const entry = parseTree(obj.data).find((e) => e.name === name);
+      obj = entry ? readLoose(dir, entry.oid) : null;
+    }
+    return obj;
   }
 
   /** The first-parent chain from `tip` when it is short and all loose, read here; null otherwise (rev-list then lists it). */
