@@ -1,9 +1,11 @@
 // Run by build.mjs after dist/hook.cjs is built: loads it as dist/cli.js does (src/cli/hook-load.ts),
 // captures a fixture session of every runtime into a temporary store (half of it, then the rest, so
-// a new chain and an append both run) and two checkpoints, then writes V8's code for all it compiled to dist/hook.cache.
+// a new chain and an append both run), two checkpoints and the git hooks of two linked commits, then writes V8's code
+// for all it compiled to dist/hook.cache.
 // The cache only saves compile time: a hook given it writes the same bytes as one without.
 import { build } from 'esbuild';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -49,7 +51,61 @@ try {
     writeFileSync(file, `${line}\n`);
     if (await hook.runCheckpointArgs({ branch: 'b', format: 'claude-code-v1', file, flags: { store: join(dir, 'claude-code', '.ctx') } })) throw new Error('build-hook-cache: the checkpoint failed');
   }
+  await gitHooks(join(dir, 'git'));
   writeFileSync(join(dist, 'hook.cache'), script.createCachedData());
 } finally {
   rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * Two commits a live Claude Code session's Edit made, through ctx's git hooks as `git commit` runs them:
+ * prepare-commit-msg (the session caught up, its trailers), post-commit's queue line (the shell script's
+ * work, done here), then the next prepare-commit-msg, which records the queued commit; and a post-rewrite.
+ */
+async function gitHooks(home) {
+  const repo = join(home, 'repo');
+  const store = join(home, '.ctx');
+  const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@b', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@b' };
+  const git = (...args) => {
+    const r = spawnSync('git', ['-c', 'core.hooksPath=/dev/null', ...args], { cwd: repo, env, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`build-hook-cache: git ${args[0]}: ${r.stderr}`);
+    return r.stdout.trim();
+  };
+  mkdirSync(repo, { recursive: true });
+  git('init', '-q');
+  writeFileSync(join(repo, 'f.txt'), '0\n');
+  git('add', '.');
+  git('commit', '-q', '-m', 'init');
+  const session = '11111111-2222-4333-8444-000000000001';
+  const transcript = join(home, `${session}.jsonl`);
+  const line = (i, o) => `${JSON.stringify({ sessionId: session, cwd: repo, uuid: `u${i}`, timestamp: '2026-01-02T03:00:00.000Z', ...o })}\n`;
+  const edit = (i) => line(`e${i}`, { type: 'assistant', message: { model: 'm', id: `m${i}`, type: 'message', role: 'assistant', content: [{ type: 'tool_use', id: `t${i}`, name: 'Edit', input: { file_path: join(repo, 'f.txt'), old_string: `${i}`, new_string: `${i + 1}` } }] } });
+  writeFileSync(transcript, line('p', { type: 'user', message: { role: 'user', content: 'count' } }));
+  await hook.runHookArgs({ runtime: 'claude-code', input: JSON.stringify({ session_id: session, transcript_path: transcript, hook_event_name: 'Stop', cwd: repo }), flags: { store } });
+  const msg = join(repo, '.git', 'COMMIT_EDITMSG');
+  const gitHook = async (...rest) => {
+    const cwd = process.cwd();
+    process.chdir(repo);
+    try {
+      await hook.runHookArgs({ runtime: 'git', rest, flags: { store } });
+    } finally {
+      process.chdir(cwd);
+    }
+  };
+  for (let i = 0; i < 2; i++) {
+    appendFileSync(transcript, edit(i));
+    writeFileSync(join(repo, 'f.txt'), `${i + 1}\n`);
+    git('add', 'f.txt');
+    writeFileSync(msg, `change ${i}\n`);
+    await gitHook('prepare-commit-msg', msg, 'message');
+    git('commit', '-q', '-F', msg);
+    // post-commit's shell script: HEAD and the pending file's line onto the queue
+    const pending = join(repo, '.git', 'ctx-pending.json');
+    appendFileSync(join(repo, '.git', 'ctx-queue'), `${git('rev-parse', 'HEAD')} ${readFileSync(pending, 'utf8').split('\n')[0]}\n`);
+    unlinkSync(pending);
+  }
+  await gitHook('post-rewrite', 'amend');
+  const log = join(store, 'ctx', 'hook.log');
+  if (existsSync(log)) process.stderr.write(`build-hook-cache: git: ${readFileSync(log, 'utf8')}`);
+  if (!/^Ctx-Context: ctx-[0-9a-f]{40}$/m.test(git('log', '-1', '--format=%B'))) throw new Error('build-hook-cache: the git hook named no context');
 }

@@ -3,7 +3,7 @@
 // and `git show HEAD`. The trailer's context is verified from its tip back, and the slice shown.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CTX_BIN, FIXED_ENV, NODE, cleanup, ctx, fmtMs, git, median, progress, rounds, run, snapshotBuild, table, tempDir } from './lib.mjs';
+import { CTX_BIN, FIXED_ENV, NODE, baselineBin, cleanup, ctx, fmtMs, git, median, progress, rounds, run, snapshotBuild, table, tempDir } from './lib.mjs';
 import { measured } from './resume.mjs';
 
 const SESSION = 'b0b0b0b0-1111-4222-8333-444455556666';
@@ -69,6 +69,11 @@ export async function benchWhy({ turns = 10_000, n = 10 } = {}) {
     'ctx why HEAD': timed('ctx why HEAD', NODE, whyArgs()),
     'ctx why HEAD --json': timed('ctx why HEAD --json', NODE, whyArgs(['--json'])),
   };
+  // BENCH_BASELINE=DIR: another build's ctx why in the same rounds
+  if (process.env.BENCH_BASELINE) {
+    const base = [baselineBin(process.env.BENCH_BASELINE), ...whyArgs().slice(1)];
+    variants['ctx why HEAD (baseline)'] = timed('ctx why HEAD (baseline)', NODE, base);
+  }
   progress(`why: ${Object.keys(variants).length} variants × ${n + 1} interleaved rounds`);
   const r = await rounds({ n, warmup: 1, variants });
   const cpuMedian = (k) => (cpu[k] ? median(cpu[k].slice(1)) : NaN);

@@ -17,7 +17,22 @@ const RUNTIMES: Record<string, () => Promise<Runtime>> = {
   copilot: async () => (await import('./copilot/index.js')).copilot,
 };
 
+/** The variables each runtime's shell tool sets for its commands, all of which its `capture.shellSession` needs (a file of a few bytes each). */
+const SHELL_ENV: Record<string, () => Promise<readonly string[]>> = {
+  'claude-code': async () => (await import('./claude-code/shell-env.js')).SHELL_ENV,
+  codex: async () => (await import('./codex/shell-env.js')).SHELL_ENV,
+  pi: async () => (await import('./pi/shell-env.js')).SHELL_ENV,
+  copilot: async () => (await import('./copilot/shell-env.js')).SHELL_ENV,
+};
+
 export type { Check, CheckReport, Found } from './external/check.js';
+
+/** The built-in runtimes whose shell tool may be running this process (its variables are set), without loading any. */
+export async function shellRuntimes(env: NodeJS.ProcessEnv): Promise<string[]> {
+  const set: string[] = [];
+  for (const [name, vars] of Object.entries(SHELL_ENV)) if ((await vars()).every((v) => env[v])) set.push(name);
+  return set;
+}
 
 /** Every built-in runtime's name, without loading any. */
 export const runtimeNames = (): string[] => Object.keys(RUNTIMES);

@@ -6,16 +6,19 @@ import { resolve } from 'node:path';
 import type { ChainLink, Engine, GitObject, ObjectType } from './engine.js';
 import { fastImport } from './fast-import.js';
 import { drained, gitEnv, gitError, run, spawnGit, spoolFile } from './git-process.js';
-import { fitsLoose, writeLooseCommits } from './loose-objects.js';
+import { fitsLoose, readLoose, writeLooseCommits } from './loose-objects.js';
 import { writePackedCommits } from './pack-write.js';
 import { objectLookup } from './object-ids.js';
 import { UnreadableObject } from './damage.js';
-import { walkFirstParents } from './objects.js';
+import { parseCommit, parseTree, walkFirstParents } from './objects.js';
 
 const TYPES = new Set(['blob', 'tree', 'commit', 'tag']);
 const SPECS_PER_WRITE = 1024;
 // From this many specs a one-shot `--buffer` process pays for its spawn: git then writes big blocks, not one per object.
 const BULK_SPECS = 1000;
+// At most this many loose objects (a read's, or a chain's commits) are read in-process: each inflates
+// and hashes a file, ~0.1-0.2 ms in a short-lived process; more are git's (cat-file, rev-list), whose start costs a few ms.
+const LOOSE_READS = 16;
 
 /** cat-file failures that are damage of the object being read (the first one waiting for an answer). */
 const damaged = new WeakSet<Error>();
@@ -226,6 +229,9 @@ export function createGitEngine(gitdir: string): Engine {
     const sendable: number[] = [];
     specs.forEach((s, i) => (/[\n\r]/.test(s) ? each(i, null) : sendable.push(i)));
     if (sendable.length === 0) return;
+    // a few objects, all loose (what the last hooks wrote): read here, without starting git
+    const loose = sendable.length <= LOOSE_READS ? allLoose(sendable.map((i) => specs[i])) : null;
+    if (loose) return loose.forEach((obj, j) => each(sendable[j], obj));
     const cat = batch(sendable.length, transient);
     let left = sendable.length;
     let failed = false;
@@ -244,6 +250,43 @@ export function createGitEngine(gitdir: string): Engine {
       const sent = cat.send(sendable.length === specs.length ? specs : sendable.map((i) => specs[i]), deliver);
       sent.then(() => void (oneShots.has(cat) && cat.close()), fail);
     });
+  }
+
+  function allLoose(specs: string[]): GitObject[] | null {
+    const out: GitObject[] = [];
+    for (const spec of specs) {
+      const obj = looseSpec(spec);
+      if (!obj) return null;
+      out.push(obj);
+    }
+    return out;
+  }
+
+  /** `<oid>` or `<commit or tree>:<path>` (an artifact by its tree), when every object on the way is loose. */
+  function looseSpec(spec: string): GitObject | null {
+    const colon = spec.indexOf(':');
+    let obj = readLoose(dir, colon === -1 ? spec : spec.slice(0, colon));
+    if (colon === -1 || !obj) return obj;
+    if (obj.type === 'commit') obj = readLoose(dir, parseCommit(obj.data).tree);
+    for (const name of spec.slice(colon + 1).split('/')) {
+      if (obj?.type !== 'tree') return null;
+      const entry = parseTree(obj.data).find((e) => e.name === name);
+      obj = entry ? readLoose(dir, entry.oid) : null;
+    }
+    return obj;
+  }
+
+  /** The first-parent chain from `tip` when it is short and all loose, read here; null otherwise (rev-list then lists it). */
+  function looseChain(tip: string, max = Infinity): ChainLink[] | null {
+    const links: ChainLink[] = [];
+    for (let oid: string | undefined = tip; oid !== undefined && links.length < max; ) {
+      const obj = links.length < LOOSE_READS ? readLoose(dir, oid) : null;
+      if (obj?.type !== 'commit') return null;
+      const c = parseCommit(obj.data);
+      links.push({ oid, tree: c.tree, message: c.message });
+      oid = c.parents[0];
+    }
+    return links;
   }
 
   async function readObjects(specs: readonly string[]): Promise<(GitObject | null)[]> {
@@ -277,6 +320,8 @@ export function createGitEngine(gitdir: string): Engine {
     async chain(tip, max) {
       if (max !== undefined && max <= 0) return [];
       const limit = max === undefined || !Number.isFinite(max) ? [] : [`--max-count=${Math.floor(max)}`];
+      const loose = looseChain(tip, max === undefined ? Infinity : Math.floor(max));
+      if (loose) return loose;
       // one process gives every commit, its tree and message: later reads go to objects by id
       return revList(tip, ['--format=%x00%T%x00%B%x00', ...limit], parseChain, max);
     },
@@ -294,8 +339,8 @@ export function createGitEngine(gitdir: string): Engine {
 
     // a checkpoint's few objects are written in-process; bulk writes (imports, notes) go to fast-import
     writeCommits: async (specs, opts) => {
-      if (!fitsLoose(specs)) return fastImport(dir, specs);
-      const exists = objectsExist(dir);
+      if (!fitsLoose(specs, opts?.known)) return fastImport(dir, specs);
+      const exists = opts?.known ? (oid: string) => /^[0-9a-f]{40}$/.test(oid) : objectsExist(dir);
       return opts?.pack ? writePackedCommits(dir, specs, exists) : writeLooseCommits(dir, specs, exists);
     },
 

@@ -77,8 +77,10 @@ export interface Engine {
   /**
    * Write commits (and their blobs and trees) in order; returns their ids. Moves no ref. `pack`: a
    * small write goes into one pack of its own rather than a loose file per object (where the engine can).
+   * `known`: the objects the files name by id were just read from the store (a notes tree carried
+   * over), so a write with many of them need not check each one.
    */
-  writeCommits(specs: readonly CommitSpec[], opts?: { pack?: boolean }): Promise<string[]>;
+  writeCommits(specs: readonly CommitSpec[], opts?: { pack?: boolean; known?: boolean }): Promise<string[]>;
   /** End child processes; the engine is unusable afterwards. */
   close(): Promise<void>;
 }

@@ -1,21 +1,25 @@
 // Small writes in-process, as `git hash-object -w` would: loose objects, zlib-deflated and named by
 // their SHA-1. A checkpoint or a hook call writes a handful of objects; starting `git fast-import`
-// for them costs more than the write (two processes: fast-import unpacks small packs itself).
+// for them costs more than the write (two processes: fast-import unpacks small packs itself). And the
+// reads of such objects: a hook reads back what the last hooks wrote, without starting `git cat-file`.
 import { createHash } from 'node:crypto';
-import { linkSync, mkdirSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { deflateSync } from 'node:zlib';
-import type { CommitSpec, TreeFile } from './engine.js';
+import { deflateSync, inflateSync } from 'node:zlib';
+import type { CommitSpec, GitObject, ObjectType, TreeFile } from './engine.js';
 import { entryOf, groupTreeFiles, serializeCommit } from './tree-layout.js';
 
-/** Whether a batch is small enough to write here: a few objects named by id (a state write's) are checked to exist one by one. */
-export function fitsLoose(specs: readonly CommitSpec[]): boolean {
+/**
+ * Whether a batch is small enough to write here: a few objects named by id (a state write's) are
+ * checked to exist one by one; any number of `known` ones (just read from the store) are not checked.
+ */
+export function fitsLoose(specs: readonly CommitSpec[], known = false): boolean {
   if (specs.length > 16) return false;
   let bytes = 0;
   let named = 0;
   for (const s of specs) for (const f of s.files) {
     if ('data' in f) bytes += f.data.byteLength;
-    else if (++named > 64) return false;
+    else if (++named > 64 && !known) return false;
   }
   return bytes <= 4 * 1024 * 1024;
 }
@@ -116,4 +120,31 @@ function writeLoose(dir: string, path: string, oid: string, deflated: Buffer): v
       unlinkSync(tmp);
     } catch {}
   }
+}
+
+/** Loose objects larger than this (deflated) are left to git, which streams them. */
+const MAX_LOOSE_READ = 1 << 20;
+const LOOSE_HEADER = /^(blob|tree|commit) (\d+)$/;
+
+/**
+ * A loose object read in-process, as `git cat-file --batch` gives it; null when it is not loose or
+ * anything about it is off (no inflate, a bad header, a tag, an id its bytes do not hash to): git
+ * then reads it and says what is wrong, as it did before this shortcut.
+ */
+export function readLoose(gitdir: string, oid: string): GitObject | null {
+  if (!/^[0-9a-f]{40}$/.test(oid)) return null;
+  const path = join(gitdir, 'objects', oid.slice(0, 2), oid.slice(2));
+  const st = statSync(path, { throwIfNoEntry: false });
+  if (!st?.isFile() || st.size > MAX_LOOSE_READ) return null;
+  let body: Buffer;
+  try {
+    body = inflateSync(readFileSync(path));
+  } catch {
+    return null;
+  }
+  const nul = body.indexOf(0);
+  const m = nul > 0 && nul < 32 ? LOOSE_HEADER.exec(body.toString('latin1', 0, nul)) : null;
+  if (!m || Number(m[2]) !== body.length - nul - 1) return null;
+  if (createHash('sha1').update(body).digest('hex') !== oid) return null;
+  return { type: m[1] as ObjectType, data: body.subarray(nul + 1) };
 }

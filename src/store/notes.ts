@@ -82,9 +82,8 @@ export async function appendNote(engine: Engine, refStore: RefStore, target: str
     const fanned = [...index.values()].some((n) => n.path.includes('/'));
     const files: TreeFile[] = [...index].filter(([k]) => k !== target).map(([, n]) => ({ path: n.path, oid: n.oid }));
     files.push({ path: prev?.path ?? notePath(target, fanned), data: Buffer.from(text) });
-    const [commit] = await engine.writeCommits([
-      { files, parents: tip ? [tip] : [], author: who, committer: who, message: "Notes added by 'ctx annotate'\n" },
-    ]);
+    // the other notes come from the tree just read: however many links there are, no git process writes them
+    const [commit] = await engine.writeCommits([{ files, parents: tip ? [tip] : [], author: who, committer: who, message: "Notes added by 'ctx annotate'\n" }], { known: true });
     try {
       refStore.update(refs.notes, commit, tip);
       return;

@@ -2,24 +2,9 @@
 // cheaply: the parent of a new commit is almost always loose (the previous write left it so), and
 // inflating a few small files in-process spares the write path a git process. Packed objects go
 // through the engine.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { inflateSync } from 'node:zlib';
 import type { Engine, GitObject } from './engine.js';
+import { readLoose } from './loose-objects.js';
 import { parseCommit, parseTree } from './objects.js';
-
-function readLoose(gitdir: string, oid: string): GitObject | null {
-  let raw: Buffer;
-  try {
-    raw = inflateSync(readFileSync(join(gitdir, 'objects', oid.slice(0, 2), oid.slice(2))));
-  } catch {
-    return null;
-  }
-  const nul = raw.indexOf(0);
-  const m = /^(blob|tree|commit|tag) (\d+)$/.exec(raw.toString('latin1', 0, nul));
-  if (!m || Number(m[2]) !== raw.length - nul - 1) return null;
-  return { type: m[1] as GitObject['type'], data: raw.subarray(nul + 1) };
-}
 
 async function readObject(gitdir: string, engine: Engine, oid: string): Promise<GitObject | null> {
   return readLoose(gitdir, oid) ?? engine.readObject(oid);

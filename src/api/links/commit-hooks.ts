@@ -69,10 +69,11 @@ function rmIfThere(path: string): void {
   } catch {}
 }
 
-/** The session whose shell tool runs this commit, as its runtime reads the environment, recorded live (in the worktree of its cwd). */
+/** The session whose shell tool runs this commit, as its runtime reads the environment, recorded live (in the worktree of its cwd); only runtimes whose variables are set are loaded. */
 async function noteShellSession(store: string, env: NodeJS.ProcessEnv): Promise<void> {
-  const { allRuntimes } = await import('../../runtimes/registry.js');
-  for (const r of await allRuntimes()) {
+  const { runtime, shellRuntimes } = await import('../../runtimes/registry.js');
+  for (const name of await shellRuntimes(env)) {
+    const r = await runtime(name);
     const s = r.capture?.shellSession?.(env);
     if (s) recordLive(store, r.name, s.session, s.cwd, { branch: s.branch, ...(s.transcript ? { transcript: s.transcript } : {}), ...(s.input !== undefined ? { input: s.input } : {}) }, clock(env));
   }

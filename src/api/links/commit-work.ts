@@ -37,11 +37,13 @@ export async function prepareCommitMsg(ctx: RepoContext, site: CommitSite, confi
   const claimed = contextClaims(readFileSync(msgFile, 'utf8'));
   if (live.length === 0 && claimed.length === 0) return none;
   const staged = new Map((live.length ? stagedChanges(site.top, env) : []).map((c) => [c.path, c]));
-  const runtimes = staged.size ? await (await runtimeRegistry()).allRuntimes() : [];
+  const registry = await runtimeRegistry();
+  // the plug-ins of the live sessions' runtimes alone (built-in ones: a live entry never names an executable to run)
+  const captureOf = async (name: string) => (registry.runtimeNames().includes(name) ? (await registry.runtime(name)).capture : undefined);
   const contexts: PendingContext[] = [];
   const trailers: string[] = [];
   for (const { live: s, linked } of staged.size ? live : []) {
-    const tip = await caughtUpTip(ctx, runtimes.find((r) => r.name === s.runtime)?.capture, s, note);
+    const tip = await caughtUpTip(ctx, await captureOf(s.runtime), s, note);
     if (tip === null || tip === linked?.tip) continue;
     const writes = await toolWrites(ctx, tip, linked?.tip);
     // a file the session wrote counts when the staged change bears its writes out: a person's later

@@ -7,11 +7,12 @@ import type { LiveInfo } from '../../api/capture/live.js';
 import { headObjects } from '../transcript-head.js';
 import { sessionBranch } from './names.js';
 import { claudeConfigDir } from './paths.js';
+import { SHELL_ENV } from './shell-env.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function shellSession(env: NodeJS.ProcessEnv): (LiveInfo & { session: string; cwd: string }) | null {
-  const id = env.CLAUDE_CODE_SESSION_ID;
+  const id = env[SHELL_ENV[0]];
   if (!id || !UUID.test(id)) return null;
   const projects = join(claudeConfigDir(env), 'projects');
   let dirs: string[];

@@ -5,9 +5,10 @@ import type { LiveInfo } from '../../api/capture/live.js';
 import { headObjects } from '../transcript-head.js';
 import { sessionBranch } from './import.js';
 import { codexHome, findRollout } from './paths.js';
+import { SHELL_ENV } from './shell-env.js';
 
 export function shellSession(env: NodeJS.ProcessEnv): (LiveInfo & { session: string; cwd: string }) | null {
-  const id = env.CODEX_THREAD_ID;
+  const id = env[SHELL_ENV[0]];
   if (!id || !/^[0-9a-zA-Z-]{8,64}$/.test(id)) return null;
   const home = codexHome(env);
   const transcript = findRollout(home, id);

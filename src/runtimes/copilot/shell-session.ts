@@ -6,9 +6,10 @@ import { isRecord } from '../../core/neutral.js';
 import { headObjects } from '../transcript-head.js';
 import { sessionBranch } from './names.js';
 import { copilotHome, eventsFile } from './paths.js';
+import { SHELL_ENV } from './shell-env.js';
 
 export function shellSession(env: NodeJS.ProcessEnv): (LiveInfo & { session: string; cwd: string }) | null {
-  const id = env.COPILOT_AGENT_SESSION_ID;
+  const id = env[SHELL_ENV[0]];
   if (!id) return null;
   const transcript = eventsFile(copilotHome(env), id);
   if (transcript === null) return null;

@@ -3,10 +3,10 @@
 import type { LiveInfo } from '../../api/capture/live.js';
 import { headObjects } from '../transcript-head.js';
 import { sessionBranch } from './names.js';
+import { SHELL_ENV } from './shell-env.js';
 
 export function shellSession(env: NodeJS.ProcessEnv): (LiveInfo & { session: string; cwd: string }) | null {
-  const id = env.CTX_PI_SESSION_ID;
-  const transcript = env.CTX_PI_SESSION_FILE;
+  const [id, transcript] = SHELL_ENV.map((v) => env[v]);
   if (!id || !transcript) return null;
   let head: Record<string, unknown> | undefined;
   try {
