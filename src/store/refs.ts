@@ -224,6 +224,23 @@ export class RefStore {
     if (expected === null && ref.startsWith(refs.heads)) this.pointHeadIfUnborn(ref);
   }
 
+  /**
+   * Create many refs in one write of packed-refs, as `git clone` does: for a store being created,
+   * which nothing else can be writing (no lock per ref). Each must not exist yet (ConflictError).
+   */
+  createPacked(created: readonly { ref: string; oid: string }[]): void {
+    if (created.length === 0) return;
+    for (const { ref, oid } of created) {
+      const why = refNameProblem(ref);
+      if (why !== null) throw new UsageError(`bad ref name '${ref}': ${why}`);
+      if (!HEX40.test(oid)) throw new UsageError(`bad object id '${oid}' for ${ref}`);
+      this.compare(ref, null);
+    }
+    this.rewritePacked((m) => created.forEach(({ ref, oid }) => m.set(ref, oid)));
+    const first = created.find((c) => c.ref.startsWith(refs.heads));
+    if (first) this.pointHeadIfUnborn(first.ref);
+  }
+
   /** HEAD follows the first branch made while it is unborn, so `git clone` and `git fsck` see a branch. */
   pointHeadIfUnborn(ref: string | null): void {
     const target = this.symbolicTarget();
@@ -436,8 +453,9 @@ export class RefStore {
     const file = join(this.gitdir, 'packed-refs');
     const fd = this.createLock(`${file}.lock`, 'packed-refs');
     try {
-      const lines = readFileSync(file, 'utf8').split('\n');
+      const lines = existsSync(file) ? readFileSync(file, 'utf8').split('\n') : [];
       const keep = new Map(this.readPacked().map);
+      const had = new Set(keep.keys());
       edit(keep);
       const out: string[] = [];
       let skipPeel = false;
@@ -450,6 +468,8 @@ export class RefStore {
         skipPeel = line !== '' && !line.startsWith('#') && !keep.has(ref);
         if (!skipPeel && line !== '') out.push(line);
       }
+      const added = [...keep].filter(([ref]) => !had.has(ref));
+      if (added.length) out.splice(0, out.length, ...sortedPacked(out, added));
       ftruncateSync(fd, 0);
       writeSync(fd, out.join('\n') + '\n', 0);
       closeSync(fd);
@@ -478,6 +498,22 @@ export class RefStore {
       rel = dirname(rel);
     }
   }
+}
+
+/**
+ * packed-refs lines with `added` refs merged in, sorted by name as git sorts them (its binary search
+ * needs it); each ref keeps its `^peeled` line. The header claims only the order: new lines carry no peel.
+ */
+function sortedPacked(lines: readonly string[], added: readonly [string, string][]): string[] {
+  const entries: { ref: Buffer; lines: string[] }[] = [];
+  for (const line of lines) {
+    if (line.startsWith('#')) continue;
+    if (line.startsWith('^') && entries.length) entries[entries.length - 1].lines.push(line);
+    else entries.push({ ref: Buffer.from(line.slice(line.indexOf(' ') + 1)), lines: [line] });
+  }
+  for (const [ref, oid] of added) entries.push({ ref: Buffer.from(ref), lines: [`${oid} ${ref}`] });
+  entries.sort((a, b) => Buffer.compare(a.ref, b.ref));
+  return ['# pack-refs with: sorted ', ...entries.flatMap((e) => e.lines)];
 }
 
 /** A ref file that holds neither an object id nor `ref: …` (git would refuse it too). */
