@@ -142,8 +142,9 @@ export class RefStore {
   }
 
   /** The refs under a prefix that read as object ids, and the damaged ones (a garbage file, a bad packed-refs line), each sorted by name. */
-  scan(prefix: string): { refs: { ref: string; oid: string }[]; damaged: StoreDamage[] } {
+  scan(prefix: string): { refs: { ref: string; oid: string }[]; damaged: StoreDamage[]; symbolic: number } {
     const out = new Map<string, string>();
+    let symbolic = 0;
     const damaged = new Map<string, StoreDamage>();
     const packed = this.readPacked();
     if (packed.bad) damaged.set('packed-refs', packed.bad);
@@ -179,7 +180,10 @@ export class RefStore {
             continue;
           }
           // a symbolic ref (a remote's HEAD) is a name for another, listed under its own
-          if (v === null || v.startsWith('ref: ')) continue;
+          if (v === null || v.startsWith('ref: ')) {
+            symbolic++;
+            continue;
+          }
           if (HEX40.test(v)) {
             out.set(child, v);
             damaged.delete(child);
@@ -192,7 +196,18 @@ export class RefStore {
     };
     if (link === null) walk(prefix.replace(/\/$/, ''));
     const byName = <T>(m: Map<string, T>) => [...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return { refs: byName(out).map(([ref, oid]) => ({ ref, oid })), damaged: byName(damaged).map(([, d]) => d) };
+    return { refs: byName(out).map(([ref, oid]) => ({ ref, oid })), damaged: byName(damaged).map(([, d]) => d), symbolic };
+  }
+
+  /**
+   * `read` for many refs under `prefix` from one scan (a clone's 1,000 branches: one walk, not a file open each).
+   * A damaged or symbolic ref there is read as `read` reads it; a ref written later is not seen (callers compare-and-swap).
+   */
+  reader(prefix: string): (ref: string) => string | null {
+    const { refs: found, damaged, symbolic } = this.scan(prefix);
+    if (damaged.length || symbolic) return (ref) => this.read(ref);
+    const map = new Map(found.map((r) => [r.ref, r.oid]));
+    return (ref) => (ref.startsWith(prefix) ? (map.get(ref) ?? null) : this.read(ref));
   }
 
   /**

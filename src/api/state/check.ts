@@ -91,13 +91,14 @@ const named = (remote: string, name: string, p: StateProblem) => `${remote}/${na
 export async function refuseForgedState(ctx: RepoContext, remote: string, only?: readonly string[]): Promise<void> {
   const prefix = refs.remotePrefix(remote);
   const wanted = only && new Set(only);
+  const headOf = ctx.refs.reader(refs.heads);
   const listed = ctx.refs.list(prefix).filter(({ ref }) => ref.slice(prefix.length) !== 'HEAD' && (!wanted || wanted.has(ref.slice(prefix.length))));
   // the branches new here (a clone's every branch): their whole chains from one history, not a walk each
-  const whole = await wholeChains(ctx, listed.filter(({ ref }) => ctx.refs.read(refs.branch(ref.slice(prefix.length))) === null).map((r) => r.oid));
+  const whole = await wholeChains(ctx, listed.filter(({ ref }) => headOf(refs.branch(ref.slice(prefix.length))) === null).map((r) => r.oid));
   const state = whole.size ? await stateSubtrees(ctx, [...whole.values()].flatMap((links) => links.map((l) => l.tree))).catch(() => undefined) : undefined;
   for (const { ref, oid: theirs } of listed) {
     const name = ref.slice(prefix.length);
-    const mine = ctx.refs.read(refs.branch(name));
+    const mine = headOf(refs.branch(name));
     // up to date, behind or diverged: pull moves nothing there
     if (mine !== null && (mine === theirs || !(await isAncestor(ctx.engine, mine, theirs)))) continue;
     const [p] = await incomingStateProblems(ctx, mine, theirs, whole.get(theirs), state);
@@ -109,11 +110,13 @@ export async function refuseForgedState(ctx: RepoContext, remote: string, only?:
 export async function forgedStateWarnings(ctx: RepoContext, remote: string, moved: readonly { local: string; old: string | null; new: string | null }[]): Promise<string[]> {
   const prefix = refs.remotePrefix(remote);
   const out: string[] = [];
+  let headOf: ((ref: string) => string | null) | null = null;
   for (const r of moved) {
     if (!r.local.startsWith(prefix) || r.new === null || r.old === r.new) continue;
     const name = r.local.slice(prefix.length);
     // only the branches that track: a remote's other branches are checked when pull is asked for them
-    if (name === 'HEAD' || ctx.refs.read(refs.branch(name)) === null) continue;
+    // one scan of the branches, once there is a moved one to look up
+    if (name === 'HEAD' || (headOf ??= ctx.refs.reader(refs.heads))(refs.branch(name)) === null) continue;
     const [p] = await incomingStateProblems(ctx, await checkedFrom(ctx, refs.branch(name), r.new, r.old), r.new);
     if (p) out.push(`warning: ${named(remote, name, p)}; kept there, ctx pull refuses it`);
   }

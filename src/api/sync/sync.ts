@@ -167,6 +167,7 @@ export async function fetch(ctx: RepoContext, name: string | undefined, opts: Sy
     if (fresh.length) await backfillSmall(ctx, remote.name, opts.env ?? process.env, { tips: fresh, not: [...before.values()] });
   }
   const out: RefReport[] = [];
+  const headOf = ctx.refs.reader(refs.heads);
   for (const [local, oid] of after) {
     const old = before.get(local) ?? null;
     if (local.startsWith(refs.tags) && old === oid) continue; // local tags the fetch did not touch
@@ -174,7 +175,7 @@ export async function fetch(ctx: RepoContext, name: string | undefined, opts: Sy
     if (old === null) status = 'new';
     else if (old !== oid) status = (await isAncestor(ctx.engine, old, oid)) ? 'fast-forward' : 'forced update';
     const branch = local.startsWith(refs.remotePrefix(remote.name)) ? remoteRefOf(remote.name, local) : null;
-    const mine = branch ? ctx.refs.read(branch) : null;
+    const mine = branch ? headOf(branch) : null;
     const diverged = mine !== null && !(await isAncestor(ctx.engine, mine, oid)) && !(await isAncestor(ctx.engine, oid, mine));
     out.push({
       ref: remoteRefOf(remote.name, local),
@@ -221,7 +222,8 @@ export async function pull(ctx: RepoContext, name: string | undefined, opts: Syn
  */
 export async function moveBranches(ctx: RepoContext, fetched: SyncReport, named: readonly string[] | undefined, fresh = false): Promise<SyncReport> {
   const remote = fetched.remote;
-  const moving = pulled(ctx, remote, named).map((p) => ({ ...p, mine: ctx.refs.read(p.branch) }));
+  const headOf = ctx.refs.reader(refs.heads);
+  const moving = pulled(ctx, remote, named).map((p) => ({ ...p, mine: headOf(p.branch) }));
   // only the branches pull may move are checked: a remote of 100,000 branches costs what it shares with us
   await refuseForgedState(ctx, remote, moving.filter((p) => p.theirs !== null).map((p) => p.branch.slice(refs.heads.length)));
   // which tips are another tool's commits: one batched read for all, not one per branch
@@ -270,6 +272,7 @@ export async function moveBranches(ctx: RepoContext, fetched: SyncReport, named:
  */
 function pulled(ctx: RepoContext, remote: string, named: readonly string[] | undefined): { branch: string; theirs: string | null }[] {
   const names = named ?? ctx.refs.scan(refs.heads).refs.map((r) => r.ref.slice(refs.heads.length));
-  const out = names.map((n) => ({ branch: refs.branch(n), theirs: ctx.refs.read(refs.remoteBranch(remote, n)) }));
+  const remoteOf = ctx.refs.reader(refs.remotePrefix(remote));
+  const out = names.map((n) => ({ branch: refs.branch(n), theirs: remoteOf(refs.remoteBranch(remote, n)) }));
   return named ? out : out.filter((p) => p.theirs !== null);
 }
