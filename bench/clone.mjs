@@ -2,9 +2,10 @@
 // (test/git-http-server.ts, `uploadpack.allowFilter` on), whole and with --filter=blob:none: wall time
 // and disk (the objects directory). Then `ctx push` against `git push` of the same refs into a fresh
 // repo, and when everything is up to date (node's start is the difference to expect). The store is
-// 1,000 generated sessions × 10 turns (BENCH_CLONE_SESSIONS; 10,000 is opt-in: its generation takes minutes).
+// 1,000 generated sessions × 10 turns (BENCH_CLONE_SESSIONS; 10,000 is opt-in: its generation takes minutes, so
+// BENCH_CLONE_REMOTE=DIR keeps the generated store there for the next run; BENCH_CLONE_ROUNDS, default 3).
 import { buildSync } from 'esbuild';
-import { mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { NODE, ROOT, ctx, fmtInt, fmtMs, fmtRatio, median, progress, run, table, tempDir } from './lib.mjs';
@@ -13,19 +14,36 @@ import { generateSessions } from './sessions-gen.mjs';
 const du = (dir) => Number(run('du', ['-sb', join(dir, 'objects')], { stdout: 'pipe' }).stdout.toString().split('\t')[0]);
 const mb = (b) => `${(b / 1e6).toFixed(1)} MB`;
 
-export async function benchClone({ sessions = Number(process.env.BENCH_CLONE_SESSIONS ?? 1000), n = 3 } = {}) {
+/**
+ * The served store: generated once into BENCH_CLONE_REMOTE (a directory kept between runs; 10,000 sessions take
+ * minutes to generate) when set, else into this run's temp dir. Pushes go to other repos beside it, never into it.
+ */
+async function servedStore(dir, sessions) {
+  const served = process.env.BENCH_CLONE_REMOTE ? join(process.env.BENCH_CLONE_REMOTE, String(sessions)) : join(dir, 'served');
+  const gitdir = join(served, 'store.git');
+  const record = join(served, 'generated.json');
+  if (existsSync(record)) {
+    progress(`clone: reusing ${fmtInt(sessions)} generated sessions in ${served}`);
+    return { served, gitdir, ...JSON.parse(readFileSync(record, 'utf8')) };
+  }
+  rmSync(served, { recursive: true, force: true });
+  mkdirSync(served, { recursive: true });
+  progress(`clone: generating ${fmtInt(sessions)} sessions × 10 turns with git fast-import`);
+  const t0 = performance.now();
+  const { commits } = await generateSessions(served, { sessions, raw: false });
+  const generated = performance.now() - t0;
+  run('git', ['--git-dir', gitdir, 'config', 'uploadpack.allowFilter', 'true']);
+  writeFileSync(record, JSON.stringify({ commits, generated }));
+  return { served, gitdir, commits, generated };
+}
+
+export async function benchClone({ sessions = Number(process.env.BENCH_CLONE_SESSIONS ?? 1000), n = Number(process.env.BENCH_CLONE_ROUNDS ?? 3) } = {}) {
   const dir = tempDir('clone');
   const serverJs = join(ROOT, 'bench', 'out', `git-http-server-clone-${process.pid}.mjs`);
   mkdirSync(join(ROOT, 'bench', 'out'), { recursive: true });
   buildSync({ entryPoints: [join(ROOT, 'test', 'git-http-server.ts')], outfile: serverJs, format: 'esm', platform: 'node', logLevel: 'error' });
   const { startGitServer, createServedRepo } = await import(pathToFileURL(serverJs).href);
-  const served = join(dir, 'served');
-  mkdirSync(served);
-  progress(`clone: generating ${fmtInt(sessions)} sessions × 10 turns with git fast-import`);
-  const t0 = performance.now();
-  const { gitdir, commits } = await generateSessions(served, { sessions, raw: false });
-  const generated = performance.now() - t0;
-  run('git', ['--git-dir', gitdir, 'config', 'uploadpack.allowFilter', 'true']);
+  const { served, gitdir, commits, generated } = await servedStore(dir, sessions);
   const server = await startGitServer(served);
   const url = `${server.url}/store.git`;
   let k = 0;
@@ -39,13 +57,16 @@ export async function benchClone({ sessions = Number(process.env.BENCH_CLONE_SES
     };
     const wall = Object.fromEntries(Object.keys(variants).map((v) => [v, []]));
     const disk = {};
+    // the pushes below go from a whole ctx clone: a store as a user has it
+    let source = null;
     for (let i = 0; i < n; i++) {
       progress(`clone: round ${i + 1} of ${n}`);
       for (const [v, fn] of Object.entries(variants)) {
         const d = into();
         wall[v].push(fn(d));
         disk[v] ??= du(d);
-        rmSync(d, { recursive: true, force: true });
+        if (v === 'ctx clone' && source === null) source = d;
+        else rmSync(d, { recursive: true, force: true });
       }
     }
     const med = Object.fromEntries(Object.entries(wall).map(([v, xs]) => [v, median(xs)]));
@@ -54,21 +75,23 @@ export async function benchClone({ sessions = Number(process.env.BENCH_CLONE_SES
     // push: the same refs into a fresh served repo, then again with nothing to send
     progress('clone: push against git push');
     const pushWall = { 'git push': [], 'ctx push': [], 'git push, up to date': [], 'ctx push, up to date': [], 'node -e 0': [] };
-    for (let i = 0; i < n; i++) {
+    // BENCH_CLONE_PUSH=0: clones only (git's send-pack matches each pushed ref against every ref: 10,000 new branches take it the best part of an hour)
+    for (let i = 0; i < (process.env.BENCH_CLONE_PUSH === '0' ? 0 : n); i++) {
       for (const tool of ['git', 'ctx']) {
-        const name = `push-${tool}-${i}.git`;
+        const name = `push-${process.pid}-${tool}-${i}.git`;
         createServedRepo(server.root, name);
         const target = `${server.url}/${name}`;
-        const push = tool === 'git' ? () => run('git', ['--git-dir', gitdir, 'push', '-q', target, 'refs/heads/*:refs/heads/*']).ms : () => ctx(['--store', gitdir, 'push', target]).ms;
-        if (tool === 'ctx') ctx(['--store', gitdir, 'remote', 'add', `t${i}`, target]);
-        pushWall[`${tool} push`].push(tool === 'git' ? push() : ctx(['--store', gitdir, 'push', `t${i}`]).ms);
-        pushWall[`${tool} push, up to date`].push(tool === 'git' ? push() : ctx(['--store', gitdir, 'push', `t${i}`]).ms);
+        // both push to a named remote, so both write the remote-tracking refs
+        ctx(['--store', source, 'remote', 'add', `t${tool}${i}`, target]);
+        const push = tool === 'git' ? () => run('git', ['--git-dir', source, 'push', '-q', `t${tool}${i}`, 'refs/heads/*:refs/heads/*']).ms : () => ctx(['--store', source, 'push', `t${tool}${i}`]).ms;
+        pushWall[`${tool} push`].push(push());
+        pushWall[`${tool} push, up to date`].push(push());
         rmSync(join(server.root, name), { recursive: true, force: true });
       }
       pushWall['node -e 0'].push(run(NODE, ['-e', '0']).ms);
     }
     const pm = Object.fromEntries(Object.entries(pushWall).map(([v, xs]) => [v, median(xs)]));
-    const pushRows = Object.keys(pushWall).map((v) => [v, fmtMs(pm[v])]);
+    const pushRows = Object.keys(pushWall).filter((v) => pushWall[v].length).map((v) => [v, fmtMs(pm[v])]);
     const summary = { sessions, commits, clone: med, disk, push: pm };
     return {
       markdown: [
@@ -78,9 +101,13 @@ export async function benchClone({ sessions = Number(process.env.BENCH_CLONE_SES
           `median of ${n} interleaved rounds, each into a new directory; disk is \`du -sb objects/\` of the clone. A partial ctx clone also fetches every meta.json (one more fetch), so it holds more than git's.\n`,
         table(['clone', 'ms wall', 'disk', '/ git clone'], cloneRows),
         '',
-        `Push of the ${fmtInt(sessions)} branches into a fresh served repo (\`git push URL 'refs/heads/*:refs/heads/*'\` against \`ctx push\`, which lists the remote first and scans for secrets), then again with everything up to date; \`node -e 0\` is node's start. Wall ms, median of ${n} rounds.\n`,
-        table(['push', 'ms wall'], pushRows),
-        '',
+        ...(pushRows.length
+          ? [
+            `Push of the ${fmtInt(sessions)} branches from a ctx clone into a fresh served repo, each through a named remote (\`git push NAME 'refs/heads/*:refs/heads/*'\` against \`ctx push NAME\`, which lists the remote first and scans what is new for secrets), then again with everything up to date; \`node -e 0\` is node's start. Wall ms, median of ${n} rounds.\n`,
+            table(['push', 'ms wall'], pushRows),
+            '',
+          ]
+          : []),
       ].join('\n'),
       summary,
     };

@@ -1,4 +1,5 @@
 // ctx clone, ctx branch -r/-a, and push/pull's one-line summary, against `git http-backend` on 127.0.0.1.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -143,5 +144,35 @@ describe('push sends sessions and saves, not scratch forks, unless --all', () =>
     expect(git(dir, ['for-each-ref', '--format=%(refname)'])).toBe('refs/heads/claude/a\nrefs/heads/review/kept\n');
     expect(ok(ctx(store, ['push', '--all']))).toMatchObject({ stdout: `To ${url}: 2 branches up to date, 1 new\n`, stderr: '' });
     expect(git(dir, ['for-each-ref', '--format=%(refname)'])).toBe(`refs/heads/claude/a\nrefs/heads/${scratch}\nrefs/heads/review/kept\n`);
+  });
+
+  // from 64 updates the git transport sends a namespace with one glob (git matches explicit refspecs quadratically)
+  it('70 new branches, a save and a scratch fork: the glob push sends exactly what ref by ref would; a refused branch sends the rest ref by ref', () => {
+    const store = newStore();
+    const a = commit(store, 'claude/a', 'one');
+    const b = commit(store, 'codex/b', 'two');
+    const many = Array.from({ length: 69 }, (_, i) => `s/${String(i).padStart(2, '0')}`);
+    execFileSync('git', ['--git-dir', store, 'update-ref', '--stdin'], { input: many.map((m) => `create refs/heads/${m} ${a}\n`).join('') });
+    const scratch = JSON.parse(ok(ctx(store, ['fork', 'claude/a', '--json'])).stdout).branch;
+    ok(ctx(store, ['save', 'codex/b', '-m', 'a keeper', '--name', 'keep'], { env: FIXED_ENV }));
+    const heads = ['claude/a', 'codex/b', ...many].map((h) => `refs/heads/${h}`).sort();
+    const listing = (dir: string) => git(dir, ['for-each-ref', '--format=%(refname) %(objectname)']).split('\n').filter(Boolean);
+
+    const one = served.repo(`g${++n}.git`);
+    ok(ctx(store, ['remote', 'add', 'one', one.url]));
+    expect(ok(ctx(store, ['push', 'one']))).toMatchObject({ stdout: `To ${one.url}: 71 branches new; 1 tag new; 1 fork/* not sent (ctx push --all sends it)\n`, stderr: '' });
+    const sent = listing(one.dir);
+    expect(sent).toEqual(listing(store).filter((l) => /^refs\/(heads|tags)\//.test(l) && !l.startsWith(`refs/heads/${scratch} `)));
+    expect(sent.filter((l) => l.startsWith('refs/heads/')).map((l) => l.split(' ')[0])).toEqual(heads);
+    // git push wrote the remote-tracking refs: one per branch sent, none for the fork
+    expect(git(store, ['for-each-ref', '--format=%(refname)', 'refs/remotes/one/']).split('\n').filter(Boolean)).toEqual(heads.map((h) => h.replace('refs/heads/', 'refs/remotes/one/')));
+
+    // the remote holds s/00 at another commit: that branch is refused, the other 70 still go (ref by ref)
+    const two = served.repo(`g${++n}.git`);
+    ok(ctx(store, ['remote', 'add', 'two', two.url]));
+    git(store, ['push', '-q', two.url, `${b}:refs/heads/s/00`]);
+    const r = ctx(store, ['push', 'two']);
+    expect([r.code, r.stdout]).toEqual([1, `To ${two.url}: 70 branches new, 1 rejected: diverged; 1 tag new; 1 fork/* not sent (ctx push --all sends it)\n`]);
+    expect(listing(two.dir)).toEqual(sent.map((l) => (l === `refs/heads/s/00 ${a}` ? `refs/heads/s/00 ${b}` : l)));
   });
 });

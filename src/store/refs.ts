@@ -142,8 +142,9 @@ export class RefStore {
   }
 
   /** The refs under a prefix that read as object ids, and the damaged ones (a garbage file, a bad packed-refs line), each sorted by name. */
-  scan(prefix: string): { refs: { ref: string; oid: string }[]; damaged: StoreDamage[] } {
+  scan(prefix: string): { refs: { ref: string; oid: string }[]; damaged: StoreDamage[]; symbolic: number } {
     const out = new Map<string, string>();
+    let symbolic = 0;
     const damaged = new Map<string, StoreDamage>();
     const packed = this.readPacked();
     if (packed.bad) damaged.set('packed-refs', packed.bad);
@@ -179,7 +180,10 @@ export class RefStore {
             continue;
           }
           // a symbolic ref (a remote's HEAD) is a name for another, listed under its own
-          if (v === null || v.startsWith('ref: ')) continue;
+          if (v === null || v.startsWith('ref: ')) {
+            symbolic++;
+            continue;
+          }
           if (HEX40.test(v)) {
             out.set(child, v);
             damaged.delete(child);
@@ -192,7 +196,18 @@ export class RefStore {
     };
     if (link === null) walk(prefix.replace(/\/$/, ''));
     const byName = <T>(m: Map<string, T>) => [...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return { refs: byName(out).map(([ref, oid]) => ({ ref, oid })), damaged: byName(damaged).map(([, d]) => d) };
+    return { refs: byName(out).map(([ref, oid]) => ({ ref, oid })), damaged: byName(damaged).map(([, d]) => d), symbolic };
+  }
+
+  /**
+   * `read` for many refs under `prefix` from one scan (a clone's 1,000 branches: one walk, not a file open each).
+   * A damaged or symbolic ref there is read as `read` reads it; a ref written later is not seen (callers compare-and-swap).
+   */
+  reader(prefix: string): (ref: string) => string | null {
+    const { refs: found, damaged, symbolic } = this.scan(prefix);
+    if (damaged.length || symbolic) return (ref) => this.read(ref);
+    const map = new Map(found.map((r) => [r.ref, r.oid]));
+    return (ref) => (ref.startsWith(prefix) ? (map.get(ref) ?? null) : this.read(ref));
   }
 
   /**
@@ -222,6 +237,23 @@ export class RefStore {
       return `${next}\n`;
     });
     if (expected === null && ref.startsWith(refs.heads)) this.pointHeadIfUnborn(ref);
+  }
+
+  /**
+   * Create many refs in one write of packed-refs, as `git clone` does: for a store being created,
+   * which nothing else can be writing (no lock per ref). Each must not exist yet (ConflictError).
+   */
+  createPacked(created: readonly { ref: string; oid: string }[]): void {
+    if (created.length === 0) return;
+    for (const { ref, oid } of created) {
+      const why = refNameProblem(ref);
+      if (why !== null) throw new UsageError(`bad ref name '${ref}': ${why}`);
+      if (!HEX40.test(oid)) throw new UsageError(`bad object id '${oid}' for ${ref}`);
+      this.compare(ref, null);
+    }
+    this.rewritePacked((m) => created.forEach(({ ref, oid }) => m.set(ref, oid)));
+    const first = created.find((c) => c.ref.startsWith(refs.heads));
+    if (first) this.pointHeadIfUnborn(first.ref);
   }
 
   /** HEAD follows the first branch made while it is unborn, so `git clone` and `git fsck` see a branch. */
@@ -436,8 +468,9 @@ export class RefStore {
     const file = join(this.gitdir, 'packed-refs');
     const fd = this.createLock(`${file}.lock`, 'packed-refs');
     try {
-      const lines = readFileSync(file, 'utf8').split('\n');
+      const lines = existsSync(file) ? readFileSync(file, 'utf8').split('\n') : [];
       const keep = new Map(this.readPacked().map);
+      const had = new Set(keep.keys());
       edit(keep);
       const out: string[] = [];
       let skipPeel = false;
@@ -450,6 +483,8 @@ export class RefStore {
         skipPeel = line !== '' && !line.startsWith('#') && !keep.has(ref);
         if (!skipPeel && line !== '') out.push(line);
       }
+      const added = [...keep].filter(([ref]) => !had.has(ref));
+      if (added.length) out.splice(0, out.length, ...sortedPacked(out, added));
       ftruncateSync(fd, 0);
       writeSync(fd, out.join('\n') + '\n', 0);
       closeSync(fd);
@@ -478,6 +513,22 @@ export class RefStore {
       rel = dirname(rel);
     }
   }
+}
+
+/**
+ * packed-refs lines with `added` refs merged in, sorted by name as git sorts them (its binary search
+ * needs it); each ref keeps its `^peeled` line. The header claims only the order: new lines carry no peel.
+ */
+function sortedPacked(lines: readonly string[], added: readonly [string, string][]): string[] {
+  const entries: { ref: Buffer; lines: string[] }[] = [];
+  for (const line of lines) {
+    if (line.startsWith('#')) continue;
+    if (line.startsWith('^') && entries.length) entries[entries.length - 1].lines.push(line);
+    else entries.push({ ref: Buffer.from(line.slice(line.indexOf(' ') + 1)), lines: [line] });
+  }
+  for (const [ref, oid] of added) entries.push({ ref: Buffer.from(ref), lines: [`${oid} ${ref}`] });
+  entries.sort((a, b) => Buffer.compare(a.ref, b.ref));
+  return ['# pack-refs with: sorted ', ...entries.flatMap((e) => e.lines)];
 }
 
 /** A ref file that holds neither an object id nor `ref: …` (git would refuse it too). */

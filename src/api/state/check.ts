@@ -44,13 +44,24 @@ async function wholeChains(ctx: RepoContext, tips: readonly string[]): Promise<M
   }
 }
 
-/** What `ctx verify` finds wrong with the state writes from `from` (null: the root) to `to`. */
-export async function incomingStateProblems(ctx: RepoContext, from: string | null, to: string, whole?: Link[]): Promise<StateProblem[]> {
+/** The state/ subtree of each root tree (null: none, or no tree), read in batches: for many chains at once. */
+async function stateSubtrees(ctx: RepoContext, roots: readonly string[]): Promise<Map<string, string | null>> {
+  const ids = [...new Set(roots)];
+  const out = new Map<string, string | null>();
+  for (let i = 0; i < ids.length; i += 4096) {
+    const batch = ids.slice(i, i + 4096);
+    (await ctx.engine.readObjects(batch)).forEach((t, j) => out.set(batch[j], t?.type === 'tree' ? subtreeIn(t.data, STATE_DIR) : null));
+  }
+  return out;
+}
+
+/** What `ctx verify` finds wrong with the state writes from `from` (null: the root) to `to`; `state`: root trees' state/ already read. */
+export async function incomingStateProblems(ctx: RepoContext, from: string | null, to: string, whole?: Link[], state?: ReadonlyMap<string, string | null>): Promise<StateProblem[]> {
   try {
     const { links, base } = whole && from === null ? { links: whole, base: null } : await commitsAfter(ctx, from, to);
     if (links.length === 0) return [];
-    const roots = await ctx.engine.readObjects(links.map((l) => l.tree));
-    const trees = roots.map((t) => (t?.type === 'tree' ? subtreeIn(t.data, STATE_DIR) : null));
+    const known = state && links.every((l) => state.has(l.tree));
+    const trees = known ? links.map((l) => state.get(l.tree)!) : (await ctx.engine.readObjects(links.map((l) => l.tree))).map((t) => (t?.type === 'tree' ? subtreeIn(t.data, STATE_DIR) : null));
     trees.push(base === null ? null : await subtreeOf(ctx.gitdir, ctx.engine, base, STATE_DIR));
     // a commit that leaves state/ as its parent had it writes no state: nothing to check
     const writes = links.filter((_, i) => trees[i] !== trees[i + 1]).map((l) => l.oid);
@@ -79,15 +90,18 @@ const named = (remote: string, name: string, p: StateProblem) => `${remote}/${na
  */
 export async function refuseForgedState(ctx: RepoContext, remote: string, only?: readonly string[]): Promise<void> {
   const prefix = refs.remotePrefix(remote);
-  const listed = ctx.refs.list(prefix).filter(({ ref }) => ref.slice(prefix.length) !== 'HEAD' && (!only || only.includes(ref.slice(prefix.length))));
+  const wanted = only && new Set(only);
+  const headOf = ctx.refs.reader(refs.heads);
+  const listed = ctx.refs.list(prefix).filter(({ ref }) => ref.slice(prefix.length) !== 'HEAD' && (!wanted || wanted.has(ref.slice(prefix.length))));
   // the branches new here (a clone's every branch): their whole chains from one history, not a walk each
-  const whole = await wholeChains(ctx, listed.filter(({ ref }) => ctx.refs.read(refs.branch(ref.slice(prefix.length))) === null).map((r) => r.oid));
+  const whole = await wholeChains(ctx, listed.filter(({ ref }) => headOf(refs.branch(ref.slice(prefix.length))) === null).map((r) => r.oid));
+  const state = whole.size ? await stateSubtrees(ctx, [...whole.values()].flatMap((links) => links.map((l) => l.tree))).catch(() => undefined) : undefined;
   for (const { ref, oid: theirs } of listed) {
     const name = ref.slice(prefix.length);
-    const mine = ctx.refs.read(refs.branch(name));
+    const mine = headOf(refs.branch(name));
     // up to date, behind or diverged: pull moves nothing there
     if (mine !== null && (mine === theirs || !(await isAncestor(ctx.engine, mine, theirs)))) continue;
-    const [p] = await incomingStateProblems(ctx, mine, theirs, whole.get(theirs));
+    const [p] = await incomingStateProblems(ctx, mine, theirs, whole.get(theirs), state);
     if (p) throw new IntegrityError(`pull ${named(remote, name, p)}; no branch moved (the remote's commits stay on ${remote}/${name}: ctx verify ${remote}/${name})`);
   }
 }
@@ -96,11 +110,13 @@ export async function refuseForgedState(ctx: RepoContext, remote: string, only?:
 export async function forgedStateWarnings(ctx: RepoContext, remote: string, moved: readonly { local: string; old: string | null; new: string | null }[]): Promise<string[]> {
   const prefix = refs.remotePrefix(remote);
   const out: string[] = [];
+  let headOf: ((ref: string) => string | null) | null = null;
   for (const r of moved) {
     if (!r.local.startsWith(prefix) || r.new === null || r.old === r.new) continue;
     const name = r.local.slice(prefix.length);
     // only the branches that track: a remote's other branches are checked when pull is asked for them
-    if (name === 'HEAD' || ctx.refs.read(refs.branch(name)) === null) continue;
+    // one scan of the branches, once there is a moved one to look up
+    if (name === 'HEAD' || (headOf ??= ctx.refs.reader(refs.heads))(refs.branch(name)) === null) continue;
     const [p] = await incomingStateProblems(ctx, await checkedFrom(ctx, refs.branch(name), r.new, r.old), r.new);
     if (p) out.push(`warning: ${named(remote, name, p)}; kept there, ctx pull refuses it`);
   }

@@ -44,9 +44,9 @@ export async function clone(url: string, dir: string, opts: CloneOptions = {}): 
       await repo.close();
       repo = new RepoContext(gitdir, { env, engine: opts.engine });
     }
-    const fetched = await fetch(repo, 'origin', opts);
+    const fetched = await fetch(repo, 'origin', { ...opts, fresh: true });
     const names = repo.refs.list(refs.remotePrefix('origin')).map((r) => r.ref.slice(refs.remotePrefix('origin').length));
-    const report = await moveBranches(repo, fetched, names);
+    const report = await moveBranches(repo, fetched, names, true);
     await repo.close();
     return { gitdir, filter: opts.filter ?? null, report };
   } catch (e) {

@@ -55,6 +55,8 @@ export interface SyncOptions {
   branches?: readonly string[];
   /** push: scratch forks too (fork/*, the branches `ctx fork` names when given no name) */
   all?: boolean;
+  /** fetch: the store is being created by this command (a clone): nothing else writes it, and a failure removes it */
+  fresh?: boolean;
 }
 
 /** A scratch fork: what `ctx fork ID` makes when given no name. A push leaves these out unless asked. */
@@ -116,7 +118,11 @@ export async function push(ctx: RepoContext, name: string | undefined, opts: Syn
     }
   }
   if (!opts.allowSecrets) await scanOutgoing(ctx, updates, theirs);
-  const results = new Map((await t.push(updates)).map((r) => [r.dst, r]));
+  // a namespace with nothing refused may go as one glob: every ref in it is an update or up to date
+  const globs = [refs.heads, refs.tags]
+    .filter((ns) => !out.some((r) => r.ref.startsWith(ns) && !r.ok))
+    .map((prefix) => ({ prefix, ...(prefix === refs.heads && held.length ? { except: SCRATCH_FORKS } : {}) }));
+  const results = new Map((await t.push(updates, globs)).map((r) => [r.dst, r]));
   for (const r of out) {
     const res = results.get(r.ref);
     if (!res) continue;
@@ -124,9 +130,10 @@ export async function push(ctx: RepoContext, name: string | undefined, opts: Syn
       Object.assign(r, { status: `rejected: ${res.reason ?? 'refused'}`, ok: false, hint: `ctx fetch ${remote.name}, then push again` });
       continue;
     }
-    // what we know the remote holds now, as git does after a push
+    // what we know the remote holds now, as git does after a push (the git binary already wrote it: no second lock)
     const tracking = trackingOf(remote.name, r.ref);
-    if (tracking && r.new) ctx.refs.update(tracking, r.new, ctx.refs.read(tracking));
+    const known = tracking && r.new ? ctx.refs.read(tracking) : r.new;
+    if (tracking && r.new && known !== r.new) ctx.refs.update(tracking, r.new, known);
   }
   return { ...report(remote, t, out), ...(held.length ? { held } : {}) };
 }
@@ -152,7 +159,7 @@ export async function fetch(ctx: RepoContext, name: string | undefined, opts: Sy
   const before = fetchedRefs(ctx, remote.name);
   // listed first on every transport: every advertised name is checked before anything is written
   // (isomorphic-git also fetches ref by ref from the list; the git binary fetches with refspecs)
-  const rejected = await t.fetch(await t.list());
+  const rejected = opts.fresh && t.name === 'git' ? await listBesideFetch(t) : await t.fetch(await t.list());
   const after = fetchedRefs(ctx, remote.name);
   // a partial clone: the new commits' meta.json and summaries come now, in one batch, so listings stay offline
   if (promisorRemote(ctx.gitdir) === remote.name) {
@@ -160,6 +167,7 @@ export async function fetch(ctx: RepoContext, name: string | undefined, opts: Sy
     if (fresh.length) await backfillSmall(ctx, remote.name, opts.env ?? process.env, { tips: fresh, not: [...before.values()] });
   }
   const out: RefReport[] = [];
+  const headOf = ctx.refs.reader(refs.heads);
   for (const [local, oid] of after) {
     const old = before.get(local) ?? null;
     if (local.startsWith(refs.tags) && old === oid) continue; // local tags the fetch did not touch
@@ -167,7 +175,7 @@ export async function fetch(ctx: RepoContext, name: string | undefined, opts: Sy
     if (old === null) status = 'new';
     else if (old !== oid) status = (await isAncestor(ctx.engine, old, oid)) ? 'fast-forward' : 'forced update';
     const branch = local.startsWith(refs.remotePrefix(remote.name)) ? remoteRefOf(remote.name, local) : null;
-    const mine = branch ? ctx.refs.read(branch) : null;
+    const mine = branch ? headOf(branch) : null;
     const diverged = mine !== null && !(await isAncestor(ctx.engine, mine, oid)) && !(await isAncestor(ctx.engine, oid, mine));
     out.push({
       ref: remoteRefOf(remote.name, local),
@@ -191,20 +199,37 @@ export async function fetch(ctx: RepoContext, name: string | undefined, opts: Sy
   return { ...report(remote, t, out), ...(warnings.length ? { warnings } : {}) };
 }
 
+/**
+ * The git binary fetches by refspecs, so its listing only checks names: for a store being created (removed
+ * whole when this fails) it runs beside the fetch instead of a round trip before it, and its refusal wins.
+ */
+async function listBesideFetch(t: Transport) {
+  const [listed, fetched] = await Promise.allSettled([t.list(), t.fetch(new Map())]);
+  if (listed.status === 'rejected') throw listed.reason;
+  if (fetched.status === 'rejected') throw fetched.reason;
+  return fetched.value;
+}
+
 /** fetch, then fast-forward the local branches that track (or create the ones named); divergent ones keep both tips. */
 export async function pull(ctx: RepoContext, name: string | undefined, opts: SyncOptions = {}): Promise<SyncReport> {
   const named = opts.branches && [...new Set(opts.branches.map((b) => checkBranchName(b)))];
   return moveBranches(ctx, await fetch(ctx, name, opts), named);
 }
 
-/** Pull's second half, on a fetch's report: create or fast-forward the branches (`named`, else the tracking ones), reported after the fetched refs. */
-export async function moveBranches(ctx: RepoContext, fetched: SyncReport, named: readonly string[] | undefined): Promise<SyncReport> {
+/**
+ * Pull's second half, on a fetch's report: create or fast-forward the branches (`named`, else the tracking ones), reported after the fetched refs.
+ * `fresh`: the store is being created (a clone), so nothing else writes it: the new branches go into packed-refs in one write.
+ */
+export async function moveBranches(ctx: RepoContext, fetched: SyncReport, named: readonly string[] | undefined, fresh = false): Promise<SyncReport> {
   const remote = fetched.remote;
-  const moving = pulled(ctx, remote, named);
+  const headOf = ctx.refs.reader(refs.heads);
+  const moving = pulled(ctx, remote, named).map((p) => ({ ...p, mine: headOf(p.branch) }));
   // only the branches pull may move are checked: a remote of 100,000 branches costs what it shares with us
   await refuseForgedState(ctx, remote, moving.filter((p) => p.theirs !== null).map((p) => p.branch.slice(refs.heads.length)));
-  for (const { branch, theirs } of moving) {
-    const mine = ctx.refs.read(branch);
+  // which tips are another tool's commits: one batched read for all, not one per branch
+  const foreign = await foreignCommits(ctx.engine, moving.flatMap((p) => (p.theirs !== null && p.theirs !== p.mine ? [p.theirs] : [])));
+  const created: { ref: string; oid: string }[] = [];
+  for (const { branch, theirs, mine } of moving) {
     const r: RefReport = { ref: branch, local: branch, old: mine, new: theirs, status: '', ok: true, diverged: false };
     if (theirs === null) {
       fetched.refs.push({ ...r, new: mine, status: `rejected: no such branch on ${remote}`, ok: false, hint: `ctx log --all lists ${remote}'s branches as ${remote}/NAME` });
@@ -212,8 +237,11 @@ export async function moveBranches(ctx: RepoContext, fetched: SyncReport, named:
     }
     try {
       if (mine === theirs || (mine !== null && (await isAncestor(ctx.engine, theirs, mine)))) Object.assign(r, { status: 'up to date', new: mine });
-      else if ((await foreignCommits(ctx.engine, [theirs])).size) {
+      else if (foreign.has(theirs)) {
         Object.assign(r, { status: 'rejected: not a context commit', ok: false, new: mine, hint: `${remote}/${short(branch)} (${shortId(theirs)}) has no meta.json: another tool's commit, left on ${remote}/${short(branch)}` });
+      } else if (mine === null && fresh) {
+        created.push({ ref: branch, oid: theirs });
+        r.status = 'new';
       } else if (mine === null || (await isAncestor(ctx.engine, mine, theirs))) {
         ctx.refs.update(branch, theirs, mine);
         r.status = mine === null ? 'new' : 'fast-forward';
@@ -232,6 +260,7 @@ export async function moveBranches(ctx: RepoContext, fetched: SyncReport, named:
     }
     fetched.refs.push(r);
   }
+  ctx.refs.createPacked(created);
   fetched.ok = fetched.refs.every((x) => x.ok);
   return fetched;
 }
@@ -243,6 +272,7 @@ export async function moveBranches(ctx: RepoContext, fetched: SyncReport, named:
  */
 function pulled(ctx: RepoContext, remote: string, named: readonly string[] | undefined): { branch: string; theirs: string | null }[] {
   const names = named ?? ctx.refs.scan(refs.heads).refs.map((r) => r.ref.slice(refs.heads.length));
-  const out = names.map((n) => ({ branch: refs.branch(n), theirs: ctx.refs.read(refs.remoteBranch(remote, n)) }));
+  const remoteOf = ctx.refs.reader(refs.remotePrefix(remote));
+  const out = names.map((n) => ({ branch: refs.branch(n), theirs: remoteOf(refs.remoteBranch(remote, n)) }));
   return named ? out : out.filter((p) => p.theirs !== null);
 }

@@ -3,7 +3,7 @@ import { RemoteError } from '../../errors/index.js';
 import { gitEnv, spawnGit } from '../git-process.js';
 import { refs } from '../refs.js';
 import { redact, type Remote } from './remotes.js';
-import { syncedRefs, type FetchRejection, type PushResult, type Transport, type TransportOptions } from './transport-interface.js';
+import { syncedRefs, type FetchRejection, type PushGlob, type PushResult, type PushUpdate, type Transport, type TransportOptions } from './transport-interface.js';
 
 interface GitRun {
   code: number;
@@ -56,9 +56,9 @@ export function createGitTransport(gitdir: string, remote: Remote, opts: Transpo
       );
     },
 
-    async push(updates) {
+    async push(updates, globs = []) {
       if (updates.length === 0) return [];
-      const specs = updates.map((u) => `${u.src}:${u.dst}`);
+      const specs = pushSpecs(updates, globs);
       const flags = ['--porcelain', ...(opts.progress ? ['--progress'] : [])];
       let r = await git(['push', '--atomic', ...flags, remote.name, ...specs], opts.progress);
       // a server without atomic pushes still gets a fast-forward-only push, ref by ref
@@ -77,6 +77,19 @@ export function createGitTransport(gitdir: string, remote: Remote, opts: Transpo
       return rejected;
     },
   };
+}
+
+// git matches each explicit refspec against every ref (quadratic: 1,000 new branches cost it seconds of CPU); a glob is one pass
+const GLOB_FROM = 64;
+
+/** The refspecs of a push: one glob per namespace given (its exception as a negative refspec) once there are many updates, else ref by ref. */
+function pushSpecs(updates: readonly PushUpdate[], globs: readonly PushGlob[]): string[] {
+  const use = updates.length >= GLOB_FROM ? globs : [];
+  const covered = (ref: string) => use.some((g) => ref.startsWith(g.prefix) && !(g.except && ref.startsWith(g.except)));
+  return [
+    ...use.flatMap((g) => [`${g.prefix}*:${g.prefix}*`, ...(g.except ? [`^${g.except}*`] : [])]),
+    ...updates.filter((u) => !(u.src === u.dst && covered(u.src))).map((u) => `${u.src}:${u.dst}`),
+  ];
 }
 
 /** `git push --porcelain`: `<flag>\t<src>:<dst>\t<summary>` per ref; `!` is a rejection. */

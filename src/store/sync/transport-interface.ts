@@ -14,6 +14,15 @@ export interface PushUpdate {
   old: string | null;
 }
 
+/**
+ * A namespace (`refs/heads/`) a push may send with one glob refspec, but `except` (a prefix under it):
+ * every local ref there is an update or already up to date on the remote, so the glob sends just the updates.
+ */
+export interface PushGlob {
+  prefix: string;
+  except?: string;
+}
+
 export interface PushResult {
   dst: string;
   ok: boolean;
@@ -39,8 +48,8 @@ export interface Transport {
   readonly name: 'git' | 'isogit';
   /** The remote's branches, tags (unpeeled) and refs/notes/ctx. */
   list(): Promise<Map<string, string>>;
-  /** Fast-forward-only push of `updates`; one result per update. */
-  push(updates: readonly PushUpdate[]): Promise<PushResult[]>;
+  /** Fast-forward-only push of `updates`; one result per update. `globs`: namespaces the transport may send whole instead of ref by ref. */
+  push(updates: readonly PushUpdate[], globs?: readonly PushGlob[]): Promise<PushResult[]>;
   /**
    * Bring the remote's refs into refs/remotes/<remote>/*, refs/tags/* (new tags only) and
    * refs/notes/remotes/<remote>/ctx. Local branches are never written.

@@ -7,7 +7,7 @@ import type { RefStore } from '../refs.js';
 import { checkRemote, redact, urlKind, type Remote } from './remotes.js';
 import type { Transport, TransportOptions } from './transport-interface.js';
 
-export type { FetchRejection, PushResult, PushUpdate, Transport, TransportOptions } from './transport-interface.js';
+export type { FetchRejection, PushGlob, PushResult, PushUpdate, Transport, TransportOptions } from './transport-interface.js';
 
 export async function openTransport(gitdir: string, remote: Remote, engine: Engine, refStore: RefStore, opts: TransportOptions): Promise<Transport> {
   checkRemote(remote);
