@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { FIXED_ENV, FIXTURES, ctx, newStore, tempDir } from './helpers.js';
 import { opencodeSession, opencodeToNeutral, parseSession } from '../src/formats/opencode-session.js';
 import { tools, patchEffects } from '../src/runtimes/opencode/tools.js';
-import { newTurns, splitTurns } from '../src/runtimes/opencode/session.js';
+import { knownChain, newTurns, splitTurns } from '../src/runtimes/opencode/session.js';
+import { ChainIndex } from '../src/runtimes/opencode/chain-index.js';
 
 const FIXTURE = join(FIXTURES, 'opencode', 'session.json');
 const SESSION = 'ses_de24204f2ffeqCSPjCnRuLtBoU';
@@ -59,13 +60,41 @@ describe('opencode sessions (fixtures)', () => {
 
   it('a later capture holds only what is new or changed; a renumbered copy of known messages is no news', () => {
     const doc = parseSession(readFileSync(FIXTURE));
-    expect(newTurns(doc, doc)).toEqual([]);
+    expect(newTurns(knownChain(doc), doc)).toEqual([]);
     const changed = structuredClone(doc);
     changed.messages[2].parts[1].text = 'done 3';
-    expect(newTurns(doc, changed).map((t) => t.messages.map((m) => m.info.id))).toEqual([[doc.messages[2].info.id]]);
+    expect(newTurns(knownChain(doc), changed).map((t) => t.messages.map((m) => m.info.id))).toEqual([[doc.messages[2].info.id]]);
     const copy = structuredClone(doc);
     copy.messages.forEach((m, i) => (m.info.id = `msg_copy${i}`));
-    expect(newTurns(doc, copy)).toEqual([]);
+    expect(newTurns(knownChain(doc), copy)).toEqual([]);
+  });
+
+  it("the hook's chain index (ids and hashes) finds what the chain read back finds", async () => {
+    const fixture = parseSession(readFileSync(FIXTURE));
+    const [user, call, answer] = fixture.messages;
+    const mk = (m: (typeof fixture.messages)[number], id: string, parts = structuredClone(m.parts)) => ({ info: { ...m.info, id }, parts });
+    // the fixture's turn, a compaction (request, summary), a second turn
+    const doc = { info: fixture.info, messages: [user, call, answer, mk(user, 'msg_c1', [{ type: 'compaction', auto: true, id: 'prt_c1' }]), mk(answer, 'msg_s1'), mk(user, 'msg_u2'), mk(answer, 'msg_a2')] };
+    const index = (await ChainIndex.of(doc.messages))!;
+    const ids = (turns: ReturnType<typeof newTurns>) => turns.map((t) => [t.kind, t.messages.map((m) => m.info.id)]);
+    // a change before the compaction is none to capture
+    const changed = structuredClone(doc);
+    changed.messages[2].parts[1].text = 'done 3';
+    // the same message with its keys in another order is no change; one after the last compaction that changed is
+    const reordered = structuredClone(doc);
+    reordered.messages[5].info = Object.fromEntries(Object.entries(reordered.messages[5].info).reverse());
+    const after = structuredClone(doc);
+    after.messages[6].parts[0].text = 'changed after the compaction';
+    const copy = structuredClone(doc);
+    copy.messages.forEach((m, i) => (m.info.id = `msg_copy${i}`));
+    const grown = { ...doc, messages: [...doc.messages, ...changed.messages.slice(5, 7).map((m, i) => ({ ...m, info: { ...m.info, id: `msg_zzz${i}` } }))] };
+    for (const d of [doc, changed, reordered, after, copy, grown]) expect(ids(newTurns(index, d))).toEqual(ids(newTurns(knownChain(doc), d)));
+    expect(ids(newTurns(index, reordered))).toEqual([]);
+    expect(ids(newTurns(index, changed))).toEqual([]);
+    expect(ids(newTurns(index, after))).toEqual([['delta', ['msg_a2']]]);
+    expect(ids(newTurns(index, grown))).toEqual([['delta', ['msg_zzz0', 'msg_zzz1']]]);
+    // a message without a string id: no index
+    expect(await ChainIndex.of([{ ...doc.messages[0], info: { ...doc.messages[0].info, id: 7 } }])).toBeNull();
   });
 
   it('translates to neutral with each tool call answered by its result', () => {

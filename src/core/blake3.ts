@@ -25,3 +25,13 @@ export async function artifactHasher(): Promise<{ update(bytes: Uint8Array): voi
     },
   };
 }
+
+/** BLAKE3 of strings (their UTF-8), as hex: keys compared later, not ids. */
+export async function textHasher(): Promise<(text: string) => string> {
+  const h = await (hasher ??= createBLAKE3());
+  return (text) => {
+    h.init();
+    h.update(text);
+    return h.digest('hex');
+  };
+}

@@ -4,6 +4,7 @@
 // load is an error there, never a silent switch to another estimator.
 import { CtxError, UsageError } from '../errors/index.js';
 import { bpeCounter } from './bpe.js';
+import { DIGIT, classOf } from './char-class.js';
 
 /** Counts the tokens of a message's texts, taken together. */
 export interface TokenCounter {
@@ -114,10 +115,12 @@ export function loadTokenizer(): Promise<TokenCounter> {
  * without such a run (every transcript of the corpus) is counted exactly as before.
  */
 export const RUN = 256;
-const LONG_RUN = new RegExp(`\\p{L}{${RUN + 1},}|[^\\s\\p{L}\\p{N}]{${RUN + 1},}|\\s{${RUN + 1},}`, 'gu');
+// made on first use: a pattern of Unicode classes costs a parse where it is made, and most text has no long run
+let longRun: RegExp | undefined;
 
 export function boundedCount(text: string, bpe: (t: string) => number): number {
   if (!hasLongRun(text)) return bpe(text);
+  const LONG_RUN = (longRun ??= new RegExp(`\\p{L}{${RUN + 1},}|[^\\s\\p{L}\\p{N}]{${RUN + 1},}|\\s{${RUN + 1},}`, 'gu'));
   LONG_RUN.lastIndex = 0;
   let n = 0;
   let at = 0;
@@ -128,31 +131,6 @@ export function boundedCount(text: string, bpe: (t: string) => number): number {
     at = m.index! + m[0].length;
   }
   return at < text.length ? n + bpe(text.slice(at)) : n;
-}
-
-// character classes of the pre-tokenizer's pieces: letters, digits, white space, the rest
-const LETTER = 1;
-const DIGIT = 2;
-const SPACE = 3;
-const OTHER = 4;
-// compiled once: a Unicode property class costs a compile each time it is built (the bundle builds a /\p{…}/u literal as new RegExp)
-const IS_LETTER = /\p{L}/u;
-const IS_DIGIT = /\p{N}/u;
-const IS_SPACE = /\s/u;
-const ASCII = Uint8Array.from({ length: 128 }, (_, c) => {
-  const ch = String.fromCharCode(c);
-  return IS_LETTER.test(ch) ? LETTER : IS_DIGIT.test(ch) ? DIGIT : IS_SPACE.test(ch) ? SPACE : OTHER;
-});
-const wide = new Map<number, number>();
-function classOf(code: number): number {
-  if (code < 128) return ASCII[code];
-  let k = wide.get(code);
-  if (k === undefined) {
-    const ch = String.fromCodePoint(code);
-    k = IS_LETTER.test(ch) ? LETTER : IS_DIGIT.test(ch) ? DIGIT : IS_SPACE.test(ch) ? SPACE : OTHER;
-    wide.set(code, k);
-  }
-  return k;
 }
 
 /** Whether some run of one class (digits aside: pieces hold at most three) is longer than RUN characters; one pass, no regex (a regex scan cost more than the tokenizer). */

@@ -36,7 +36,7 @@ export async function captureSession(ctx: RepoContext, event: CaptureEvent): Pro
   const input = event.input as HookInput;
   const doc = checkSession(input.session);
   if (doc.info.id !== event.session) throw new CtxError(`hook input's session is ${String(doc.info.id)}, not ${event.session}`);
-  await appendSession(ctx, sessionBranch(event.session), doc, { trigger: TRIGGERS[event.event], session: event.session });
+  await appendSession(ctx, sessionBranch(event.session), doc, { trigger: TRIGGERS[event.event], session: event.session }, event.session);
 }
 
 /** For the live-session index: the session's branch (opencode keeps no transcript file to catch up from). */

@@ -1,6 +1,7 @@
 // A session document (an `opencode export` file, or what ctx's plugin reads from opencode after a
 // turn) onto its branch: the messages the chain does not hold yet, and those it holds that changed,
 // as commits: a delta per prompt and what answered it, a compaction from each compaction request.
+import { artifactHash } from '../../core/blake3.js';
 import { canonicalJson } from '../../core/canonical-json.js';
 import { materialize } from '../../api/read/materialize.js';
 import type { RepoContext } from '../../api/repo/repo-context.js';
@@ -8,6 +9,7 @@ import { writeChain, type CommitFields, type LazyChainItem, type WrittenCommit }
 import { encodeSession, isCompactionRequest, parseSession, type OpencodeMessage, type OpencodeSession } from '../../formats/opencode-session.js';
 import { refs } from '../../store/refs.js';
 import { summaryLine } from '../transcript.js';
+import { ChainIndex, readIndex, type KnownChain } from './chain-index.js';
 import { OPENCODE_FORMAT } from './names.js';
 
 export interface Turn {
@@ -50,18 +52,17 @@ const differs = (a: OpencodeMessage, b: OpencodeMessage) => JSON.stringify(a) !=
  * another id at a position the chain already fills is a copy of an exported one (a resumed export
  * gives every message a new id) and is left out.
  */
-export function newTurns(known: OpencodeSession | null, doc: OpencodeSession): Turn[] {
-  const old = known?.messages ?? [];
-  const at = new Map(old.map((m, i) => [m.info.id, i]));
-  let lastCompaction = -1;
-  old.forEach((m, i) => isCompactionRequest(m) && (lastCompaction = i));
+export function newTurns(known: KnownChain | null, doc: OpencodeSession): Turn[] {
+  const ids = known?.ids ?? [];
+  const at = new Map(ids.map((id, i) => [id, i]));
+  const lastCompaction = known?.lastCompaction ?? -1;
   const changed: OpencodeMessage[] = [];
   const fresh: OpencodeMessage[] = [];
   doc.messages.forEach((m, i) => {
     const j = at.get(m.info.id);
     if (j !== undefined) {
-      if (j >= lastCompaction && differs(m, old[j])) changed.push(m);
-    } else if (i >= old.length) fresh.push(m);
+      if (j >= lastCompaction && !known!.same(j, m)) changed.push(m);
+    } else if (i >= ids.length) fresh.push(m);
   });
   const turns = splitTurns(fresh);
   if (changed.length === 0) return turns;
@@ -75,13 +76,35 @@ export async function chainSession(ctx: RepoContext, tip: string): Promise<Openc
   return parseSession((await materialize(ctx, tip, { format: OPENCODE_FORMAT, stop: 'root' })).bytes);
 }
 
-/** Appends `doc`'s new turns to `branch` (made when missing); the commits written. */
-export async function appendSession(ctx: RepoContext, branch: string, doc: OpencodeSession, fields: CommitFields & { source?: Record<string, unknown> }): Promise<{ commits: WrittenCommit[]; tip: string | null }> {
+/** The chain's messages as newTurns compares them. */
+export function knownChain(session: OpencodeSession): KnownChain {
+  const old = session.messages;
+  let lastCompaction = -1;
+  old.forEach((m, i) => isCompactionRequest(m) && (lastCompaction = i));
+  return { ids: old.map((m) => m.info.id), lastCompaction, same: (j, m) => !differs(m, old[j]) };
+}
+
+/**
+ * Appends `doc`'s new turns to `branch` (made when missing); the commits written. With `indexed`
+ * (the hook: one session, every turn), the chain is known from its index while that names the tip,
+ * and the index is kept up to date.
+ */
+export async function appendSession(ctx: RepoContext, branch: string, doc: OpencodeSession, fields: CommitFields & { source?: Record<string, unknown> }, indexed?: string): Promise<{ commits: WrittenCommit[]; tip: string | null }> {
   const tip = ctx.refs.read(refs.branch(branch));
-  const known = tip === null ? null : await chainSession(ctx, tip);
+  let index = tip === null || indexed === undefined ? null : await readIndex(ctx.gitdir, indexed, branch, tip);
+  let known: KnownChain | null = index;
+  if (tip !== null && index === null) {
+    const session = await chainSession(ctx, tip);
+    known = knownChain(session);
+    if (indexed !== undefined) index = await ChainIndex.of(session.messages);
+  } else if (tip === null && indexed !== undefined) index = await ChainIndex.of([]);
   const turns = newTurns(known, doc);
-  if (turns.length === 0) return { commits: [], tip };
-  const items: LazyChainItem[] = turns.map((t) => ({
+  if (turns.length === 0) {
+    // a chain read back: its index, for the next turn
+    if (tip !== null && index && known !== index) index.save(ctx.gitdir, indexed!, branch, tip);
+    return { commits: [], tip };
+  }
+  const items = turns.map((t) => ({
     template: 'opencode',
     summary: t.prompt,
     summaryFromReplies: true,
@@ -89,7 +112,15 @@ export async function appendSession(ctx: RepoContext, branch: string, doc: Openc
     type: t.kind,
     createdAt: t.time === undefined ? fields.createdAt : new Date(t.time).toISOString(),
     artifact: encodeSession({ info: doc.info, messages: t.messages }),
-  }));
+  })) satisfies LazyChainItem[];
   const commits = await writeChain(ctx, branch, OPENCODE_FORMAT, items, undefined, tip);
+  if (index && commits.length && (await storedAsGiven(items, commits)) && index.add(turns.flatMap((t) => t.messages))) index.save(ctx.gitdir, indexed!, branch, commits[commits.length - 1].oid);
   return { commits, tip: commits.length ? commits[commits.length - 1].oid : tip };
+}
+
+/** Every artifact stored as encoded (no secret redacted out of it), so the chain holds the messages as given. */
+async function storedAsGiven(items: readonly { artifact: Uint8Array }[], commits: readonly WrittenCommit[]): Promise<boolean> {
+  if (items.length !== commits.length) return false;
+  for (let i = 0; i < items.length; i++) if (commits[i].meta.artifact !== (await artifactHash(items[i].artifact))) return false;
+  return true;
 }
