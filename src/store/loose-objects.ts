@@ -3,7 +3,7 @@
 // for them costs more than the write (two processes: fast-import unpacks small packs itself). And the
 // reads of such objects: a hook reads back what the last hooks wrote, without starting `git cat-file`.
 import { createHash } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { linkSync, lstatSync, mkdirSync, readFileSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync, inflateSync } from 'node:zlib';
 import type { CommitSpec, GitObject, ObjectType, TreeFile } from './engine.js';
@@ -122,23 +122,25 @@ function writeLoose(dir: string, path: string, oid: string, deflated: Buffer): v
   }
 }
 
-/** Loose objects larger than this (deflated) are left to git, which streams them. */
+/** Loose objects larger than this (deflated), or inflating past the second, are left to git, which streams them. */
 const MAX_LOOSE_READ = 1 << 20;
+const MAX_LOOSE_INFLATED = 16 << 20;
 const LOOSE_HEADER = /^(blob|tree|commit) (\d+)$/;
 
 /**
  * A loose object read in-process, as `git cat-file --batch` gives it; null when it is not loose or
- * anything about it is off (no inflate, a bad header, a tag, an id its bytes do not hash to): git
- * then reads it and says what is wrong, as it did before this shortcut.
+ * anything about it is off (a link, no inflate or one past 16 MiB, a bad header, a tag, an id its
+ * bytes do not hash to): git then reads it and says what is wrong, as it did before this shortcut.
  */
 export function readLoose(gitdir: string, oid: string): GitObject | null {
   if (!/^[0-9a-f]{40}$/.test(oid)) return null;
   const path = join(gitdir, 'objects', oid.slice(0, 2), oid.slice(2));
-  const st = statSync(path, { throwIfNoEntry: false });
+  // a link or a special file where an object should be, and a deflate bomb, are git's to judge
+  const st = lstatSync(path, { throwIfNoEntry: false });
   if (!st?.isFile() || st.size > MAX_LOOSE_READ) return null;
   let body: Buffer;
   try {
-    body = inflateSync(readFileSync(path));
+    body = inflateSync(readFileSync(path), { maxOutputLength: MAX_LOOSE_INFLATED });
   } catch {
     return null;
   }
