@@ -9,7 +9,7 @@ import { FIXED_ENV, FIXTURES, ctx, newStore, tempDir } from './helpers.js';
 import { opencodeSession, opencodeToNeutral, parseSession } from '../src/formats/opencode-session.js';
 import { tools, patchEffects } from '../src/runtimes/opencode/tools.js';
 import { knownChain, newTurns, splitTurns } from '../src/runtimes/opencode/session.js';
-import { ChainIndex } from '../src/runtimes/opencode/chain-index.js';
+import { ChainIndex, readIndex } from '../src/runtimes/opencode/chain-index.js';
 
 const FIXTURE = join(FIXTURES, 'opencode', 'session.json');
 const SESSION = 'ses_de24204f2ffeqCSPjCnRuLtBoU';
@@ -95,6 +95,17 @@ describe('opencode sessions (fixtures)', () => {
     expect(ids(newTurns(index, grown))).toEqual([['delta', ['msg_zzz0', 'msg_zzz1']]]);
     // a message without a string id: no index
     expect(await ChainIndex.of([{ ...doc.messages[0], info: { ...doc.messages[0].info, id: 7 } }])).toBeNull();
+    // read back from a store: the saved index as saved; a file whose lines are not what save writes is none (the chain is read back)
+    const store = newStore();
+    const tip = 'a'.repeat(40);
+    index.save(store, 'ses_1', 'opencode/ses_1', tip);
+    expect((await readIndex(store, 'ses_1', 'opencode/ses_1', tip))?.ids).toEqual(index.ids);
+    expect(await readIndex(store, 'ses_1', 'opencode/ses_1', 'b'.repeat(40))).toBeNull();
+    const file = join(store, 'ctx', 'hooks', 'ses_1.opencode.json');
+    for (const messages of [[1, 2], [['msg_1', 'h', 'c']], [['msg_1', 'h', 'c', 2]], [[{}, 'h', 'c', 0]]]) {
+      writeFileSync(file, JSON.stringify({ v: 1, branch: 'opencode/ses_1', tip, messages }));
+      expect(await readIndex(store, 'ses_1', 'opencode/ses_1', tip)).toBeNull();
+    }
   });
 
   it('translates to neutral with each tool call answered by its result', () => {

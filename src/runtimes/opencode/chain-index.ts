@@ -35,9 +35,13 @@ export async function readIndex(gitdir: string, session: string, branch: string,
   } catch {
     return null;
   }
-  if (f?.v !== 1 || f.branch !== branch || f.tip !== tip || !Array.isArray(f.messages)) return null;
+  if (f?.v !== 1 || f.branch !== branch || f.tip !== tip || !Array.isArray(f.messages) || !f.messages.every(isEntry)) return null;
   return new ChainIndex(f.messages, await textHasher());
 }
+
+/** A line of the file as this code writes it; anything else makes the hook read the chain back. */
+const isEntry = (e: unknown): e is Entry =>
+  Array.isArray(e) && e.length === 4 && typeof e[0] === 'string' && typeof e[1] === 'string' && typeof e[2] === 'string' && (e[3] === 0 || e[3] === 1);
 
 /** The chain's messages as ids and hashes; merged as mergeSessions merges artifacts (a message replaces the one of its id, in place). */
 export class ChainIndex implements KnownChain {
