@@ -1,7 +1,8 @@
 // Three parts of the conversation page, in headless chromium: a Claude Code subagent kept on its own
 // branch drawn inside the Task call that started it (loaded when the call opens); a search hit that
 // opens its message, also one deep in a long session (the list starts a few messages before it);
-// a ctx clear shown as a divider when the whole chain is read (?stop=root). Plus their API records.
+// a ctx clear or ctx compact shown as a divider (with the compact's summary) when the whole chain is read
+// (?stop=root). Plus their API records.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -93,6 +94,28 @@ function clearedStore(): { store: string; clear: string; tip: string } {
   return { store, clear, tip };
 }
 
+/** How Claude Code's format opens a compaction's summary. */
+const LEAD_IN = 'This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.';
+
+/** A session of three turns, a ctx compact keeping the last, and a turn after it. */
+function compactedStore(): { store: string; compaction: string; tip: string } {
+  const dir = tempDir();
+  const file = join(dir, `${SESSION}.jsonl`);
+  const turns = ['First', 'Second', 'Third'].flatMap((w, i) => [line(2 * i, 'user', `${w} task.`), line(2 * i + 1, 'assistant', [{ type: 'text', text: `${w} answer.` }])]);
+  writeFileSync(file, jsonl(turns));
+  writeFileSync(join(dir, 'summary.md'), 'The **summary** of the work so far.\n');
+  const store = newStore();
+  const ok = (args: string[], input?: string) => {
+    const r = ctx(store, args, { env: FIXED, input });
+    if (r.code !== 0) throw new Error(r.stderr);
+    return r.stdout;
+  };
+  ok(['import', 'claude-code', file, '-b', 'work']);
+  const compaction = JSON.parse(ok(['compact', 'work', '--summary-file', join(dir, 'summary.md'), '--keep-turns', '1', '--json'])).id;
+  const tip = JSON.parse(ok(['checkpoint', '-b', 'work', '--format', 'claude-code-v1', '--json', '-'], jsonl([line(6, 'user', 'A new task after the compact.')]))).id;
+  return { store, compaction, tip };
+}
+
 const page1 = async (url: string, path: string) => JSON.parse((await raw(url, path)).body.trim());
 
 describe('/api/messages: a subagent run, where the commit’s own messages start, a clear under ?stop=root', () => {
@@ -143,9 +166,38 @@ describe('/api/messages: a subagent run, where the commit’s own messages start
     const near = await page1(s.url, `/api/messages?id=${tip}`);
     expect(near.messages.map((m: any) => m.divider ?? null)).toEqual([{ kind: 'clear', commit: clear, summary: false }]);
   });
+
+  it('?stop=root reads through a ctx compact and puts its summary back where it sits, as a compaction holds it', async () => {
+    const { store, compaction, tip } = compactedStore();
+    const s = await startServe(store, [], FIXED);
+    served.push(s);
+    const text = (m: any) => m.content.map((b: any) => b.text).join('|');
+    const summary = `${LEAD_IN}\n\n[ctx compact] Summary of the earlier conversation (3 messages):\n\nThe **summary** of the work so far.`;
+    const root = await page1(s.url, `/api/messages?id=${tip}&stop=root`);
+    expect(root.messages.map((m: any) => [m.role, text(m), m.divider ?? null])).toEqual([
+      ['user', 'First task.', null],
+      ['assistant', 'First answer.', null],
+      ['user', 'Second task.', null],
+      ['assistant', 'Second answer.', null],
+      ['user', 'Third task.', null],
+      ['assistant', 'Third answer.', null],
+      ['user', summary, { kind: 'compaction', commit: compaction, summary: true }],
+      ['user', 'A new task after the compact.', null],
+    ]);
+    expect([root.total, root.own]).toEqual([8, 7]);
+    // from the compaction: the same summary first, then what it kept (the first prompt, the last turn)
+    const near = await page1(s.url, `/api/messages?id=${tip}`);
+    expect(near.messages.map((m: any) => [text(m), m.divider ?? null])).toEqual([
+      [summary, { kind: 'compaction', commit: compaction, summary: true }],
+      ['First task.', null],
+      ['Third task.', null],
+      ['Third answer.', null],
+      ['A new task after the compact.', null],
+    ]);
+  });
 });
 
-describeBrowser('subagents nested, search hits opening their message, a clear divider', () => {
+describeBrowser('subagents nested, search hits opening their message, a clear and a compact divider', () => {
   const served: Served[] = [];
   afterAll(async () => {
     for (const s of served) await s.stop();
@@ -229,5 +281,25 @@ describeBrowser('subagents nested, search hits opening their message, a clear di
     expect(await layoutProblems(page)).toEqual([]);
     expect(errors).toEqual([]);
     await page.context().close();
+  });
+
+  it('?stop=root shows a passed-over ctx compact as a divider holding its summary, in light and dark', async () => {
+    const { store, compaction, tip } = compactedStore();
+    const s = await startServe(store, [], FIXED);
+    served.push(s);
+    for (const [width, colorScheme] of [[1400, 'light'], [375, 'dark']] as const) {
+      const { page, errors } = await openPage(width, { colorScheme });
+      await page.goto(`${s.url}${tip}?stop=root`);
+      await ready(page, `/${tip}?stop=root`);
+      expect(await page.$$eval('.divider', (els) => els.map((el) => [el.className, (el as HTMLElement).dataset.commit, el.textContent, el.closest('article')!.id]))).toEqual([['divider compaction', compaction, `context compacted ${compaction.slice(0, 16)}`, 'm-6']]);
+      expect(await page.$eval('#m-6', (el) => [el.className, el.querySelector('details.summary > summary')!.textContent, (el.querySelector('details.summary') as HTMLDetailsElement).open])).toEqual(['msg user divided', 'summary', false]);
+      await page.click('#m-6 details.summary > summary');
+      expect(await page.$eval('#m-6 details.summary .text', (el) => [el.textContent!.trim(), el.querySelector('strong')!.textContent])).toEqual([`${LEAD_IN}\n[ctx compact] Summary of the earlier conversation (3 messages):\nThe summary of the work so far.`, 'summary']);
+      expect(await page.$$eval('#messages article.msg .text', (els) => els.map((el) => el.textContent!.trim()))).toEqual(['First task.', 'First answer.', 'Second task.', 'Second answer.', 'Third task.', 'Third answer.', `${LEAD_IN}\n[ctx compact] Summary of the earlier conversation (3 messages):\nThe summary of the work so far.`, 'A new task after the compact.']);
+      await shot(page, `web-passed-compact-${width}-${colorScheme}`);
+      expect(await layoutProblems(page)).toEqual([]);
+      expect(errors).toEqual([]);
+      await page.context().close();
+    }
   });
 });

@@ -29,22 +29,30 @@ export function withViews(messages: readonly NeutralMessage[], format: string, t
 
 const key = (m: NeutralMessage) => `${m.role}\0${JSON.stringify(m.content)}`;
 
+/** A synthetic compaction the walk passed over, by the part after it: its divider, and the summary a ctx compact holds (none for a clear). */
+export interface Passed {
+  divider: Divider;
+  summary?: NeutralMessage;
+}
+
 /**
  * Marks, in a run's messages, each compaction's summary (the first message its commit holds, read
- * alone) and the first message after a clear (a compaction that holds none, or one the walk passed
- * over: `passed`, by the part after it). Only the compaction commits and the part after a clear are
+ * alone) and the first message after a clear (a compaction that holds none). A ctx compact the walk
+ * passed over (`passed`, by the part after it) puts its summary back before that part's first
+ * message, drawn as a compaction's is. Only the compaction commits and the part after a clear are
  * read again: a run without one costs nothing.
  */
-export function markDividers(run: readonly ContextPart[], messages: ViewedMessage[], passed: ReadonlyMap<ContextPart, Divider> = new Map()): void {
+export function markDividers(run: readonly ContextPart[], messages: ViewedMessage[], passed: ReadonlyMap<ContextPart, Passed> = new Map()): void {
   if (!run.some((p) => p.type === 'compaction' || passed.has(p))) return;
   let from = 0;
-  let waiting: Divider | null = null;
-  const mark = (first: NeutralMessage, divider: Divider) => {
+  let waiting: Passed | null = null;
+  const mark = (first: NeutralMessage, { divider, summary }: Passed) => {
     const k = key(first);
     const at = messages.findIndex((m, i) => i >= from && key(m) === k);
     if (at < 0) return;
-    messages[at] = { ...messages[at], divider };
-    from = at + 1;
+    if (summary) messages.splice(at, 0, { ...summary, divider });
+    else messages[at] = { ...messages[at], divider };
+    from = at + (summary ? 2 : 1);
   };
   for (const p of run) {
     waiting = passed.get(p) ?? waiting;
@@ -53,30 +61,33 @@ export function markDividers(run: readonly ContextPart[], messages: ViewedMessag
     if (p.type !== 'compaction') {
       if (own.length) mark(own[0], waiting!), (waiting = null);
     } else if (own.length) {
-      mark(own[0], { kind: 'compaction', commit: fullId(p.oid), summary: true });
+      mark(own[0], { divider: { kind: 'compaction', commit: fullId(p.oid), summary: true } });
       waiting = null;
-    } else waiting = { kind: 'clear', commit: fullId(p.oid), summary: false };
+    } else waiting = { divider: { kind: 'clear', commit: fullId(p.oid), summary: false } };
   }
 }
 
 /**
- * The dividers of the synthetic compactions a walk passed over (`--stop root` reads through a ctx
- * clear or ctx compact), by the part after each: a clear when it holds no message, else a compaction
- * whose summary is on its own commit's page.
+ * What a walk passed over (`--stop root` reads through a ctx clear or ctx compact), by the part
+ * after each: a clear when it holds no message, else a compaction with its summary (the first
+ * message it holds).
  */
-export async function passedDividers(repo: RepoContext, parts: readonly ContextPart[], passed: ContextRead['passed']): Promise<Map<ContextPart, Divider>> {
-  const out = new Map<ContextPart, Divider>();
+export async function passedDividers(repo: RepoContext, parts: readonly ContextPart[], passed: ContextRead['passed']): Promise<Map<ContextPart, Passed>> {
+  const out = new Map<ContextPart, Passed>();
   const later = passed.filter((p) => p.before < parts.length);
   if (later.length === 0) return out;
   const read = await readParts(repo, later.map((p) => p.commit));
   later.forEach((p, i) => {
-    let held = 1;
+    const commit = fullId(p.commit.oid);
+    let summary: NeutralMessage | undefined;
     try {
-      held = partMessages(read[i]).length;
+      summary = partMessages(read[i])[0];
     } catch {
-      // a format this build cannot read: still a compaction
+      // a format this build cannot read: still a compaction, its summary on its own page
+      out.set(parts[p.before], { divider: { kind: 'compaction', commit, summary: false } });
+      return;
     }
-    out.set(parts[p.before], { kind: held ? 'compaction' : 'clear', commit: fullId(p.commit.oid), summary: false });
+    out.set(parts[p.before], summary ? { divider: { kind: 'compaction', commit, summary: true }, summary } : { divider: { kind: 'clear', commit, summary: false } });
   });
   return out;
 }
