@@ -3,11 +3,12 @@
 // opens its message, also one deep in a long session (the list starts a few messages before it);
 // a ctx clear or ctx compact shown as a divider (with the compact's summary) when the whole chain is read
 // (?stop=root). Plus their API records.
-import { writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { describeBrowser, layoutProblems, openPage, ready, shot } from './browser-kit.js';
-import { ctx, newStore, tempDir } from './helpers.js';
+import { ctx, git, newStore, tempDir } from './helpers.js';
 import { FIXED, raw, startServe, type Served } from './serve-kit.js';
 
 const SESSION = '7d2c9a10-4b1e-4c3f-9a8b-1c2d3e4f5a6b';
@@ -116,6 +117,9 @@ function compactedStore(): { store: string; compaction: string; tip: string } {
   return { store, compaction, tip };
 }
 
+/** `git update-ref --stdin` with these lines. */
+const execGit = (gitdir: string, input: string) => execFileSync('git', ['--git-dir', gitdir, 'update-ref', '--stdin'], { input: `${input}\n` });
+
 const page1 = async (url: string, path: string) => JSON.parse((await raw(url, path)).body.trim());
 
 describe('/api/messages: a subagent run, where the commit’s own messages start, a clear under ?stop=root', () => {
@@ -140,6 +144,54 @@ describe('/api/messages: a subagent run, where the commit’s own messages start
       ['assistant', 'subagent', 'text'],
     ]);
     expect(run.messages[0].content[0].text).toBe(PROMPT);
+  });
+
+  it('among many branches (sessions, forks, copies of the run) the call keeps the same run, and the branches are read once per store state', async () => {
+    const { store, tip, agentBranch } = subagentStore();
+    const runOf = async (url: string, id: string, stop = 'root') => (await page1(url, `/api/messages?id=${id}&stop=${stop}`)).messages[1].content[0].run;
+    const alone = await startServe(store, [], FIXED);
+    served.push(alone);
+    const before = await runOf(alone.url, tip);
+    await alone.stop();
+    // 40 other sessions in one import, 200 more names for their tips and 20 for the run's, two forks with turns of their own
+    const dir = tempDir();
+    for (let k = 0; k < 40; k++) {
+      const id = `5e55a0${String(k).padStart(2, '0')}-0000-4000-8000-000000000000`;
+      writeFileSync(join(dir, `${id}.jsonl`), jsonl([{ ...line(0, 'user', `Other session ${k}.`), sessionId: id, uuid: `20000000-0000-4000-8000-${String(k).padStart(12, '0')}` }]));
+    }
+    const ok = (args: string[], input?: string) => {
+      const r = ctx(store, args, { env: FIXED, input });
+      if (r.code !== 0) throw new Error(r.stderr);
+      return r.stdout;
+    };
+    ok(['import', 'claude-code', dir]);
+    const heads = git(store, ['for-each-ref', '--format=%(objectname) %(refname)', 'refs/heads/']).trim().split('\n').map((l) => l.split(' '));
+    const others = heads.filter(([, ref]) => !ref.includes(SESSION));
+    expect(others.length).toBe(40);
+    const agentTip = heads.find(([, ref]) => ref === `refs/heads/${agentBranch}`)![0];
+    const copies = [...Array.from({ length: 200 }, (_, i) => `${others[i % 40][0]} refs/heads/many/s${i}`), ...Array.from({ length: 20 }, (_, i) => `${agentTip} refs/heads/zz/run-copy-${i}`)];
+    execGit(store, copies.map((c) => `create ${c.split(' ')[1]} ${c.split(' ')[0]}`).join('\n'));
+    // a turn after the run's commit, and a fork with a turn of its own from each of the two
+    const next = JSON.parse(ok(['checkpoint', '-b', `claude/${SESSION}`, '--format', 'claude-code-v1', '--json', '-'], jsonl([line(4, 'user', 'Thanks.')]))).id;
+    for (const [at, name] of [[tip, 'side/early'], [next, 'side/late']]) {
+      ok(['fork', at, name]);
+      ok(['checkpoint', '-b', name, '--format', 'claude-code-v1', '-'], jsonl([line(20, 'user', `Go on from ${name}.`)]));
+    }
+    const trace = join(tempDir(), 'trace');
+    const s = await startServe(store, [], { ...FIXED, GIT_TRACE: trace });
+    served.push(s);
+    const histories = () => readFileSync(trace, 'utf8').split('\n').filter((l) => l.includes('rev-list --first-parent --parents')).length;
+    expect((await raw(s.url, '/api/sessions')).body.trim().split('\n').length).toBe(264);
+    expect(await runOf(s.url, tip)).toEqual(before);
+    expect(before).toEqual({ id: `ctx-${agentTip}`, stop: before.stop, branch: agentBranch });
+    expect(await runOf(s.url, tip, 'compaction')).toEqual(before);
+    expect(await runOf(s.url, next)).toEqual(before);
+    expect(histories()).toBe(1);
+    // a new turn moves a branch: the next conversation reads the branches again, once
+    ok(['checkpoint', '-b', 'side/late', '--format', 'claude-code-v1', '-'], jsonl([line(21, 'user', 'One more turn.')]));
+    expect(await runOf(s.url, next, 'compaction')).toEqual(before);
+    expect(await runOf(s.url, next, tip)).toEqual(before);
+    expect(histories()).toBe(2);
   });
 
   it('own: the index of the first message the commit itself holds', async () => {

@@ -1,10 +1,11 @@
 // The sessions of a store as the web view's start page lists them: one per branch, from its tip's
-// metadata, the commit-graph's history (forks), and what its chain holds (chain-facts.ts: counts,
+// metadata, the commit-graph's history (forks; heads-history.ts, shared with each conversation's subagent runs), and what its chain holds (chain-facts.ts: counts,
 // first prompt, model, project; cached by tip), never a whole transcript.
 import { displaySummary } from '../../core/summary.js';
 import { fullId } from '../../core/ids.js';
 import type { RepoContext } from '../repo/repo-context.js';
 import { chainFacts } from './chain-facts.js';
+import { headsHistory } from './heads-history.js';
 import { refs } from '../../store/refs.js';
 
 export interface SessionSummary {
@@ -35,11 +36,9 @@ export interface SessionSummary {
 
 /** Every branch as a session, newest first (by its tip's time, then name). */
 export async function sessionsList(ctx: RepoContext): Promise<SessionSummary[]> {
-  // a damaged ref or another tool's branch is left out here: ctx branch and ctx verify name it
-  const heads = ctx.refs.scan(refs.heads).refs.filter((h) => /^[0-9a-f]{40,64}$/.test(h.oid));
+  const { heads, parent, time } = await headsHistory(ctx);
   if (heads.length === 0) return [];
   const tips = heads.map((h) => h.oid);
-  const { parent, time } = await history(ctx, tips);
   const facts = await chainFacts(ctx, tips, parent);
   const branches = heads.filter((h) => facts.has(h.oid)).map((h) => ({ name: h.ref.slice(refs.heads.length), oid: h.oid, f: facts.get(h.oid)! }));
   const chains = branches.map((b) => chainOf(b.oid, parent));
@@ -67,26 +66,6 @@ export async function sessionsList(ctx: RepoContext): Promise<SessionSummary[]> 
     }),
   );
   return list.sort((x, y) => (x.updated_at !== y.updated_at ? (x.updated_at < y.updated_at ? 1 : -1) : x.branch < y.branch ? -1 : 1));
-}
-
-/** Each commit's first parent and commit time (seconds), for the first-parent history of every tip (the commit-graph's, where the engine has one). */
-async function history(ctx: RepoContext, tips: string[]): Promise<{ parent: Map<string, string | null>; time: Map<string, number> }> {
-  const parent = new Map<string, string | null>();
-  const time = new Map<string, number>();
-  if (ctx.engine.history) {
-    for (const c of await ctx.engine.history(tips)) {
-      parent.set(c.oid, c.parent);
-      time.set(c.oid, c.time);
-    }
-    return { parent, time };
-  }
-  // an engine without one: chains walked, no times (a fork point's children then go by id)
-  for (const tip of tips) {
-    if (parent.has(tip)) continue;
-    const links = await ctx.engine.chain(tip);
-    links.forEach((l, i) => parent.set(l.oid, links[i + 1]?.oid ?? null));
-  }
-  return { parent, time };
 }
 
 /** tip → root */
