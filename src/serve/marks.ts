@@ -4,8 +4,8 @@
 import { partMessages, readParts, type ContextPart, type ContextRead } from '../api/read/context-reader.js';
 import type { RepoContext } from '../api/repo/repo-context.js';
 import type { ToolReader } from '../api/search/effects.js';
-import type { ToolView } from '../api/capture/runtime.js';
-import type { Block, NeutralMessage, ToolCallBlock } from '../core/neutral.js';
+import type { ToolKnowledge, ToolOutput, ToolView } from '../api/capture/runtime.js';
+import type { Block, NeutralMessage, ToolCallBlock, ToolResultBlock } from '../core/neutral.js';
 import { fullId } from '../core/ids.js';
 import type { Divider, SubagentRun } from '../output/records.js';
 
@@ -14,17 +14,36 @@ export type ViewedCall = ToolCallBlock & { view?: ToolView; run?: SubagentRun };
 /** A message as the web view sends it: a compaction's summary, or the first message after a clear, says so. */
 export type ViewedMessage = NeutralMessage & { divider?: Divider };
 
-/** The run's messages with each tool call's view attached (a new object only where something is). */
-export function withViews(messages: readonly NeutralMessage[], format: string, tools: ToolReader): NeutralMessage[] {
-  return messages.map((m) => {
-    if (!m.content.some((b) => b.type === 'tool_call')) return m;
-    const content = m.content.map((b): Block => {
-      if (b.type !== 'tool_call') return b;
+/** A tool result as the web view sends it: with the output its runtime unwraps from it, when it wraps it. */
+export type ViewedResult = ToolResultBlock & { output?: ToolOutput };
+
+/** Each format's runtime's way to unwrap a result (ToolKnowledge.output), loaded with the runtimes. */
+export type OutputReader = (format: string) => ToolKnowledge['output'];
+
+export async function outputReader(): Promise<OutputReader> {
+  const { allRuntimes } = await import('../runtimes/registry.js');
+  const byFormat = new Map<string, NonNullable<ToolKnowledge['output']>>();
+  for (const r of await allRuntimes()) for (const f of r.formats) if (r.tools?.output) byFormat.set(f, r.tools.output);
+  return (format) => byFormat.get(format);
+}
+
+/** The run's messages with each tool call's view, and each result's unwrapped output, attached (a new object only where something is). */
+export function withViews(messages: readonly NeutralMessage[], format: string, tools: ToolReader, outputs?: OutputReader): NeutralMessage[] {
+  const unwrap = outputs?.(format);
+  const calls = new Map<string, ToolCallBlock>();
+  const viewed = (b: Block): Block => {
+    if (b.type === 'tool_call') {
+      if (unwrap) calls.set(b.id, b);
       const view = tools.view(format, b);
       return view === undefined ? b : ({ ...b, view } as ViewedCall);
-    });
-    return { ...m, content };
-  });
+    }
+    const call = b.type === 'tool_result' && unwrap ? calls.get(b.call_id) : undefined;
+    if (b.type !== 'tool_result' || !call) return b;
+    const text = typeof b.content === 'string' ? b.content : b.content.length === 1 && b.content[0].type === 'text' ? b.content[0].text : null;
+    const output = text === null ? undefined : unwrap!(call, text);
+    return output === undefined ? b : ({ ...b, output } as ViewedResult);
+  };
+  return messages.map((m) => (m.content.some((b) => b.type === 'tool_call' || (unwrap && b.type === 'tool_result')) ? { ...m, content: m.content.map(viewed) } : m));
 }
 
 const key = (m: NeutralMessage) => `${m.role}\0${JSON.stringify(m.content)}`;

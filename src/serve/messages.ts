@@ -7,7 +7,7 @@ import { toolReader, type ToolReader } from '../api/search/effects.js';
 import type { RepoContext } from '../api/repo/repo-context.js';
 import type { NeutralMessage } from '../core/neutral.js';
 import { attachSubagentRuns } from './subagents.js';
-import { markDividers, passedDividers, withViews, type ViewedMessage } from './marks.js';
+import { markDividers, outputReader, passedDividers, withViews, type OutputReader, type ViewedMessage } from './marks.js';
 
 export interface ContextMessages {
   /** `ctx-<40 hex>` */
@@ -21,11 +21,13 @@ export interface ContextMessages {
 export class MessageCache {
   private readonly entries = new Map<string, Promise<ContextMessages>>();
   private tools: Promise<ToolReader> | undefined;
+  private outputs: Promise<OutputReader> | undefined;
   constructor(private readonly keep = 4) {}
 
   /** Loads the runtimes' tool knowledge now (~0.1 s and more of modules), not with the first page a browser asks for. */
   warm(): void {
     (this.tools ??= toolReader()).catch(() => {});
+    (this.outputs ??= outputReader()).catch(() => {});
   }
 
   /** `stop`: where the context starts, as `ctx materialize --stop` takes it (compaction, root, an ancestor). */
@@ -35,7 +37,7 @@ export class MessageCache {
     const key = `${oid} ${at.kind === 'ancestor' ? at.oid : at.kind}`;
     let entry = this.entries.get(key);
     if (entry === undefined) {
-      entry = read(repo, oid, at, (this.tools ??= toolReader()));
+      entry = read(repo, oid, at, (this.tools ??= toolReader()), (this.outputs ??= outputReader()));
       entry.catch(() => this.entries.delete(key));
     }
     // the newest last: Map keeps insertion order
@@ -46,12 +48,12 @@ export class MessageCache {
   }
 }
 
-async function read(repo: RepoContext, oid: string, stop: Awaited<ReturnType<typeof parseStop>>, reader: Promise<ToolReader>): Promise<ContextMessages> {
+async function read(repo: RepoContext, oid: string, stop: Awaited<ReturnType<typeof parseStop>>, reader: Promise<ToolReader>, outputs: Promise<OutputReader>): Promise<ContextMessages> {
   const { parts, passed } = await readContext(repo, oid, stop);
-  const tools = await reader;
+  const [tools, unwrap] = await Promise.all([reader, outputs]);
   const before = await passedDividers(repo, parts, passed);
   const messages = neutralRuns(parts).flatMap(({ run, messages }) => {
-    const viewed: ViewedMessage[] = withViews(messages, run[0].format, tools);
+    const viewed: ViewedMessage[] = withViews(messages, run[0].format, tools, unwrap);
     markDividers(run, viewed, before);
     return viewed;
   });

@@ -48,6 +48,14 @@ export interface ToolKnowledge {
   command?(call: { name: string; input: unknown }): string | undefined;
   /** What the call is, in the neutral shapes the web view draws (an edit as a diff, a shell command as `$ cmd`); undefined for a tool it has no shape for. */
   view?(call: { name: string; input: unknown }): ToolView | undefined;
+  /** What a call's result says, when the runtime wraps it (Codex's shell: JSON with the output and its exit code); undefined when it is plain text. */
+  output?(call: { name: string; input: unknown }, result: string): ToolOutput | undefined;
+}
+
+/** A tool's output as its runtime unwraps it from the result: the text and, for a command, its exit code. */
+export interface ToolOutput {
+  text: string;
+  exit?: number;
 }
 
 /** A todo list's item as a checklist shows it. */

@@ -1,7 +1,7 @@
 // What Codex's tool calls do to files: apply_patch (a custom tool whose input is the patch), and the
 // shell tools (shell, local_shell, exec_command), whose command may itself run apply_patch.
 import type { ToolEffect, ToolKnowledge } from '../../api/capture/runtime.js';
-import type { ToolView } from '../../api/capture/runtime.js';
+import type { ToolOutput, ToolView } from '../../api/capture/runtime.js';
 import { patchView, shellView, todoView } from '../tool-views.js';
 import { argsOf, commandEffects, commandText, isPatchInput, patchEffects } from '../tool-effects.js';
 
@@ -36,4 +36,19 @@ function view(call: { name: string; input: unknown }): ToolView | undefined {
   return isPatchInput(call.input) ? patchView(call.input) : undefined;
 }
 
-export const tools: ToolKnowledge = { effects, command, view };
+/** The shell tools' result: Codex writes `{"output": …, "metadata": {"exit_code": …}}` as the output's text. */
+function output(call: { name: string; input: unknown }, result: string): ToolOutput | undefined {
+  if (command(call) === undefined || !result.startsWith('{')) return undefined;
+  let o: unknown;
+  try {
+    o = JSON.parse(result);
+  } catch {
+    return undefined;
+  }
+  const { output: text, metadata } = argsOf(o);
+  if (typeof text !== 'string') return undefined;
+  const exit = argsOf(metadata).exit_code;
+  return Number.isSafeInteger(exit) ? { text, exit: exit as number } : { text };
+}
+
+export const tools: ToolKnowledge = { effects, command, view, output };

@@ -3,6 +3,7 @@
 // call with its result in one block (tools.ts), images from their data, a subagent's messages nested
 // under the call that started it, a compaction or clear as a divider. Loaded a page at a time as the
 // list scrolls; each message lays out only near the screen (content-visibility in conversation.css).
+import type { ToolOutput } from '../../api/capture/runtime.js';
 import type { Block, NeutralMessage } from '../../core/neutral.js';
 import { imageOnDemand, withRest, type Source } from './cut.js';
 import { api, failed, h, lazyDetails, main, plural, short, type Cut, type Divider, type Page, type SubagentRun } from './dom.js';
@@ -219,15 +220,18 @@ function block(b: Block, list: HTMLElement, from: Source): Node {
     case 'tool_call':
       return toolCall(b, cut, from);
     case 'tool_result': {
-      const content = result(b.content, cut, from);
+      // a result its runtime unwraps (Codex's shell: output and exit code in JSON): the output, and the exit code when it failed
+      const unwrapped = (b as { output?: ToolOutput }).output;
+      const content = unwrapped ? [output(unwrapped.text), ...(unwrapped.exit ? [h('div', { class: 'exit' }, `exit ${unwrapped.exit}`)] : [])] : result(b.content, cut, from);
+      const r = unwrapped?.exit ? { ...b, is_error: true } : b;
       // the call is above (pages load in order): its result goes with it
       const call = callsOf(list).byId.get(b.call_id);
       const slot = call?.querySelector(':scope > .result.pending');
       if (call && slot) {
-        placeResult(call, slot, b, content);
+        placeResult(call, slot, r, content);
         return h('div', { class: 'ref', 'data-call': b.call_id }, `↑ result of ${call.dataset.tool}`);
       }
-      return h('div', { class: `result orphan${b.is_error ? ' is-error' : ''}`, 'data-result-of': b.call_id }, h('div', { class: 'ref' }, 'result of a call not in this context'), ...content);
+      return h('div', { class: `result orphan${r.is_error ? ' is-error' : ''}`, 'data-result-of': b.call_id }, h('div', { class: 'ref' }, 'result of a call not in this context'), ...content);
     }
   }
 }
