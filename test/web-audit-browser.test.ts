@@ -1,6 +1,7 @@
 // What an audit of the web view on a store of the runtimes' fixtures found broken, in headless
 // chromium: Codex's shell results (JSON with the output and exit code) drawn as the command's output,
-// and the graph at 375 px scrolling in its own box instead of widening the page.
+// the graph at 375 px scrolling in its own box instead of widening the page, and titles (a first
+// prompt, a summary) with their bold and code drawn, their HTML left as text.
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { describeBrowser, layoutProblems, openPage, ready, shot } from './browser-kit.js';
@@ -37,7 +38,9 @@ describe('/api/messages: a result its runtime unwraps', () => {
   });
 });
 
-describeBrowser('the audit’s fixes: Codex shell output, the graph at 375 px', () => {
+const PROMPT = '**Bold** and `code` <img src=x onerror="document.body.dataset.pwned=1">';
+
+describeBrowser('the audit’s fixes: Codex shell output, the graph at 375 px, titles', () => {
   const served: Served[] = [];
   afterAll(async () => {
     for (const s of served) await s.stop();
@@ -76,6 +79,36 @@ describeBrowser('the audit’s fixes: Codex shell output, the graph at 375 px', 
       expect(await page.$$eval('.graph .row[data-id]', (els) => new Set(els.map((el) => Math.round(el.getBoundingClientRect().height))).size)).toBe(1);
       expect(await page.$$eval('.graph .row[data-id] .type', (els) => els.map((el) => getComputedStyle(el).display === 'none'))).toEqual(Array(11).fill(width === 375));
       await shot(page, `web-graph-${width}-${colorScheme}`);
+      expect(await layoutProblems(page)).toEqual([]);
+      expect(errors).toEqual([]);
+      await page.context().close();
+    }
+  });
+
+  it('a title draws its bold and code, and its HTML as text: the session list, the commit’s heading, the comparison', async () => {
+    const store = fixtureStore();
+    const line = `${JSON.stringify({ type: 'user', uuid: 't-1', parentUuid: null, sessionId: 't', timestamp: '2026-03-06T10:00:00.000Z', message: { role: 'user', content: PROMPT } })}\n`;
+    const r = ctx(store, ['checkpoint', '-b', 'titles', '--format', 'claude-code-v1', '--json', '-'], { env: FIXED, input: line });
+    expect(r.code).toBe(0);
+    const tip = JSON.parse(r.stdout).id;
+    const s = await startServe(store, [], FIXED);
+    served.push(s);
+    const drawn = '<strong>Bold</strong> and <code>code</code> &lt;img src=x onerror="document.body.dataset.pwned=1"&gt;';
+    for (const [width, colorScheme] of [[1400, 'light'], [375, 'dark']] as const) {
+      const { page, errors } = await openPage(width, { colorScheme });
+      await page.goto(s.url);
+      await ready(page, '/');
+      expect(await page.$eval('li[data-branch="titles"] .title', (el) => el.innerHTML)).toBe(drawn);
+      await page.click('li[data-branch="titles"] .title');
+      await ready(page, `/${tip}`);
+      expect(await page.$eval('h1', (el) => el.innerHTML)).toBe(drawn);
+      expect(await page.title()).toBe('Bold and code <img src=x onerror="document.body.dataset.pwned=1"> · ctx');
+      const head = JSON.parse(ctx(store, ['show', 'alice/auth-fix', '--json'], { env: FIXED }).stdout).id;
+      await page.goto(`${s.url}diff?a=${head}&b=${tip}`);
+      await ready(page, `/diff?a=${head}&b=${tip}`);
+      expect(await page.$$eval('.compare .side p.summary', (els) => els.map((el) => el.innerHTML))).toEqual(['blank lines no longer stop todo list', drawn]);
+      expect(await page.evaluate(() => document.body.dataset.pwned ?? null)).toBe(null);
+      await shot(page, `web-titles-${width}-${colorScheme}`);
       expect(await layoutProblems(page)).toEqual([]);
       expect(errors).toEqual([]);
       await page.context().close();

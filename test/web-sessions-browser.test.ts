@@ -14,7 +14,8 @@ import { sessionsStore } from './sessions-kit.js';
 
 /** The page's clock (relative times read from it). */
 const NOW = new Date('2026-11-27T18:00:00.000Z');
-const FIRST_PROMPT = 'The `todo list` command prints nothing when todos.txt starts with a blank line. Can you find out why?';
+/** The first prompt as a title draws it: its `code` as code, the backticks gone. */
+const FIRST_PROMPT = 'The todo list command prints nothing when todos.txt starts with a blank line. Can you find out why?';
 
 /** Each row as the page draws it: depth (0 top, 1 a fork under it), title, runtime badge, model badge, relative time, its title attribute, counts, branch. */
 function rows(page: Page) {
@@ -81,7 +82,14 @@ describeBrowser('the sessions page and the frame in headless chromium', () => {
       [0, FIRST_PROMPT, 'Claude Code', 'claude-opus-4-5-20251101', '8 months ago', '2026-03-04 09:15 UTC', '11 messages · 388 tokens', 'alice/auth-fix'],
       [1, FIRST_PROMPT, 'Claude Code', 'claude-opus-4-5-20251101', '8 months ago', '2026-03-05 10:00 UTC', '8 messages · 240 tokens', 'review/finding-1'],
       [1, FIRST_PROMPT, 'Claude Code', 'claude-opus-4-5-20251101', '8 months ago', '2026-03-04 09:14 UTC', '9 messages · 368 tokens', 'alice/side'],
-      [0, 'Add a --done flag to `todo list`.', 'pi', 'claude-sonnet-4-5', '10 months ago', '2026-01-10 09:02 UTC', '14 messages · 123 tokens', 'carol/done-flag'],
+      [0, 'Add a --done flag to todo list.', 'pi', 'claude-sonnet-4-5', '10 months ago', '2026-01-10 09:02 UTC', '14 messages · 123 tokens', 'carol/done-flag'],
+    ]);
+    // a title's code spans are drawn as code
+    expect(await page.$$eval('.session-row .title code', (els) => els.map((el) => [el.closest('li')!.dataset.branch, el.textContent]))).toEqual([
+      ['alice/auth-fix', 'todo list'],
+      ['review/finding-1', 'todo list'],
+      ['alice/side', 'todo list'],
+      ['carol/done-flag', 'todo list'],
     ]);
     // the runtime's own title is marked as such; a title opens the session's tip
     expect(await page.$$eval('.session-row .title.titled', (els) => els.map((el) => el.textContent))).toEqual(['Fix and merge todo list blank-line bug']);

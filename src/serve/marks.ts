@@ -4,7 +4,8 @@
 import { partMessages, readParts, type ContextPart, type ContextRead } from '../api/read/context-reader.js';
 import type { RepoContext } from '../api/repo/repo-context.js';
 import type { ToolReader } from '../api/search/effects.js';
-import type { ToolKnowledge, ToolOutput, ToolView } from '../api/capture/runtime.js';
+import type { ToolOutput, ToolView } from '../api/capture/runtime.js';
+import type { OutputReader } from '../api/read/tool-outputs.js';
 import type { Block, NeutralMessage, ToolCallBlock, ToolResultBlock } from '../core/neutral.js';
 import { fullId } from '../core/ids.js';
 import type { Divider, SubagentRun } from '../output/records.js';
@@ -16,16 +17,6 @@ export type ViewedMessage = NeutralMessage & { divider?: Divider };
 
 /** A tool result as the web view sends it: with the output its runtime unwraps from it, when it wraps it. */
 export type ViewedResult = ToolResultBlock & { output?: ToolOutput };
-
-/** Each format's runtime's way to unwrap a result (ToolKnowledge.output), loaded with the runtimes. */
-export type OutputReader = (format: string) => ToolKnowledge['output'];
-
-export async function outputReader(): Promise<OutputReader> {
-  const { allRuntimes } = await import('../runtimes/registry.js');
-  const byFormat = new Map<string, NonNullable<ToolKnowledge['output']>>();
-  for (const r of await allRuntimes()) for (const f of r.formats) if (r.tools?.output) byFormat.set(f, r.tools.output);
-  return (format) => byFormat.get(format);
-}
 
 /** The run's messages with each tool call's view, and each result's unwrapped output, attached (a new object only where something is). */
 export function withViews(messages: readonly NeutralMessage[], format: string, tools: ToolReader, outputs?: OutputReader): NeutralMessage[] {

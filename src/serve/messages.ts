@@ -7,7 +7,8 @@ import { toolReader, type ToolReader } from '../api/search/effects.js';
 import type { RepoContext } from '../api/repo/repo-context.js';
 import type { NeutralMessage } from '../core/neutral.js';
 import { attachSubagentRuns } from './subagents.js';
-import { markDividers, outputReader, passedDividers, withViews, type OutputReader, type ViewedMessage } from './marks.js';
+import { outputReader, type OutputReader } from '../api/read/tool-outputs.js';
+import { markDividers, passedDividers, withViews, type ViewedMessage } from './marks.js';
 
 export interface ContextMessages {
   /** `ctx-<40 hex>` */

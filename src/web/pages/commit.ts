@@ -2,6 +2,7 @@
 import { api, copyButton, h, link, main, plural, short, show, type Commit, type Page, type Resume, type Runtime } from '../ui/dom.js';
 import { FIRST_PAGE, firstOffset, messagePages, targetOf } from '../ui/messages.js';
 import { codeCommits } from './code.js';
+import { inline } from '../ui/markdown.js';
 
 // ---- a commit: metadata, annotations, resume commands, its context's messages page by page
 
@@ -22,7 +23,8 @@ export async function commitPage(id: string): Promise<void> {
   const first = api<Page>('messages', { id, stop, offset: firstOffset(target), limit: FIRST_PAGE });
   first.catch(() => {}); // a missing commit is reported by show
   const [c] = await api<Commit>('show', { id });
-  document.title = `${c.summary || short(c.id)} · ctx`;
+  const heading = h('h1', {}, c.summary ? inline(c.summary) : short(c.id));
+  document.title = `${heading.textContent} · ctx`;
   // the keys n/p (ui/frame.ts) step from here
   main.dataset.commit = c.id;
   if (c.parent) main.dataset.parent = c.parent;
@@ -55,7 +57,7 @@ export async function commitPage(id: string): Promise<void> {
   // the code commits it led to (ctx's git hooks recorded them)
   const led = codeCommits(c);
   const titled = sessionLine(m.source);
-  show(h('h1', {}, c.summary || short(c.id)), ...(titled ? [titled] : []), meta, ...(noted ? [noted] : []), nav, ...(led ? [led] : []), resume, count, list);
+  show(heading, ...(titled ? [titled] : []), meta, ...(noted ? [noted] : []), nav, ...(led ? [led] : []), resume, count, list);
   // the messages first: a resume command renders the whole session on the server
   await messagePages(c.id, stop, list, count, first, target);
   const runtimes = (await api<Runtime>('runtimes')).sort((x, y) => Number(y.formats.includes(m.format)) - Number(x.formats.includes(m.format)));

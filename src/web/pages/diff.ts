@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 import type { NeutralMessage } from '../../core/neutral.js';
 import { api, h, link, plural, short, show, type Commit, type Diff, type Page } from '../ui/dom.js';
+import { inline } from '../ui/markdown.js';
 import { message } from '../ui/messages.js';
 
 // ---- two commits compared from their fork point: what both begin with folded, then each one's continuation side by side
@@ -23,7 +24,7 @@ export async function diffPage(q: URLSearchParams): Promise<void> {
       'section',
       { class: `side side-${which}`, 'data-id': c.id },
       h('h2', {}, h('span', { class: 'branch' }, name), ' ', link(c.id)),
-      c.summary ? h('p', { class: 'summary' }, c.summary) : null,
+      c.summary ? h('p', { class: 'summary' }, inline(c.summary)) : null,
       h('p', { class: 'status count' }, after ? `${plural(after, 'message')} after the fork point` : 'nothing after the fork point'),
       list,
       ...(d.common + only.length < total ? [moreButton(c.id, stop, list, d.common + only.length, total)] : []),

@@ -1,5 +1,6 @@
 /// <reference lib="dom" />
 import { api, copyButton, go, h, plural, show, timeAgo, type Runtime, type SessionRow } from '../ui/dom.js';
+import { inline } from '../ui/markdown.js';
 
 // ---- the start page: every session, by project then runtime, newest first, forks under their session
 
@@ -87,7 +88,7 @@ function sessionRow(s: SessionRow, runtimeTitle: string, forkNote: boolean): HTM
   return h(
     'div',
     { class: 'session-row' },
-    h('a', { href: `/${s.id}`, class: `title${s.titled ? ' titled' : ''}` }, s.title),
+    h('a', { href: `/${s.id}`, class: `title${s.titled ? ' titled' : ''}` }, inline(s.title)),
     h(
       'div',
       { class: 'facts' },

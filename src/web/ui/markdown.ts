@@ -27,6 +27,16 @@ md.renderer.rules.link_open = (tokens, i, options, env, self) => {
   return linkOpen(tokens, i, options, env, self);
 };
 
+/** Emphasis and code spans only, no links, no HTML: a one-line title (a first prompt, a summary) inside a link or a heading. */
+const titleMd: MarkdownIt = new MarkdownIt('zero').enable(['emphasis', 'backticks', 'strikethrough']);
+
+/** A title with its `**bold**` and `code` drawn, as the message it comes from draws them. */
+export function inline(text: string): DocumentFragment {
+  const t = document.createElement('template');
+  t.innerHTML = titleMd.renderInline(text);
+  return t.content;
+}
+
 /** Characters past which a text is shown as it is: markdown over megabytes would stall the page. */
 const MOST = 200_000;
 
