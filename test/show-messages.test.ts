@@ -132,6 +132,21 @@ describe('ctx show --messages', () => {
     ] });
   });
 
+  it('a todo list is one line (-v: a checklist), a subagent call its agent and description (-v: its prompt), not JSON', () => {
+    const other = newStore();
+    expect(ctx(other, ['import', 'claude-code', join(FIXTURES, 'claude-code', 'conversation.jsonl'), '-b', 'conv'], { env }).code).toBe(0);
+    const calls = (...args: string[]) => ctx(other, ['show', ...args, '--messages', '--color', 'never'], { env }).stdout.split('\n').filter((l) => l.startsWith('  → '));
+    expect(calls('conv~3')).toEqual(['  → Edit /home/alex/src/todo-cli/src/list.ts (+3 −3)', '  → Write /home/alex/src/todo-cli/test/list.test.ts (+25)', '  → Bash: $ npx vitest run test/list.test.ts', '  → TodoWrite 1 of 3 done']);
+    expect(calls('conv~2')).toEqual(['  → Task (Explore) Find other blank-line bugs', '  → WebSearch {"query":"vitest toEqual arrays"}']);
+    const verbose = (id: string, from: string) => {
+      const out = ctx(other, ['show', id, '--messages', '-v', '--color', 'never'], { env }).stdout.split('\n');
+      const at = out.indexOf(from);
+      return out.slice(at, at + 4);
+    };
+    expect(verbose('conv~3', '  → TodoWrite 1 of 3 done')).toEqual(['  → TodoWrite 1 of 3 done', '    [x] Fix parseTodos', '    [~] Add tests', '    [ ] Update the changelog']);
+    expect(verbose('conv~2', '  → Task (Explore) Find other blank-line bugs')).toEqual(['  → Task (Explore) Find other blank-line bugs', '    Search src/ for other loops that **stop** at an empty line.', '', '── 3. User (subagent) · 2026-03-04T10:00:13.000Z']);
+  });
+
   it('never starts a pager when stdout is not a terminal', () => {
     const marker = join(tempDir(), 'paged');
     const r = ctx(store, ['show', 'bo/sum~2..bo/sum', '--messages'], { env: { ...env, PAGER: `touch ${marker}`, CTX_PAGER: `touch ${marker}` } });

@@ -20,7 +20,10 @@ export interface ConversationView {
 const indented = (text: string, pad: string) => text.split('\n').map((l) => (l ? pad + l : l)).join('\n');
 const argsText = (input: unknown) => (typeof input === 'string' ? input : JSON.stringify(input) ?? '');
 
-/** `→ Edit src/a.ts (+3 −1)`, `→ Bash: $ npm test`, `→ Read src/a.ts`, else the name and its arguments cut short. */
+/** A todo list's item as a checklist line. */
+const CHECK = { completed: '[x]', in_progress: '[~]', cancelled: '[-]', pending: '[ ]' } as const;
+
+/** `→ Edit src/a.ts (+3 −1)`, `→ Bash: $ npm test`, `→ Read src/a.ts`, `→ TodoWrite 1 of 3 done`, `→ Task (Explore) what for`, else the name and its arguments cut short. */
 function callLine(call: ToolCallBlock, v: ConversationView): string {
   const c = v.chalk;
   const command = v.tools.command(v.format, call);
@@ -29,15 +32,21 @@ function callLine(call: ToolCallBlock, v: ConversationView): string {
     const [first, ...rest] = command.split('\n');
     return `${head}: ${c.cyan(`$ ${visible(first)}${rest.length ? ' …' : ''}`)}`;
   }
+  const view = v.tools.view(v.format, call);
+  if (view?.kind === 'todo') return `${head} ${view.items.filter((t) => t.status === 'completed').length} of ${view.items.length} done`;
+  if (view?.kind === 'agent') return `${head}${view.agent ? ` (${visible(view.agent)})` : ''} ${visible(view.description)}`;
   const effects = v.tools.effects(v.format, call);
   if (effects.length) return `${head} ${effects.map((e) => `${visible(e.path)}${e.action === 'edit' || e.action === 'write' ? ` (${[e.added && `+${e.added.length}`, e.removed && `−${e.removed.length}`].filter(Boolean).join(' ')})` : ''}`).join(', ')}`;
   const args = visible(argsText(call.input).replace(/\s*\n\s*/g, ' '));
   return `${head} ${c.dim(args.length > ARGS_CHARS ? `${args.slice(0, ARGS_CHARS)}…` : args)}`;
 }
 
-/** The detail `-v` shows under a call: its edits as a diff, else its arguments. */
+/** The detail `-v` shows under a call: its edits as a diff, a todo list as a checklist, a subagent's prompt, else its arguments. */
 function callDetail(call: ToolCallBlock, v: ConversationView): string {
   const c = v.chalk;
+  const view = v.tools.view(v.format, call);
+  if (view?.kind === 'todo') return view.items.map((t) => `${PAD}${CHECK[t.status]} ${visible(t.text)}`).join('\n');
+  if (view?.kind === 'agent') return c.dim(indented(visibleLines(view.prompt), PAD));
   const edits = v.tools.effects(v.format, call).filter((e) => e.added || e.removed);
   if (edits.length === 0) return c.dim(indented(visibleLines(typeof call.input === 'string' ? call.input : JSON.stringify(call.input, null, 2) ?? ''), PAD));
   return edits
