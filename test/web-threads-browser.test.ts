@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { describeBrowser, layoutProblems, openPage, ready, shot } from './browser-kit.js';
 import { ctx, git, newStore, tempDir } from './helpers.js';
 import { FIXED, raw, startServe, type Served } from './serve-kit.js';
@@ -124,8 +124,9 @@ const page1 = async (url: string, path: string) => JSON.parse((await raw(url, pa
 
 describe('/api/messages: a subagent run, where the commit’s own messages start, a clear under ?stop=root', () => {
   const served: Served[] = [];
-  afterAll(async () => {
-    for (const s of served) await s.stop();
+  // each test's server stops before helpers.ts removes that test's temp store (a live server may still be writing in it)
+  afterEach(async () => {
+    for (const s of served.splice(0)) await s.stop();
   });
 
   it('an agent call carries the run on its own branch; the run reads from its first commit', async () => {
@@ -251,8 +252,9 @@ describe('/api/messages: a subagent run, where the commit’s own messages start
 
 describeBrowser('subagents nested, search hits opening their message, a clear and a compact divider', () => {
   const served: Served[] = [];
-  afterAll(async () => {
-    for (const s of served) await s.stop();
+  // each test's server stops before helpers.ts removes that test's temp store (a live server may still be writing in it)
+  afterEach(async () => {
+    for (const s of served.splice(0)) await s.stop();
   });
 
   it('the Task call holds its subagent run from its branch, folded, drawn when opened; no overflow at 1400 and 375 px', async () => {
