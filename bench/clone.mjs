@@ -84,6 +84,8 @@ export async function benchClone({ sessions = Number(process.env.BENCH_CLONE_SES
         // both push to a named remote, so both write the remote-tracking refs
         ctx(['--store', source, 'remote', 'add', `t${tool}${i}`, target]);
         const push = tool === 'git' ? () => run('git', ['--git-dir', source, 'push', '-q', `t${tool}${i}`, 'refs/heads/*:refs/heads/*']).ms : () => ctx(['--store', source, 'push', `t${tool}${i}`]).ms;
+        // a first push: no commit scanned before (the scan's cache of clean commits, ctx/scan/, emptied)
+        rmSync(join(source, 'ctx', 'scan'), { recursive: true, force: true });
         pushWall[`${tool} push`].push(push());
         pushWall[`${tool} push, up to date`].push(push());
         rmSync(join(server.root, name), { recursive: true, force: true });
@@ -103,7 +105,7 @@ export async function benchClone({ sessions = Number(process.env.BENCH_CLONE_SES
         '',
         ...(pushRows.length
           ? [
-            `Push of the ${fmtInt(sessions)} branches from a ctx clone into a fresh served repo, each through a named remote (\`git push NAME 'refs/heads/*:refs/heads/*'\` against \`ctx push NAME\`, which lists the remote first and scans what is new for secrets), then again with everything up to date; \`node -e 0\` is node's start. Wall ms, median of ${n} rounds.\n`,
+            `Push of the ${fmtInt(sessions)} branches from a ctx clone into a fresh served repo, each through a named remote (\`git push NAME 'refs/heads/*:refs/heads/*'\` against \`ctx push NAME\`, which lists the remote first and scans what is new for secrets, its cache of clean commits emptied before each round), then again with everything up to date; \`node -e 0\` is node's start. Wall ms, median of ${n} rounds.\n`,
             table(['push', 'ms wall'], pushRows),
             '',
           ]

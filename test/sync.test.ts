@@ -238,6 +238,38 @@ describe('through the git binary only', () => {
     expect(lsRemote(bare).get('refs/heads/main')).toBe(leaky);
   });
 
+  it('keeps the ids of commits it scanned clean (ctx/scan/clean-<rules>), never of one with a finding, and believes no file of other rules', () => {
+    const store = newStore();
+    const [a, b] = ['a.git', 'b.git'].map((n) => join(tempDir(), n));
+    for (const [name, dir] of [['a', a], ['b', b]]) {
+      execFileSync('git', ['init', '-q', '--bare', dir]);
+      ok(ctx(store, ['remote', 'add', name, dir]));
+    }
+    const clean = commit(store, 'main', 'nothing to hide');
+    ok(ctx(store, ['push', 'a']));
+    const scan = join(store, 'ctx', 'scan');
+    const [file] = readdirSync(scan);
+    expect(readdirSync(scan)).toEqual([expect.stringMatching(/^clean-[0-9a-f]{16}$/)]);
+    expect(readFileSync(join(scan, file), 'utf8')).toBe(`${clean}\n`);
+    git(store, ['config', 'ctx.secrets', 'warn']);
+    const token = 'ghp_' + 'q7Rk2mZp9XwL4vB8nT1cY6dF3hJ0sGaE5uQi'.slice(0, 36);
+    const leaky = JSON.parse(ctx(store, ['checkpoint', '-b', 'main', '--format', 'claude-code-v1', '--json', '-'], { input: `${JSON.stringify({ type: 'user', message: { role: 'user', content: `my token is ${token}` } })}\n`, env: FIXED_ENV }).stdout).id.slice(4);
+    const refusal = `ctx: push blocked: 1 commit new to the remote hold secrets: ctx-${leaky.slice(0, 12)} (github-token)\n`;
+    // refused to each remote and again: the clean commit is not read twice, the leaky one every time
+    for (const remote of ['a', 'b', 'b']) {
+      const r = ctx(store, ['push', remote]);
+      expect([remote, r.code, r.stderr]).toEqual([remote, 1, refusal]);
+    }
+    expect(readFileSync(join(scan, file), 'utf8')).toBe(`${clean}\n`);
+    // a file of other rules (or planted) says nothing: removed, and the push still refused
+    writeFileSync(join(scan, 'clean-0000000000000000'), `${leaky}\n`);
+    const again = ctx(store, ['push', 'b']);
+    expect([again.code, again.stderr]).toEqual([1, refusal]);
+    expect(readdirSync(scan)).toEqual([file]);
+    expect(lsRemote(b).has('refs/heads/main')).toBe(false);
+    expect(lsRemote(a).get('refs/heads/main')).toBe(clean);
+  });
+
   it('runs ssh for ssh:// and scp-like URLs and prints no credential', () => {
     const store = newStore();
     commit(store, 'main', 'ssh');

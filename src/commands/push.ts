@@ -1,4 +1,4 @@
-import { push } from '../api/sync/sync.js';
+import { push } from '../api/sync/push.js';
 import { printSyncReport, syncFailure, syncProgress } from '../output/ref-status.js';
 import { defineCommand } from './command.js';
 

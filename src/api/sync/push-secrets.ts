@@ -11,6 +11,7 @@ import { hasObject, reachable } from '../../store/commit-graph.js';
 import { notesIndexAt } from '../../store/notes.js';
 import type { PushUpdate } from '../../store/sync/transport.js';
 import type { RepoContext } from '../repo/repo-context.js';
+import { openScanCache, type ScanCache } from './scan-cache.js';
 
 const BATCH = 512;
 
@@ -35,7 +36,9 @@ export async function scanOutgoing(ctx: RepoContext, updates: readonly PushUpdat
     }
   }
   // commits the remote's refs reach are not new to it (commits past a remote tip we lack are scanned too: safe side)
-  const fresh = await reachable(ctx.engine, tips, new Set(remote.values()));
+  const cache = scanCache(ctx.gitdir);
+  // commits scanned clean before (by an earlier push, under these rules) are not read again
+  const fresh = (await reachable(ctx.engine, tips, new Set(remote.values()))).filter((c) => !cache.has(c));
   for (let i = 0; i < fresh.length; i += BATCH) {
     const oids = fresh.slice(i, i + BATCH);
     const commits = await ctx.engine.readObjects(oids);
@@ -62,6 +65,7 @@ export async function scanOutgoing(ctx: RepoContext, updates: readonly PushUpdat
       const rules = where.get(oid);
       if (rules?.size) found.push(`${shortId(oid)} (${[...rules].sort().join(', ')})`);
     }
+    cache.add(oids.filter((oid) => !where.get(oid)?.size));
   }
   const commits = found.length;
   found.push(...inNotes, ...inTags);
@@ -72,6 +76,27 @@ export async function scanOutgoing(ctx: RepoContext, updates: readonly PushUpdat
       hint: 'remove them (fork before the commit), or push anyway with --allow-secrets',
     });
   }
+}
+
+/** The store's cache of clean commits; where it cannot be read or written (a read-only store), none: every commit is scanned. */
+function scanCache(gitdir: string): ScanCache {
+  const none: ScanCache = { has: () => false, add: () => {} };
+  let cache: ScanCache;
+  try {
+    cache = openScanCache(gitdir);
+  } catch {
+    return none;
+  }
+  return {
+    has: cache.has,
+    add(commits) {
+      try {
+        cache.add(commits);
+      } catch {
+        // a cache: a push never fails for it
+      }
+    },
+  };
 }
 
 /** Annotations new to the remote: note blobs at our notes tip that its notes tip (when we have it) lacks. */

@@ -4,139 +4,19 @@ import { mergeNotes } from '../../store/notes-merge.js';
 import { checkBranchName, refs } from '../../store/refs.js';
 import { foreignCommits } from '../../store/context-commits.js';
 import { isAncestor } from '../../store/commit-graph.js';
-import { getRemote, redact, type Remote } from '../../store/sync/remotes.js';
-import { openTransport, type PushUpdate, type Transport } from '../../store/sync/transport.js';
 import { ConflictError } from '../../errors/index.js';
 import { shortId } from '../../core/ids.js';
-import { scanOutgoing } from './push-secrets.js';
+import type { Transport } from '../../store/sync/transport.js';
+import { open, report, shortRef as short } from './remote-open.js';
 import { backfillSmall } from './clone-backfill.js';
 import { promisorRemote } from '../../store/partial.js';
 import { forgedStateWarnings, refuseForgedState } from '../state/check.js';
 import type { RepoContext } from '../repo/repo-context.js';
+import type { RefReport, SyncOptions, SyncReport } from './sync-types.js';
 
-export interface RefReport {
-  /** the ref on the remote (refs/heads/x, refs/tags/x, refs/notes/ctx) */
-  ref: string;
-  /** the local ref written or read (refs/remotes/origin/x, refs/heads/x, …) */
-  local: string;
-  old: string | null;
-  new: string | null;
-  /** up to date, new, fast-forward, forced update, merged, rejected: … */
-  status: string;
-  ok: boolean;
-  /** a local branch and its remote-tracking branch both have commits the other lacks */
-  diverged: boolean;
-  /** what to do about a failed ref */
-  hint?: string;
-}
+export { push, SCRATCH_FORKS } from './push.js';
+export type { RefReport, SyncOptions, SyncReport } from './sync-types.js';
 
-export interface SyncReport {
-  remote: string;
-  /** the URL with any credential redacted */
-  url: string;
-  transport: 'git' | 'isogit';
-  refs: RefReport[];
-  ok: boolean;
-  /** for people: remote-tracking branches fetched onto forged state writes (kept; pull refuses them) */
-  warnings?: string[];
-  /** push: the scratch forks (fork/*) left out, without `all` */
-  held?: string[];
-}
-
-export interface SyncOptions {
-  /** git's own progress passed through (stderr is a terminal) */
-  progress?: boolean;
-  onProgress?: (text: string) => void;
-  /** push even when the secret scan finds something */
-  allowSecrets?: boolean;
-  /** where git finds PATH and credentials; CTX_TOKEN / GIT_TOKEN for isomorphic-git */
-  env?: NodeJS.ProcessEnv;
-  /** pull: the branches to create or fast-forward (default: the local branches the remote also has) */
-  branches?: readonly string[];
-  /** push: scratch forks too (fork/*, the branches `ctx fork` names when given no name) */
-  all?: boolean;
-  /** fetch: the store is being created by this command (a clone): nothing else writes it, and a failure removes it */
-  fresh?: boolean;
-}
-
-/** A scratch fork: what `ctx fork ID` makes when given no name. A push leaves these out unless asked. */
-export const SCRATCH_FORKS = `${refs.heads}fork/`;
-
-const report = (remote: Remote, t: Transport, list: RefReport[]): SyncReport => ({
-  remote: remote.name,
-  url: redact(remote.url),
-  transport: t.name,
-  refs: list,
-  ok: list.every((r) => r.ok),
-});
-
-async function open(ctx: RepoContext, name: string | undefined, opts: SyncOptions) {
-  const remote = getRemote(ctx.gitdir, name);
-  const t = await openTransport(ctx.gitdir, remote, ctx.engine, ctx.refs, { env: opts.env ?? process.env, progress: opts.progress ?? false, onProgress: opts.onProgress });
-  return { remote, t };
-}
-
-/** Local refs a push sends: branches (scratch forks only with `all`), saved-session tags, annotations; and the forks held back. */
-function pushable(ctx: RepoContext, all: boolean) {
-  const notes = ctx.refs.read(refs.notes);
-  const heads = ctx.refs.list(refs.heads);
-  const held = all ? [] : heads.filter((h) => h.ref.startsWith(SCRATCH_FORKS));
-  const send = [...heads.filter((h) => all || !h.ref.startsWith(SCRATCH_FORKS)), ...ctx.refs.list(refs.tags), ...(notes ? [{ ref: refs.notes, oid: notes }] : [])];
-  return { send, held: held.map((h) => h.ref.slice(refs.heads.length)) };
-}
-
-/** The remote-tracking ref a pushed ref updates, or null for tags (they keep their name). */
-function trackingOf(remote: string, ref: string): string | null {
-  if (ref.startsWith(refs.heads)) return refs.remoteBranch(remote, ref.slice(refs.heads.length));
-  if (ref === refs.notes) return refs.remoteNotes(remote);
-  return null;
-}
-
-const short = (ref: string) => ref.replace(/^refs\/(heads|tags)\//, '');
-
-export async function push(ctx: RepoContext, name: string | undefined, opts: SyncOptions = {}): Promise<SyncReport> {
-  const { remote, t } = await open(ctx, name, opts);
-  const theirs = await t.list();
-  const out: RefReport[] = [];
-  const updates: PushUpdate[] = [];
-  const base = (ref: string, old: string | null, oid: string) => ({ ref, local: ref, old, new: oid, diverged: false });
-  const { send, held } = pushable(ctx, opts.all === true);
-  for (const { ref, oid } of send) {
-    const old = theirs.get(ref) ?? null;
-    if (old === oid) out.push({ ...base(ref, old, oid), status: 'up to date', ok: true });
-    else if (old !== null && ref.startsWith(refs.tags)) {
-      out.push({ ...base(ref, old, oid), status: 'rejected: tag exists', ok: false, hint: `the remote's tag ${short(ref)} is another commit; a tag never moves: save under another name` });
-    } else if (old !== null && !(await isAncestor(ctx.engine, old, oid))) {
-      const hint =
-        ref === refs.notes
-          ? `ctx fetch ${remote.name} merges both sides' annotations; then push again`
-          : `ctx fetch ${remote.name}: both tips are kept (yours on ${short(ref)}, theirs on ${remote.name}/${short(ref)}); fork one to push it under another name`;
-      out.push({ ...base(ref, old, oid), status: 'rejected: diverged', ok: false, diverged: true, hint });
-    } else {
-      updates.push({ src: ref, dst: ref, oid, old });
-      out.push({ ...base(ref, old, oid), status: old === null ? 'new' : 'fast-forward', ok: true });
-    }
-  }
-  if (!opts.allowSecrets) await scanOutgoing(ctx, updates, theirs);
-  // a namespace with nothing refused may go as one glob: every ref in it is an update or up to date
-  const globs = [refs.heads, refs.tags]
-    .filter((ns) => !out.some((r) => r.ref.startsWith(ns) && !r.ok))
-    .map((prefix) => ({ prefix, ...(prefix === refs.heads && held.length ? { except: SCRATCH_FORKS } : {}) }));
-  const results = new Map((await t.push(updates, globs)).map((r) => [r.dst, r]));
-  for (const r of out) {
-    const res = results.get(r.ref);
-    if (!res) continue;
-    if (!res.ok) {
-      Object.assign(r, { status: `rejected: ${res.reason ?? 'refused'}`, ok: false, hint: `ctx fetch ${remote.name}, then push again` });
-      continue;
-    }
-    // what we know the remote holds now, as git does after a push (the git binary already wrote it: no second lock)
-    const tracking = trackingOf(remote.name, r.ref);
-    const known = tracking && r.new ? ctx.refs.read(tracking) : r.new;
-    if (tracking && r.new && known !== r.new) ctx.refs.update(tracking, r.new, known);
-  }
-  return { ...report(remote, t, out), ...(held.length ? { held } : {}) };
-}
 
 /** Remote-tracking branches, tags and fetched notes: what a fetch may write. */
 function fetchedRefs(ctx: RepoContext, remote: string): Map<string, string> {
