@@ -429,6 +429,24 @@ describe('the commit queue: post-commit starts no node, the next ctx process rec
     expect(hookLog(w)).toBe('');
   });
 
+  it("a commit reads the session's chain only back to its last linked commit: with the chain's first commit gone from the store, the next edit is still linked", () => {
+    const { w, t } = linkedCommit();
+    const tipA = tipOf(w, S1);
+    const root = git(w.store, ['rev-list', '--max-parents=0', tipA]).trim();
+    expect(root).not.toBe(tipA);
+    // recorded by the next commit's hook first: the session is then linked at tipA
+    edit(w, t, 'b.txt', 'one', 'two');
+    const object = join(w.store, 'objects', root.slice(0, 2), root.slice(2));
+    expect(existsSync(object)).toBe(true);
+    rmSync(object);
+    w.g(['commit', '-q', '-am', 'fix b']);
+    const tipB = tipOf(w, S1);
+    expect(git(w.store, ['rev-parse', `${tipB}^`]).trim()).toBe(tipA);
+    expect(message(w)).toBe(`fix b\n\n${trailers(tipB)}`);
+    expect(JSON.parse(queue(w)!.slice(41)).contexts).toEqual([{ context: tipB, runtime: 'claude-code', session: S1, files: ['b.txt'] }]);
+    expect(hookLog(w)).toBe('');
+  });
+
   it('ctx why records the queue before it answers (the link is recorded, not only claimed), and leaves no queue behind', () => {
     const { w, t } = linkedCommit();
     expect(noted(w)).toEqual({});

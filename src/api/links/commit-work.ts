@@ -39,13 +39,14 @@ export async function prepareCommitMsg(ctx: RepoContext, site: CommitSite, confi
   const staged = new Map((live.length ? stagedChanges(site.top, env) : []).map((c) => [c.path, c]));
   const registry = await runtimeRegistry();
   // the plug-ins of the live sessions' runtimes alone (built-in ones: a live entry never names an executable to run)
-  const captureOf = async (name: string) => (registry.runtimeNames().includes(name) ? (await registry.runtime(name)).capture : undefined);
+  const runtimeOf = async (name: string) => (registry.runtimeNames().includes(name) ? await registry.runtime(name) : undefined);
   const contexts: PendingContext[] = [];
   const trailers: string[] = [];
   for (const { live: s, linked } of staged.size ? live : []) {
-    const tip = await caughtUpTip(ctx, await captureOf(s.runtime), s, note);
+    const own = await runtimeOf(s.runtime);
+    const tip = await caughtUpTip(ctx, own?.capture, s, note);
     if (tip === null || tip === linked?.tip) continue;
-    const writes = await toolWrites(ctx, tip, linked?.tip);
+    const writes = await toolWrites(ctx, tip, linked?.tip, own);
     // a file the session wrote counts when the staged change bears its writes out: a person's later
     // commit of a file an agent once wrote (the agent's lines already committed) names no session
     const files = insideWorktree(writes.paths, s.cwd, site.top)

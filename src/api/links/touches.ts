@@ -2,8 +2,9 @@
 // from the tip back to a mark, asked of each commit's runtime (effectsReader). What the git hooks
 // link a commit by, and how a context a commit message only claims is verified.
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { effectsReader } from '../search/effects.js';
-import { scanCommits } from '../search/scan.js';
+import { effectsReader, type EffectsReader } from '../search/effects.js';
+import type { Runtime } from '../capture/runtime.js';
+import { scanChainTo } from '../search/scan.js';
 import { samePath } from '../../core/path-match.js';
 import { readTipMeta } from '../read/context-reader.js';
 import { normalise } from './content-index.js';
@@ -24,21 +25,28 @@ const MODEL_LOOKBACK = 20;
 
 const modelOf = (source: Record<string, unknown> | undefined) => (typeof source?.model === 'string' && source.model !== '' ? source.model : undefined);
 
-/** The paths the tool calls of `context`'s chain edited or wrote, newest commit first, down to (not including) `since`. */
-export async function toolWrites(ctx: RepoContext, context: string, since?: string | null): Promise<ToolWrites> {
-  const effects = await effectsReader();
+/**
+ * The paths the tool calls of `context`'s chain edited or wrote, newest commit first, down to (not
+ * including) `since`. `own`: the runtime whose session the chain is, asked alone about a commit in
+ * one of its formats (what every runtime would answer), so the other plug-ins are not loaded.
+ */
+export async function toolWrites(ctx: RepoContext, context: string, since?: string | null, own?: Pick<Runtime, 'formats' | 'tools'>): Promise<ToolWrites> {
+  let every: EffectsReader | undefined;
+  const tools = own?.tools;
+  const mine: EffectsReader | undefined = tools && ((_, call) => tools.effects(call));
+  const effects = async (format: string): Promise<EffectsReader> => (mine && own!.formats.includes(format) ? mine : (every ??= await effectsReader()));
   const paths = new Set<string>();
   const lines = new Map<string, { added: Set<string>; removed: Set<string> }>();
   let model: string | undefined;
   let last = context;
-  for await (const c of scanCommits(ctx, [['', context]], () => true, true)) {
-    if (c.oid === since) break;
+  for await (const c of scanChainTo(ctx, context, since, () => true, true)) {
     last = c.oid;
     model ??= modelOf(c.meta!.source);
+    const effectsOf = await effects(c.meta!.format);
     for (let i = c.from; i < c.messages.length; i++)
       for (const b of c.messages[i].content)
         if (b.type === 'tool_call')
-          for (const e of effects(c.meta!.format, b)) {
+          for (const e of effectsOf(c.meta!.format, b)) {
             if (!WRITES.has(e.action)) continue;
             paths.add(e.path);
             const l = lines.get(e.path) ?? lines.set(e.path, { added: new Set(), removed: new Set() }).get(e.path)!;

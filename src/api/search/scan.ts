@@ -47,6 +47,47 @@ export async function* scanCommits(ctx: RepoContext, tips: readonly [string, str
   for await (const batch of commitBatches(ctx, tips, skip)) yield* await scanBatch(ctx, batch, mayHold, withMeta);
 }
 
+/** How many commits from a tip are read one by one looking for a `stop` before the whole chain is read: as many as the engine reads in-process. */
+const NEAR = 16;
+
+/**
+ * One chain read as scanCommits reads it, from `tip` down to (not including) `stop`, or its root when
+ * `stop` is not on it: a stop among the tip's first NEAR commits spares reading the rest of the chain.
+ */
+export async function* scanChainTo(ctx: RepoContext, tip: string, stop: string | null | undefined, mayHold: (bytes: Uint8Array) => boolean, withMeta = false): AsyncIterable<ScannedCommit> {
+  if (!stop) return yield* scanCommits(ctx, [['', tip]], mayHold, withMeta);
+  const links = (await linksTo(ctx, tip, stop)) ?? (await ctx.engine.chain(tip));
+  const batch: Candidate[] = [];
+  let child: Candidate | null = null;
+  for (const l of links) {
+    const c = candidateOf(l, '');
+    // the stop is the last one's parent (a whole-context artifact's new messages start past it), not read
+    if (child) child.parent = c;
+    if (l.oid === stop) break;
+    child = c;
+    if (searchable(c, l.message)) batch.push(c);
+  }
+  for (let i = 0; i < batch.length; i += BATCH) yield* await scanBatch(ctx, batch.slice(i, i + BATCH), mayHold, withMeta);
+}
+
+
+/** The first-parent links from `tip` to `stop` (both in), or to the root when that comes first, read one commit at a time; null past NEAR commits or at one that cannot be read (the whole chain is read then, and says what is wrong). */
+async function linksTo(ctx: RepoContext, tip: string, stop: string): Promise<ChainLink[] | null> {
+  const links: ChainLink[] = [];
+  try {
+    for (let oid: string | undefined = tip; oid !== undefined && links.length < NEAR; ) {
+      const [obj] = await ctx.engine.readObjects([oid]);
+      if (obj?.type !== 'commit') return null;
+      const c = parseCommit(obj.data);
+      links.push({ oid, tree: c.tree, message: c.message });
+      if (oid === stop || c.parents.length === 0) return links;
+      oid = c.parents[0];
+    }
+  } catch {
+    return null;
+  }
+  return null;
+}
 
 /** A chain link as a commit to search on `branch`, its type and format from its trailers. */
 export function candidateOf(l: ChainLink, branch: string): Candidate {
