@@ -10,7 +10,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database } from 'node-sqlite3-wasm';
-import { blockText } from '../../core/grep-match.js';
+import { blockText, fileNamed } from '../../core/grep-match.js';
 import { components } from '../../core/path-match.js';
 import { ConflictError, CtxError } from '../../errors/index.js';
 import { derivedDir, writeDerived } from '../../store/derived.js';
@@ -20,7 +20,6 @@ import type { RepoContext } from '../repo/repo-context.js';
 import { dropIndex, indexPath, isSqliteError, openIndex } from './index-db.js';
 import { refsStamp } from './refs-stamp.js';
 import { toolReader, type TouchAction } from './effects.js';
-import { fileNamed } from './touched.js';
 import { candidateOf, linksOf, scanListed, searchable, withParents, type Candidate } from './scan.js';
 
 /** What the index narrows by: text every hit holds (a literal of 3 characters or more), or the last component of a path touched. */

@@ -5,9 +5,9 @@
 import { fullId } from '../../core/ids.js';
 import { components, samePath } from '../../core/path-match.js';
 import { UsageError } from '../../errors/index.js';
-import { rawCheck, requiredLiteral } from '../../core/grep-match.js';
 import { searchedCommits, searchedTips } from './grep.js';
 import type { RepoContext } from '../repo/repo-context.js';
+import { fileNamed } from '../../core/grep-match.js';
 import { effectsReader, type TouchAction } from './effects.js';
 import { indexWorthIt } from './small-store.js';
 
@@ -31,9 +31,6 @@ export interface FileTouch {
 }
 
 export { samePath } from '../../core/path-match.js';
-
-/** Whether an artifact's bytes may hold a tool call on a file named `name` (files reads only those). */
-export const fileNamed = (name: string): ((bytes: Uint8Array) => boolean) => rawCheck(requiredLiteral(name, true), false);
 
 /** Every tool call on the branches (default: every branch) that touched `path`, newest first; with the search index, answered from what it recorded of each call. */
 export async function filesTouched(ctx: RepoContext, path: string, o: { branches?: string[]; noIndex?: boolean } = {}): Promise<FileTouch[]> {
