@@ -15,7 +15,8 @@ describe('the search index', { timeout: 600_000 }, () => {
   let dir: string;
   let store: string;
   let index: string;
-  const run = (args: string[], env: Record<string, string> = {}) => ctx(store, args, { env: { ...FIND_ENV, ...env } });
+  // the fixture is small enough to walk: the index is asked for (CTX_INDEX_ALWAYS=1), as in a store of more commits
+  const run = (args: string[], env: Record<string, string> = {}) => ctx(store, args, { env: { ...FIND_ENV, CTX_INDEX_ALWAYS: '1', ...env } });
   /** The command with the index and without it: the same bytes, exit code and (empty) stderr. */
   const same = (args: string[]) => {
     const plain = run(args, { CTX_NO_INDEX: '1' });
@@ -36,7 +37,11 @@ describe('the search index', { timeout: 600_000 }, () => {
 
   it('answers grep and files exactly as reading every commit does, on every runtime, fork and option', () => {
     expect(existsSync(index)).toBe(false);
+    // a store this small is walked: no index is made unless asked for
+    const walked = ctx(store, ['grep', '-i', 'token refresh', '--json'], { env: FIND_ENV });
+    expect(existsSync(index)).toBe(false);
     const first = same(['grep', '-i', 'token refresh', '--json']);
+    expect(walked).toEqual(first);
     expect(existsSync(index)).toBe(true);
     expect(first.stdout.split('\n')).toHaveLength(7);
     for (const args of [
@@ -118,12 +123,56 @@ describe('the search index', { timeout: 600_000 }, () => {
     expect(same(['grep', '-i', 'token refresh']).code).toBe(5);
     rmSync(join(store, 'refs', 'heads', 'zz-broken'));
     expect(same(['grep', '-i', 'token refresh']).stdout).toContain('\talice/auth\t');
-    // the hint beside the index lost: the index's copy of the refs is written again whole
-    rmSync(join(store, 'ctx', 'search', 'tips'));
+    // the hint beside the index lost: a new branch over unchanged packed-refs is read from the loose refs alone (no hint written);
+    // packed-refs rewritten, the refs are read whole and the index's copy of them written again whole
+    const tips = join(store, 'ctx', 'search', 'tips');
+    rmSync(tips);
     checkpoint('eve/again', 'a lychee again');
     expect(same(['grep', 'lychee', '--all']).stdout).toMatch(/^ctx-[0-9a-f]{12}\teve\/again\t0\tuser\t-\ta lychee again\n$/);
-    expect(readFileSync(join(store, 'ctx', 'search', 'tips'), 'utf8')).toContain(` refs/heads/eve/again\n`);
+    expect(existsSync(tips)).toBe(false);
+    git('pack-refs', '--all', '--prune');
+    expect(same(['grep', 'lychee', '--all']).stdout).toMatch(/^ctx-[0-9a-f]{12}\teve\/again\t0\tuser\t-\ta lychee again\n$/);
+    expect(readFileSync(tips, 'utf8')).toContain(` refs/heads/eve/again\n`);
     same(['files', 'src/auth.ts']);
+  });
+
+  it('reads only the loose refs while packed-refs is unchanged, and still sees every change', () => {
+    const git = (...args: string[]) => execFileSync('git', ['--git-dir', store, ...args], { encoding: 'utf8' });
+    const tips = join(store, 'ctx', 'search', 'tips');
+    git('pack-refs', '--all', '--prune');
+    same(['grep', '-i', 'token refresh', '--all']);
+    const hint = readFileSync(tips, 'utf8');
+    const before = tipOf('bob/log');
+    // a new commit over a packed branch, a new branch: read from the loose refs (the hint is not rewritten)
+    checkpoint('bob/log', 'a quince today');
+    expect(same(['grep', 'quince', '--all']).stdout).toMatch(/^ctx-[0-9a-f]{12}\tbob\/log\t0\tuser\t-\ta quince today\n$/);
+    checkpoint('zz/new', 'a quince too');
+    expect(same(['grep', 'quince', '--all']).stdout.split('\n')).toHaveLength(3);
+    expect(same(['files', 'src/auth.ts', '--json']).stdout).not.toBe('');
+    expect(readFileSync(tips, 'utf8')).toBe(hint);
+    // moved back by rewriting its loose file, forward again
+    git('update-ref', 'refs/heads/bob/log', before);
+    expect(same(['grep', 'quince', '--all']).stdout).toMatch(/^ctx-[0-9a-f]{12}\tzz\/new\t0\tuser\t-\ta quince too\n$/);
+    checkpoint('bob/log', 'a quince again');
+    expect(same(['grep', 'quince again', '--all']).stdout).toMatch(/\tbob\/log\t/);
+    // a loose-only branch deleted: packed-refs unchanged, the refs are read whole
+    git('update-ref', '-d', 'refs/heads/zz/new');
+    expect(same(['grep', 'quince', '--all']).stdout).toMatch(/^ctx-[0-9a-f]{12}\tbob\/log\t0\tuser\t-\ta quince again\n$/);
+    // moved on, back to where the hint has it, then packed: the refs read whole are compared with the hint under the loose refs read since
+    const again = tipOf('bob/log');
+    checkpoint('bob/log', 'a quince at last');
+    expect(same(['grep', 'quince at last']).stdout).toMatch(/\tbob\/log\t/);
+    git('update-ref', 'refs/heads/bob/log', again);
+    git('pack-refs', '--all', '--prune');
+    expect(same(['grep', 'quince at last', '--all'])).toMatchObject({ code: 1, stdout: '' });
+    expect(same(['grep', 'quince', '--all']).stdout).toMatch(/^ctx-[0-9a-f]{12}\tbob\/log\t0\tuser\t-\ta quince again\n$/);
+    git('update-ref', 'refs/heads/bob/log', before);
+    expect(same(['grep', 'quince', '--all'])).toMatchObject({ code: 1, stdout: '' });
+    // a damaged loose ref over unchanged packed-refs fails the search as the walk does
+    writeFileSync(join(store, 'refs', 'heads', 'zz-broken'), 'not a commit id\n');
+    expect(same(['grep', '-i', 'token refresh', '--all']).code).toBe(5);
+    rmSync(join(store, 'refs', 'heads', 'zz-broken'));
+    same(['grep', '-i', 'token refresh', '--all']);
   });
 
   it('rebuilds a file that is not an index, with one line on stderr, and still answers', () => {
@@ -169,7 +218,7 @@ describe('the search index', { timeout: 600_000 }, () => {
     git('update-ref', 'refs/heads/bob/log', `${tipOf('bob/log')}~1`);
     const held = Number(git('rev-list', '--count', '--branches', '--remotes'));
     const refCount = git('for-each-ref', '--format=%(refname)', 'refs/heads', 'refs/remotes').split('\n').length;
-    const line = (state: string, commits: number, refCount: number) => new RegExp(`^${state}\\t${commits} commits\\t${refCount} refs\\t\\d+ KiB\\t${index.replace(/[.]/g, '\\.')}\\n$`);
+    const line = (state: string, commits: number, refCount: number) => new RegExp(`^${state}\\t${commits} commits\\t${refCount} refs\\t[\\d.]+ (KiB|MiB)\\t${index.replace(/[.]/g, '\\.')}\\n$`);
     run(['grep', 'fig']);
     expect(run(['index']).stdout).toMatch(line('current', held + 1, refCount));
     // a new branch at a commit it holds: behind the refs until the next search
@@ -184,6 +233,54 @@ describe('the search index', { timeout: 600_000 }, () => {
     expect(run(['index', 'rebuild'])).toMatchObject({ code: 3, stdout: '', stderr: 'ctx: the search index is in use by another ctx process: try again when it is done\n' });
     rmSync(join(store, 'ctx', 'search', 'index.lock'));
     expect(run(['index']).stdout).toMatch(line('current', held, refCount + 1));
+  });
+
+  it('ctx gc drops the rows of the commits no branch reaches, as a rebuild would', () => {
+    const git = (...args: string[]) => execFileSync('git', ['--git-dir', store, ...args], { encoding: 'utf8' }).trim();
+    const commits = () => JSON.parse(run(['index', '--json']).stdout).commits as number;
+    const rows = (table: string) => Number(execFileSync(process.execPath, ['-e', `const { Database } = require('node-sqlite3-wasm'); const db = new Database(process.argv[1]); process.stdout.write(String(db.get(process.argv[2]).n)); db.close();`, index, `SELECT count(*) AS n FROM ${table}`], { encoding: 'utf8' }));
+    checkpoint('zz/gone', 'a mangosteen, then src/gone.ts');
+    const session = { type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Read', input: { file_path: '/app/src/gone.ts' } }] } };
+    expect(ctx(store, ['checkpoint', '-b', 'zz/gone', '--format', 'claude-code-v1', '-'], { env: FIND_ENV, input: `${JSON.stringify(session)}\n` }).code).toBe(0);
+    expect(same(['grep', 'mangosteen', '--all']).stdout).toMatch(/\tzz\/gone\t/);
+    expect(same(['files', 'src/gone.ts']).stdout).toMatch(/\tzz\/gone\t/);
+    const before = { commits: commits(), texts: rows('texts'), touches: rows('touches') };
+    git('update-ref', '-d', 'refs/heads/zz/gone');
+    expect(run(['gc', '--prune', 'now'])).toMatchObject({ code: 0, stderr: '' });
+    expect({ commits: commits(), texts: rows('texts'), touches: rows('touches') }).toEqual({ commits: before.commits - 2, texts: before.texts - 2, touches: before.touches - 1 });
+    expect(run(['index']).stdout).toMatch(/^current\t/);
+    expect(same(['grep', 'mangosteen', '--all'])).toMatchObject({ code: 1, stdout: '' });
+    expect(same(['files', 'src/gone.ts'])).toMatchObject({ code: 1, stdout: '' });
+    same(['grep', '-i', 'token refresh', '--all']);
+    // what a rebuild from every ref holds
+    const pruned = commits();
+    expect(JSON.parse(run(['index', 'rebuild', '--json']).stdout).commits).toBe(pruned);
+  });
+
+  it('is asked once the store holds more than 256 objects, loose or packed', () => {
+    const git = (args: string[], input?: string) => execFileSync('git', ['--git-dir', store, ...args], { encoding: 'utf8', input });
+    const plain = (args: string[]) => ctx(store, args, { env: FIND_ENV });
+    const want = run(['grep', '-i', 'token refresh', '--json'], { CTX_NO_INDEX: '1' });
+    rmSync(index);
+    expect(plain(['grep', '-i', 'token refresh', '--json'])).toEqual(want);
+    expect(existsSync(index)).toBe(false);
+    const objects = Number(/^count: (\d+)$/m.exec(git(['count-objects', '-v']))![1]) + Number(/^in-pack: (\d+)$/m.exec(git(['count-objects', '-v']))![1]);
+    expect(objects).toBeLessThanOrEqual(256);
+    // loose blobs (and their tree) past 256 objects: the index is built and answers
+    const blobs = Array.from({ length: 257 - objects }, (_, i) => join(dir, `blob-${i}`));
+    blobs.forEach((f, i) => writeFileSync(f, `blob ${i}\n`));
+    const oids = git(['hash-object', '-w', '--stdin-paths'], blobs.join('\n')).trim().split('\n');
+    // kept by a ref outside the branches (a repack keeps them; a search does not look there)
+    const tree = git(['mktree'], oids.map((o, i) => `100644 blob ${o}\tblob-${i}\n`).join('')).trim();
+    git(['update-ref', 'refs/keep/blobs', tree]);
+    expect(plain(['grep', '-i', 'token refresh', '--json'])).toEqual(want);
+    expect(existsSync(index)).toBe(true);
+    // the same objects packed: counted from the pack's index
+    rmSync(index);
+    git(['repack', '-a', '-d', '-q']);
+    expect(git(['count-objects', '-v'])).toMatch(/^count: 0$/m);
+    expect(plain(['files', 'src/auth.ts'])).toEqual(run(['files', 'src/auth.ts'], { CTX_NO_INDEX: '1' }));
+    expect(existsSync(index)).toBe(true);
   });
 });
 

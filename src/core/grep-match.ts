@@ -160,6 +160,9 @@ export function rawCheck(literal: string | null, ignoreCase: boolean): (bytes: U
   return (bytes) => re.test(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1'));
 }
 
+/** Whether an artifact's bytes may hold a tool call on a file named `name` (files reads only those; the search index records only those). */
+export const fileNamed = (name: string): ((bytes: Uint8Array) => boolean) => rawCheck(requiredLiteral(name, true), false);
+
 /** The text a block is searched in, and the role it counts as. */
 export function blockText(b: Block): string | null {
   switch (b.type) {

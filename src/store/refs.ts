@@ -141,12 +141,16 @@ export class RefStore {
     return found;
   }
 
-  /** The refs under a prefix that read as object ids, and the damaged ones (a garbage file, a bad packed-refs line), each sorted by name. */
-  scan(prefix: string): { refs: { ref: string; oid: string }[]; damaged: StoreDamage[]; symbolic: number } {
+  /**
+   * The refs under a prefix that read as object ids, and the damaged ones (a garbage file, a bad packed-refs line), each sorted by name.
+   * `looseOnly`: the loose ref files alone, packed-refs not read.
+   */
+  scan(prefix: string, o: { looseOnly?: boolean } = {}): { refs: { ref: string; oid: string }[]; damaged: StoreDamage[]; symbolic: number; loose: number } {
     const out = new Map<string, string>();
+    let loose = 0;
     let symbolic = 0;
     const damaged = new Map<string, StoreDamage>();
-    const packed = this.readPacked();
+    const packed = o.looseOnly ? { map: new Map<string, string>(), bad: null } : this.readPacked();
     if (packed.bad) damaged.set('packed-refs', packed.bad);
     for (const [ref, oid] of packed.map) {
       if (!ref.startsWith(prefix)) continue;
@@ -186,6 +190,7 @@ export class RefStore {
           }
           if (HEX40.test(v)) {
             out.set(child, v);
+            loose++;
             damaged.delete(child);
           } else {
             out.delete(child);
@@ -196,7 +201,7 @@ export class RefStore {
     };
     if (link === null) walk(prefix.replace(/\/$/, ''));
     const byName = <T>(m: Map<string, T>) => [...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return { refs: byName(out).map(([ref, oid]) => ({ ref, oid })), damaged: byName(damaged).map(([, d]) => d), symbolic };
+    return { refs: byName(out).map(([ref, oid]) => ({ ref, oid })), damaged: byName(damaged).map(([, d]) => d), symbolic, loose };
   }
 
   /**

@@ -66,6 +66,8 @@ export async function gc(ctx: RepoContext, opts: GcOptions = {}): Promise<GcRepo
     throw new CtxError(`${native ? 'git gc' : 'packing'} failed: ${msg}`);
   }
   const stale = await staleDerived(ctx.gitdir, async (ids) => (await ctx.engine.readObjects(ids)).map((o) => o !== null));
+  // the search index forgets the commits no branch reaches any more (SQLite is loaded only when there is one)
+  await (await import('../search/search-index.js')).pruneIndex(ctx);
   return { dry_run: false, branches, before, after: objectStats(ctx.gitdir), derived_removed: removeDerived(stale) };
 }
 

@@ -46,6 +46,8 @@ export class RepoContext {
   readonly config: ReadonlyMap<string, string>;
   /** whether grep and files may answer from the search index (CTX_NO_INDEX=1, or ctx.searchIndex=false: never) */
   readonly searchIndex: boolean;
+  /** CTX_INDEX_ALWAYS=1: the index answers even in a store small enough to walk (tests of the index use it) */
+  readonly indexAlways: boolean;
   /** Where warnings go, one line each (the CLI: stderr); a library's default is Node's process warning. */
   onWarning: (text: string) => void = (text) => process.emitWarning(text, 'CtxWarning');
   private readonly warned = new Set<string>();
@@ -63,6 +65,7 @@ export class RepoContext {
     this.now = opts.now ?? clockFromEnv(env);
     this.autoPack = autoPackThreshold(config.get('ctx.autopack'), userConfigValues(env, 'ctx.autopack').at(-1));
     this.searchIndex = !/^(1|true|yes)$/i.test(env.CTX_NO_INDEX ?? '') && config.get('ctx.searchindex') !== 'false';
+    this.indexAlways = /^(1|true|yes)$/i.test(env.CTX_INDEX_ALWAYS ?? '');
     this.tokenCount = opts.tokenCount ?? checkTokenCounter(config.get('ctx.tokencount') || 'cl100k_base');
     this.defaults = {
       principal: env.CTX_PRINCIPAL || safeUser(),
@@ -215,11 +218,11 @@ export class RepoContext {
     return new Map([...this.branchTips(skipDamaged), ...remote]);
   }
 
-  /** Every local and remote-tracking ref by full name (`refs/heads/x`, `refs/remotes/origin/x`) → oid, in name order, damaged ones skipped; `damaged` says whether one was. */
-  scanTips(): { refs: Map<string, string>; damaged: boolean } {
-    const heads = this.refs.scan(refs.heads);
-    const remotes = this.refs.scan(refs.remotes);
-    return { refs: new Map([...heads.refs, ...remotes.refs].map((r) => [r.ref, r.oid])), damaged: heads.damaged.length + remotes.damaged.length > 0 };
+  /** Every local and remote-tracking ref by full name (`refs/heads/x`, `refs/remotes/origin/x`) → oid, in name order, damaged ones skipped; `damaged` says whether one was; `loose`, how many were read from loose files. `looseOnly`: packed-refs not read. */
+  scanTips(o: { looseOnly?: boolean } = {}): { refs: Map<string, string>; damaged: boolean; loose: number } {
+    const heads = this.refs.scan(refs.heads, o);
+    const remotes = this.refs.scan(refs.remotes, o);
+    return { refs: new Map([...heads.refs, ...remotes.refs].map((r) => [r.ref, r.oid])), damaged: heads.damaged.length + remotes.damaged.length > 0, loose: heads.loose + remotes.loose };
   }
 
   private listRefs(prefix: string, skipDamaged: boolean) {

@@ -10,6 +10,7 @@ import { parseSince } from '../../core/window.js';
 import { UsageError } from '../../errors/index.js';
 import { scanCommits, scanListed, type ScannedCommit } from './scan.js';
 import type { IndexQuery } from './search-index.js';
+import { indexWorthIt } from './small-store.js';
 import type { RepoContext } from '../repo/repo-context.js';
 
 export { commitMessages, commitsMessages, scanCommits, type ScannedCommit } from './scan.js';
@@ -91,7 +92,7 @@ export async function searchedTips(ctx: RepoContext, o: { branches?: string[]; a
 export async function* searchedCommits(ctx: RepoContext, o: { branches?: string[]; all?: boolean; noIndex?: boolean }, query: IndexQuery | null, mayHold: (bytes: Uint8Array) => boolean, withMeta: boolean): AsyncIterable<ScannedCommit> {
   // branches given are resolved first (an unknown one fails before the index is opened); every branch is listed only when the index cannot answer
   const given = o.branches?.length ? await searchedTips(ctx, o) : null;
-  if (query !== null && !o.noIndex && ctx.searchIndex) {
+  if (query !== null && !o.noIndex && indexWorthIt(ctx)) {
     const { indexedCandidates } = await import('./search-index.js');
     const listed = await indexedCandidates(ctx, given ?? (o.all ? 'all' : 'heads'), query);
     if (listed) return yield* scanListed(ctx, listed, mayHold, withMeta);

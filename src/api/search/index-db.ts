@@ -13,17 +13,18 @@ import { CtxError } from '../../errors/index.js';
 import { derivedDir } from '../../store/derived.js';
 
 /** Bumped when the tables or what goes in them change: an index of another schema or ctx version is rebuilt. */
-const SCHEMA = '3';
+const SCHEMA = '4';
 
 const TABLES = `
 CREATE TABLE meta(k TEXT PRIMARY KEY, v TEXT NOT NULL);
 CREATE TABLE commits(id INTEGER PRIMARY KEY, oid TEXT NOT NULL UNIQUE, parent INTEGER, gen INTEGER NOT NULL, session TEXT);
 CREATE INDEX commits_parent ON commits(parent);
 CREATE VIRTUAL TABLE texts USING fts5(body, tokenize = "trigram");
-CREATE TABLE touches(commit_id INTEGER NOT NULL, entry INTEGER NOT NULL, name TEXT NOT NULL, path TEXT NOT NULL, tool TEXT NOT NULL, action TEXT NOT NULL);
-CREATE INDEX touches_name ON touches(name);
+CREATE TABLE touches(commit_id INTEGER NOT NULL, entry INTEGER NOT NULL, name TEXT NOT NULL, path TEXT NOT NULL, tool TEXT NOT NULL, action TEXT NOT NULL, at TEXT NOT NULL, session TEXT NOT NULL);
+CREATE INDEX touches_commit ON touches(commit_id);
+CREATE INDEX touches_name ON touches(name, commit_id, entry, path, tool, action, at, session);
 CREATE TABLE refs(name TEXT PRIMARY KEY, commit_id INTEGER NOT NULL);
-CREATE INDEX refs_commit ON refs(commit_id);
+CREATE INDEX refs_commit ON refs(commit_id, name);
 `;
 
 export interface IndexFile {
@@ -90,6 +91,8 @@ export function openIndex(gitdir: string, note: (text: string) => void, o: { fre
     const open = db;
     // ctx's lock is held: SQLite's own (a directory made and removed around each statement) once for all
     open.exec('PRAGMA locking_mode = EXCLUSIVE');
+    // a search reads rows spread over the file (its candidates' commits): its large pages held once read, up to 64 MiB
+    open.exec('PRAGMA cache_size = -65536');
     return { db: open, path, close: () => (open.isOpen && open.close(), unlock()) };
   } catch (e) {
     unlock();
@@ -124,6 +127,8 @@ function create(path: string): Database {
   for (const p of besides(path)) rmSync(p, { force: true });
   const { Database } = loadSqlite();
   const db = new Database(path);
+  // large pages: a search's few thousand rows spread over the file are read in a few hundred calls through the WebAssembly file layer, not thousands
+  db.exec('PRAGMA page_size = 65536');
   db.exec(TABLES);
   // `id` names this file: the refs hint beside it (search-index.ts) is only believed for the file it was written for
   db.run('INSERT INTO meta(k, v) VALUES (?, ?), (?, ?), (?, ?)', ['schema', SCHEMA, 'ctx', VERSION, 'id', randomUUID()]);

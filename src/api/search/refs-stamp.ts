@@ -7,11 +7,12 @@ import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, type BigIntStats } from 'node:fs';
 import { join } from 'node:path';
 
-/** The stamp, or null when the refs cannot be stamped (a link or a special file where a ref could be: read them the slow way). */
-export function refsStamp(gitdir: string): string | null {
+/** The stamp of the refs (`all`) and of packed-refs alone (`packed`); null when the refs cannot be stamped (a link or a special file where a ref could be: read them the slow way). */
+export function refsStamp(gitdir: string): { all: string; packed: string } | null {
   const h = createHash('sha256');
   const stat = (rel: string): BigIntStats | undefined => lstatSync(join(gitdir, rel), { bigint: true, throwIfNoEntry: false });
-  const line = (rel: string, st: BigIntStats) => h.update(`${rel} ${st.ino} ${st.size} ${st.mtimeNs} ${st.ctimeNs}\n`);
+  const text = (rel: string, st: BigIntStats) => `${rel} ${st.ino} ${st.size} ${st.mtimeNs} ${st.ctimeNs}\n`;
+  const line = (rel: string, st: BigIntStats) => h.update(text(rel, st));
   const packed = stat('packed-refs');
   if (packed && !packed.isFile()) return null;
   if (packed) line('packed-refs', packed);
@@ -40,5 +41,5 @@ export function refsStamp(gitdir: string): string | null {
     if (st && !st.isDirectory()) return null;
   }
   if (!walk('refs/heads') || !walk('refs/remotes')) return null;
-  return h.digest('hex');
+  return { all: h.digest('hex'), packed: packed ? text('packed-refs', packed) : 'none' };
 }

@@ -36,6 +36,8 @@ export interface ScannedCommit {
   messages: NeutralMessage[];
   /** the first message new in this commit (a format whose every artifact is the whole context repeats its parent's) */
   from: number;
+  /** the artifact's bytes, as `mayHold` was given them */
+  bytes: Uint8Array;
 }
 
 /**
@@ -240,7 +242,7 @@ async function scanBatch(ctx: RepoContext, batch: Candidate[], mayHold: (b: Uint
     const meta = metas.get(i) ?? null;
     if (meta?.snapshot_of) continue;
     const whole = c.type === 'snapshot' || c.format!.concatRule === 'snapshot';
-    out.push({ oid: c.oid, branch: c.branch, meta, messages: heldMessages(i), from: whole ? await knownBefore(ctx, c, known) : 0 });
+    out.push({ oid: c.oid, branch: c.branch, meta, messages: heldMessages(i), from: whole ? await knownBefore(ctx, c, known) : 0, bytes: held.get(i)! });
   }
   return out;
 }

@@ -10,7 +10,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database } from 'node-sqlite3-wasm';
-import { blockText } from '../../core/grep-match.js';
+import { blockText, fileNamed } from '../../core/grep-match.js';
 import { components } from '../../core/path-match.js';
 import { ConflictError, CtxError } from '../../errors/index.js';
 import { derivedDir, writeDerived } from '../../store/derived.js';
@@ -19,7 +19,7 @@ import { trailer } from '../read/context-reader.js';
 import type { RepoContext } from '../repo/repo-context.js';
 import { dropIndex, indexPath, isSqliteError, openIndex } from './index-db.js';
 import { refsStamp } from './refs-stamp.js';
-import { toolReader } from './effects.js';
+import { toolReader, type TouchAction } from './effects.js';
 import { candidateOf, linksOf, scanListed, searchable, withParents, type Candidate } from './scan.js';
 
 /** What the index narrows by: text every hit holds (a literal of 3 characters or more), or the last component of a path touched. */
@@ -58,6 +58,37 @@ export async function indexedCandidates(ctx: RepoContext, searched: Searched, q:
   });
 }
 
+/** A tool call's touch of a file as the index recorded it, on the branch searched that holds its commit. */
+export interface IndexedTouch {
+  oid: string;
+  branch: string;
+  entry: number;
+  path: string;
+  tool: string;
+  action: TouchAction;
+  at: string;
+  session: string;
+}
+
+/**
+ * What `files` reports of the files named `name` on the chains searched, answered from the index
+ * alone (no commit is read: its rows were written from the store's objects); in no particular
+ * order. Null when the index cannot answer, as `indexedCandidates`.
+ */
+export async function indexedTouches(ctx: RepoContext, searched: Searched, name: string): Promise<IndexedTouch[] | null> {
+  return withIndex(ctx, async (db, exact) => {
+    if (typeof searched === 'string' && !exact) return null;
+    if (!tipsHeld(db, searched)) return null;
+    // from the index on names alone (it holds every column), then in the order they were written: the calls' order in their commits
+    const rows = jsonRows<[number, number, number, string, string, TouchAction, string, string]>(db, 'rowid, commit_id, entry, path, tool, action, at, session', 'FROM touches WHERE name = ?', [name]).sort((a, b) => a[0] - b[0]);
+    const at = new Map(owned(db, searched, [...new Set(rows.map((r) => r[1]))], false).map((l) => [l.id, l]));
+    return rows.flatMap(([, id, entry, path, tool, action, when, session]) => {
+      const l = at.get(id);
+      return l ? [{ oid: l.oid, branch: l.branch, entry, path, tool, action, at: when, session }] : [];
+    });
+  });
+}
+
 /** What `ctx index` reports: where the index is, whether it is there and up to date with the refs, and what it holds. */
 export interface IndexStatus {
   path: string;
@@ -81,11 +112,40 @@ export async function indexStatus(ctx: RepoContext, o: { rebuild?: boolean } = {
   if (!f) throw new ConflictError('the search index is in use by another ctx process: try again when it is done');
   try {
     const stamp = refsStamp(ctx.gitdir);
-    const current = o.rebuild ? await catchUp(ctx, f.db) : stamp !== null && metaOf(f.db, 'stamp') === stamp;
+    const current = o.rebuild ? await catchUp(ctx, f.db) : stamp !== null && metaOf(f.db, 'stamp') === stamp.all;
     const count = (table: string) => Number((f.db.get(`SELECT count(*) AS n FROM ${table}`) as { n: number }).n);
     return { path, exists: true, current, commits: count('commits'), refs: count('refs'), bytes: statSync(path).size };
   } finally {
     f.close();
+  }
+}
+
+/**
+ * The rows of commits no branch reaches dropped (`ctx gc` calls it: what it pruned, and what only a
+ * reflog still holds, is no longer searched), after catching up with the refs; the number dropped.
+ * Nothing is done without an index, while another process holds it, or when its copy of the refs is not exact.
+ */
+export async function pruneIndex(ctx: RepoContext): Promise<number> {
+  if (!ctx.searchIndex || !existsSync(indexPath(ctx.gitdir))) return 0;
+  return (await withIndex(ctx, async (db, exact) => (exact ? dropUnreached(db) : null))) ?? 0;
+}
+
+async function dropUnreached(db: Database): Promise<number> {
+  db.exec('BEGIN');
+  try {
+    db.exec('CREATE TEMP TABLE dead(id INTEGER PRIMARY KEY)');
+    db.run(
+      `WITH RECURSIVE live(id) AS (SELECT commit_id FROM refs UNION SELECT c.parent FROM commits c JOIN live ON c.id = live.id WHERE c.parent IS NOT NULL)
+       INSERT INTO dead SELECT id FROM commits WHERE id NOT IN live`,
+    );
+    const n = Number((db.get('SELECT count(*) AS n FROM dead') as { n: number }).n);
+    if (n) for (const [table, key] of [['touches', 'commit_id'], ['texts', 'rowid'], ['commits', 'id']]) db.run(`DELETE FROM ${table} WHERE ${key} IN (SELECT id FROM dead)`);
+    db.exec('DROP TABLE dead');
+    db.exec('COMMIT');
+    return n;
+  } catch (e) {
+    db.exec('ROLLBACK');
+    throw e;
   }
 }
 
@@ -121,8 +181,9 @@ async function withIndex<T>(ctx: RepoContext, use: (db: Database, exact: boolean
 async function catchUp(ctx: RepoContext, db: Database): Promise<boolean> {
   // stamped before the refs are read: a ref that moves in between makes the next stamp differ
   const stamp = refsStamp(ctx.gitdir);
-  const meta = new Map((db.all("SELECT k, v FROM meta WHERE k IN ('tips', 'id', 'stamp', 'hint', 'whole')") as { k: string; v: string }[]).map((r) => [r.k, r.v]));
-  if (stamp !== null && meta.get('stamp') === stamp) return true;
+  const meta = new Map((db.all("SELECT k, v FROM meta WHERE k IN ('tips', 'id', 'stamp', 'hint', 'whole', 'packed', 'loose')") as { k: string; v: string }[]).map((r) => [r.k, r.v]));
+  if (stamp !== null && meta.get('stamp') === stamp.all) return true;
+  if (stamp !== null && meta.get('packed') === stamp.packed && (await looseCatchUp(ctx, db, stamp.all, meta.get('loose')))) return true;
   const scanned = ctx.scanTips();
   // by name already (each prefix sorted, refs/heads/ before refs/remotes/): 100,000 names are not sorted again
   const now = scanned.refs;
@@ -133,7 +194,11 @@ async function catchUp(ctx: RepoContext, db: Database): Promise<boolean> {
   const knownAt = (oid: string) => known.get([oid]) as { id: number; gen: number } | null;
   let exact = false;
   const hint = `${meta.get('id') ?? ''} ${meta.get('hint') ?? ''}`;
-  const recorded = meta.get('tips') === seal ? now : readTips(ctx.gitdir, hint);
+  // the copy is the refs the hint file lists, under the loose ones a loose catch-up put in since
+  const sealed = meta.get('tips') === seal;
+  const file = sealed ? null : readTips(ctx.gitdir, hint);
+  const since = looseOf(meta.get('loose'));
+  const recorded = sealed ? now : file === null ? new Map<string, string>() : since.length ? new Map([...file, ...since]) : file;
   // `whole`: the copy of the refs holds every ref read (each tip's commit was in the index)
   let whole = recorded === now && meta.get('whole') === '1';
   const next = recorded === now ? (meta.get('hint') ?? '') : randomUUID();
@@ -144,7 +209,8 @@ async function catchUp(ctx: RepoContext, db: Database): Promise<boolean> {
       if (fresh.length) await addCommits(ctx, db, await newCommits(ctx, fresh, knownAt), knownAt);
       if (recorded !== now) whole = putRefs(db, now, recorded, knownAt);
       exact = whole && !scanned.damaged;
-      db.run("INSERT OR REPLACE INTO meta(k, v) VALUES ('tips', ?), ('stamp', ?), ('hint', ?), ('whole', ?)", [seal, exact && stamp !== null ? stamp : '', next, whole ? '1' : '0']);
+      const loose = exact && stamp !== null && scanned.loose <= LOOSE_MAX ? looseRefs(ctx, stamp.all) : '';
+      db.run("INSERT OR REPLACE INTO meta(k, v) VALUES ('tips', ?), ('stamp', ?), ('hint', ?), ('whole', ?), ('packed', ?), ('loose', ?)", [seal, exact && stamp !== null ? stamp.all : '', next, whole ? '1' : '0', loose && stamp!.packed, loose]);
       db.exec('COMMIT');
     } catch (e) {
       db.exec('ROLLBACK');
@@ -155,6 +221,57 @@ async function catchUp(ctx: RepoContext, db: Database): Promise<boolean> {
   }
   if (recorded !== now) writeTips(ctx.gitdir, `${meta.get('id') ?? ''} ${next}`, now);
   return exact;
+}
+
+/** Loose refs recorded for a loose catch-up at most (as JSON in the index); with more, every change reads the refs whole. */
+const LOOSE_MAX = 4096;
+
+const looseOf = (json: string | undefined): [string, string][] => (json ? Object.entries(JSON.parse(json) as Record<string, string>) : []);
+
+/** The loose refs as JSON, read again (few: packed-refs is not); '' when a ref file changed since `stamp` (they may not be the refs just read). */
+function looseRefs(ctx: RepoContext, stamp: string): string {
+  const loose = ctx.scanTips({ looseOnly: true });
+  return !loose.damaged && refsStamp(ctx.gitdir)?.all === stamp ? JSON.stringify(Object.fromEntries(loose.refs)) : '';
+}
+
+/**
+ * packed-refs is as it was when the refs were last read whole: only the loose refs are read, and the
+ * index's copy (packed-refs then, under the loose refs recorded, `recorded`) takes those that moved.
+ * False, nothing done, when that cannot tell: a loose ref gone (it may uncover a packed one), a
+ * damaged one, a tip not held after reading its chain, or none recorded.
+ */
+async function looseCatchUp(ctx: RepoContext, db: Database, stamp: string, recorded: string | undefined): Promise<boolean> {
+  if (!recorded) return false;
+  const before = new Map(looseOf(recorded));
+  const scanned = ctx.scanTips({ looseOnly: true });
+  if (scanned.damaged || scanned.refs.size > LOOSE_MAX || [...before.keys()].some((ref) => !scanned.refs.has(ref))) return false;
+  const moved = [...scanned.refs].filter(([ref, oid]) => before.get(ref) !== oid);
+  const known = db.prepare('SELECT id, gen FROM commits WHERE oid = ?');
+  const knownAt = (oid: string) => known.get([oid]) as { id: number; gen: number } | null;
+  const put = db.prepare('INSERT OR REPLACE INTO refs(name, commit_id) VALUES (?, ?)');
+  db.exec('BEGIN');
+  try {
+    const fresh = [...new Set(moved.map(([, oid]) => oid).filter((oid) => !knownAt(oid)))];
+    if (fresh.length) await addCommits(ctx, db, await newCommits(ctx, fresh, knownAt), knownAt);
+    for (const [ref, oid] of moved) {
+      const id = knownAt(oid)?.id;
+      if (id === undefined) {
+        db.exec('ROLLBACK');
+        return false;
+      }
+      put.run([ref, id]);
+    }
+    // the digest and the hint file no longer list the refs: the next whole read compares with the copy itself
+    db.run("INSERT OR REPLACE INTO meta(k, v) VALUES ('tips', ''), ('stamp', ?), ('loose', ?)", [stamp, JSON.stringify(Object.fromEntries(scanned.refs))]);
+    db.exec('COMMIT');
+    return true;
+  } catch (e) {
+    db.exec('ROLLBACK');
+    throw e;
+  } finally {
+    known.finalize();
+    put.finalize();
+  }
 }
 
 /** The refs table made `now` (from `recorded`, what it held if the hint is believed, else from nothing); false when a tip is not held. */
@@ -182,20 +299,20 @@ function putRefs(db: Database, now: ReadonlyMap<string, string>, recorded: Reado
  * The refs the index last read (full name → commit), kept beside it as plain lines: a hint that
  * spares looking up a tip that did not move and rewriting the index's copy of the refs whole (SQLite
  * hands 100,000 rows over in about 0.5 s of CPU, this file in a tenth of that), headed by the id of
- * the index and of the write it was made with. Missing, damaged or another's: empty (every tip is
+ * the index and of the write it was made with. Missing, damaged or another's: null (every tip is
  * looked up, the copy rewritten). The digest in the index says whether it is current.
  */
-function readTips(gitdir: string, head: string): Map<string, string> {
+function readTips(gitdir: string, head: string): Map<string, string> | null {
   const out = new Map<string, string>();
   try {
     const [first, ...lines] = readFileSync(tipsPath(gitdir), 'utf8').split('\n');
-    if (/^ | $/.test(head) || first !== head) return out;
+    if (/^ | $/.test(head) || first !== head) return null;
     for (const line of lines) {
       const sp = line.indexOf(' ');
       if (sp > 0) out.set(line.slice(sp + 1), line.slice(0, sp));
     }
   } catch {
-    // none yet
+    return null; // none yet
   }
   return out;
 }
@@ -253,7 +370,7 @@ async function addCommits(ctx: RepoContext, db: Database, commits: NewCommit[], 
   const ids = new Map<string, number>();
   const put = db.prepare('INSERT INTO commits(oid, parent, gen, session) VALUES (?, ?, ?, ?)');
   const text = db.prepare('INSERT INTO texts(rowid, body) VALUES (?, ?)');
-  const touch = db.prepare('INSERT INTO touches(commit_id, entry, name, path, tool, action) VALUES (?, ?, ?, ?, ?, ?)');
+  const touch = db.prepare('INSERT INTO touches(commit_id, entry, name, path, tool, action, at, session) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
   const tools = await toolReader();
   try {
     // a slice at a time, parents first: a whole store's commits are not held in memory at once
@@ -274,16 +391,19 @@ async function addCommits(ctx: RepoContext, db: Database, commits: NewCommit[], 
       for await (const c of scanListed(ctx, cands, () => true, true)) {
         const id = ids.get(c.oid)!;
         const parts: string[] = [];
-        for (let entry = c.from; entry < c.messages.length; entry++)
-          for (const b of c.messages[entry].content) {
+        for (let entry = c.from; entry < c.messages.length; entry++) {
+          const m = c.messages[entry];
+          for (const b of m.content) {
             const t = blockText(b);
             if (t !== null) parts.push(t);
             if (b.type !== 'tool_call') continue;
             for (const e of tools.effects(c.meta!.format, b)) {
               const name = components(e.path).at(-1);
-              if (name !== undefined) touch.run([id, entry, name, e.path, b.name, e.action]);
+              // what `files` reports of it, kept only where its walk would look (the name in the artifact's bytes)
+              if (name !== undefined && fileNamed(name)(c.bytes)) touch.run([id, entry, name, e.path, b.name, e.action, m.timestamp ?? c.meta!.created_at, c.meta!.session_id]);
             }
           }
+        }
         text.run([id, parts.join('\n')]);
       }
     }
@@ -296,51 +416,75 @@ async function addCommits(ctx: RepoContext, db: Database, commits: NewCommit[], 
 const SLICE = 8192;
 
 interface Listed {
+  id: number;
   oid: string;
   parent: string | null;
   branch: string;
 }
 
+/**
+ * The rows of `SELECT cols rest` as arrays, handed over as one JSON text: the WebAssembly package
+ * fetches each column of each row by a call of its own, which for thousands of rows cost more than the query.
+ */
+function jsonRows<T extends unknown[]>(db: Database, cols: string, rest: string, params: (string | number)[], with_ = ''): T[] {
+  const row = db.get(`${with_} SELECT json_group_array(json_array(${cols})) AS j ${rest}`, params) as { j: string };
+  return JSON.parse(row.j) as T[];
+}
+
 type Row = { id: number; oid: string; parent: number | null; gen: number; session: string | null; parent_oid: string | null };
 
 /**
- * The index's candidates for `q` on the chains searched, in the chain walk's order: branch by branch
- * in search order, newest first, each commit on the branch that wrote it (scan.ts `writers`); null
- * when a tip given is not in the index. Every branch (`heads`, `all`) comes from the index's exact
- * copy of the refs, only those whose tips sit at or after a candidate.
+ * The index's candidates for `q` on the chains searched, in the chain walk's order (`owned`); null
+ * when a tip given is not in the index.
  */
 function listed_(db: Database, searched: Searched, q: IndexQuery): Listed[] | null {
-  if (typeof searched !== 'string') {
-    const known = db.prepare('SELECT 1 FROM commits WHERE oid = ?');
-    try {
-      for (const [, oid] of searched) if (!known.get([oid])) return null;
-    } finally {
-      known.finalize();
-    }
-  }
+  if (!tipsHeld(db, searched)) return null;
   const ids =
     'text' in q
-      ? (db.all('SELECT rowid AS id FROM texts WHERE texts MATCH ?', [`"${q.text.replace(/"/g, '""')}"`]) as { id: number }[])
-      : (db.all('SELECT DISTINCT commit_id AS id FROM touches WHERE name = ?', [q.name]) as { id: number }[]);
+      ? jsonRows<[number]>(db, 'rowid', 'FROM texts WHERE texts MATCH ?', [`"${q.text.replace(/"/g, '""')}"`])
+      : jsonRows<[number]>(db, 'commit_id', 'FROM (SELECT DISTINCT commit_id FROM touches WHERE name = ?)', [q.name]);
+  return owned(db, searched, ids.map((r) => r[0]));
+}
+
+/** Whether the index holds every tip given (every branch: its copy of the refs holds them). */
+function tipsHeld(db: Database, searched: Searched): boolean {
+  if (typeof searched === 'string') return true;
+  const known = db.prepare('SELECT 1 FROM commits WHERE oid = ?');
+  try {
+    return searched.every(([, oid]) => known.get([oid]));
+  } finally {
+    known.finalize();
+  }
+}
+
+/**
+ * The commits `ids` on the chains searched, in the chain walk's order: branch by branch in search
+ * order, newest first, each on the branch that wrote it (scan.ts `writers`); those no tip searched
+ * holds left out. Every branch (`heads`, `all`) comes from the index's exact copy of the refs, only
+ * those whose tips sit at or after one of `ids`.
+ */
+function owned(db: Database, searched: Searched, ids: readonly number[], parents = true): Listed[] {
   if (ids.length === 0) return [];
-  // the candidates and every commit after them: where the tips are, and which chains hold each
-  const rows = db.all(
-    `WITH RECURSIVE d(id) AS (SELECT value FROM json_each(?) UNION SELECT c.id FROM commits c JOIN d ON c.parent = d.id)
-     SELECT c.id, c.oid, c.parent, c.gen, c.session, p.oid AS parent_oid FROM d JOIN commits c ON c.id = d.id LEFT JOIN commits p ON p.id = c.parent`,
-    [JSON.stringify(ids.map((r) => r.id))],
-  ) as Row[];
+  // the candidates and every commit after them: where the tips are, and which chains hold each (`parents`: with their parents' ids)
+  const rows = jsonRows<[number, string, number | null, number, string | null, string | null]>(
+    db,
+    `c.id, c.oid, c.parent, c.gen, c.session, ${parents ? 'p.oid' : 'NULL'}`,
+    `FROM d JOIN commits c ON c.id = d.id ${parents ? 'LEFT JOIN commits p ON p.id = c.parent' : ''}`,
+    [JSON.stringify(ids)],
+    'WITH RECURSIVE d(id) AS (SELECT value FROM json_each(?) UNION SELECT c.id FROM commits c JOIN d ON c.parent = d.id)',
+  ).map(([id, oid, parent, gen, session, parent_oid]): Row => ({ id, oid, parent, gen, session, parent_oid }));
   const tips = typeof searched === 'string' ? refsAt(db, rows, searched === 'all') : searched;
-  return ordered(tips, rows, new Set(ids.map((r) => r.id)));
+  return ordered(tips, rows, new Set(ids));
 }
 
 /** The branches (name → tip, by name) of the index's copy of the refs whose tips are among `rows`, as `searchedTips` names them. */
 function refsAt(db: Database, rows: Row[], all: boolean): [string, string][] {
   const oidOf = new Map(rows.map((r) => [r.id, r.oid]));
-  const at = db.all('SELECT name, commit_id FROM refs WHERE commit_id IN (SELECT value FROM json_each(?))', [JSON.stringify([...oidOf.keys()])]) as { name: string; commit_id: number }[];
+  const at = jsonRows<[string, number]>(db, 'name, commit_id', 'FROM refs WHERE commit_id IN (SELECT value FROM json_each(?))', [JSON.stringify([...oidOf.keys()])]);
   const out = new Map<string, string>();
   const remote = db.prepare('SELECT 1 FROM refs WHERE name = ?');
   try {
-    for (const { name, commit_id } of at) {
+    for (const [name, commit_id] of at) {
       if (name.startsWith(refs.heads)) {
         const short = name.slice(refs.heads.length);
         // `--all` names a remote-tracking ref and a local branch of the same name once, as the remote one (RepoContext.allTips)
@@ -384,5 +528,5 @@ function ordered(tips: readonly [string, string][], rows: Row[], wanted: Set<num
   return rows
     .filter((r) => wanted.has(r.id) && owner.has(r.id))
     .sort((a, b) => owner.get(a.id)! - owner.get(b.id)! || b.gen - a.gen)
-    .map((r) => ({ oid: r.oid, parent: r.parent_oid, branch: tips[owner.get(r.id)!][0] }));
+    .map((r) => ({ id: r.id, oid: r.oid, parent: r.parent_oid, branch: tips[owner.get(r.id)!][0] }));
 }

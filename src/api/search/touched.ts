@@ -5,10 +5,11 @@
 import { fullId } from '../../core/ids.js';
 import { components, samePath } from '../../core/path-match.js';
 import { UsageError } from '../../errors/index.js';
-import { rawCheck, requiredLiteral } from '../../core/grep-match.js';
-import { searchedCommits } from './grep.js';
+import { searchedCommits, searchedTips } from './grep.js';
 import type { RepoContext } from '../repo/repo-context.js';
+import { fileNamed } from '../../core/grep-match.js';
 import { effectsReader, type TouchAction } from './effects.js';
+import { indexWorthIt } from './small-store.js';
 
 export type { TouchAction } from './effects.js';
 
@@ -31,30 +32,45 @@ export interface FileTouch {
 
 export { samePath } from '../../core/path-match.js';
 
-/** Every tool call on the branches (default: every branch) that touched `path`, newest first; with the search index, only commits whose calls touched a file of its name are read. */
+/** Every tool call on the branches (default: every branch) that touched `path`, newest first; with the search index, answered from what it recorded of each call. */
 export async function filesTouched(ctx: RepoContext, path: string, o: { branches?: string[]; noIndex?: boolean } = {}): Promise<FileTouch[]> {
   const query = components(path);
   if (query.length === 0) throw new UsageError(`files: not a path: '${path}'`);
   const name = query[query.length - 1];
-  const mayHold = rawCheck(requiredLiteral(name, true), false);
-  const effects = await effectsReader();
-  const out: FileTouch[] = [];
-  for await (const c of searchedCommits(ctx, o, { name }, mayHold, true)) {
-    for (let entry = c.from; entry < c.messages.length; entry++) {
-      const m = c.messages[entry];
-      for (const b of m.content) {
-        if (b.type !== 'tool_call') continue;
-        for (const t of effects(c.meta!.format, b))
-          if (samePath(query, t.path))
-            out.push({ path: t.path, commit: fullId(c.oid), branch: c.branch, session: c.meta!.session_id, entry, tool: b.name, action: t.action, at: m.timestamp ?? c.meta!.created_at });
-      }
-    }
-  }
+  const out = (await indexedFiles(ctx, o, name)) ?? (await walkedFiles(ctx, o, name));
   const seen = new Set<string>();
   return out
+    .filter((t) => samePath(query, t.path))
     .filter((t) => {
       const key = `${t.commit} ${t.entry} ${t.tool} ${t.action} ${t.path}`;
       return !seen.has(key) && seen.add(key);
     })
     .sort((a, b) => (a.at !== b.at ? (a.at < b.at ? 1 : -1) : a.commit !== b.commit ? (a.commit < b.commit ? -1 : 1) : b.entry - a.entry));
+}
+
+/** The calls on files named `name`, from the search index's rows; null when it cannot answer. */
+async function indexedFiles(ctx: RepoContext, o: { branches?: string[]; noIndex?: boolean }, name: string): Promise<FileTouch[] | null> {
+  if (o.noIndex || !indexWorthIt(ctx)) return null;
+  // branches given are resolved first: an unknown one fails before the index is opened
+  const given = o.branches?.length ? await searchedTips(ctx, o) : null;
+  const { indexedTouches } = await import('./search-index.js');
+  const rows = await indexedTouches(ctx, given ?? 'heads', name);
+  return rows && rows.map((r) => ({ path: r.path, commit: fullId(r.oid), branch: r.branch, session: r.session, entry: r.entry, tool: r.tool, action: r.action, at: r.at }));
+}
+
+/** The calls on files named `name`, read from every commit of the chains that may hold one. */
+async function walkedFiles(ctx: RepoContext, o: { branches?: string[] }, name: string): Promise<FileTouch[]> {
+  const effects = await effectsReader();
+  const out: FileTouch[] = [];
+  for await (const c of searchedCommits(ctx, { ...o, noIndex: true }, null, fileNamed(name), true))
+    for (let entry = c.from; entry < c.messages.length; entry++) {
+      const m = c.messages[entry];
+      for (const b of m.content) {
+        if (b.type !== 'tool_call') continue;
+        for (const t of effects(c.meta!.format, b))
+          if (components(t.path).at(-1) === name)
+            out.push({ path: t.path, commit: fullId(c.oid), branch: c.branch, session: c.meta!.session_id, entry, tool: b.name, action: t.action, at: m.timestamp ?? c.meta!.created_at });
+      }
+    }
+  return out;
 }
