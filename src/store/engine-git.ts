@@ -341,7 +341,7 @@ export function createGitEngine(gitdir: string): Engine {
     writeCommits: async (specs, opts) => {
       if (!fitsLoose(specs, opts?.known)) return fastImport(dir, specs);
       const exists = opts?.known ? (oid: string) => /^[0-9a-f]{40}$/.test(oid) : objectsExist(dir);
-      return opts?.pack ? writePackedCommits(dir, specs, exists) : writeLooseCommits(dir, specs, exists);
+      return opts?.pack ? writePackedCommits(dir, specs, exists, opts.pack.kept) : writeLooseCommits(dir, specs, exists);
     },
 
     async close() {

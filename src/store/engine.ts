@@ -76,11 +76,13 @@ export interface Engine {
   history?(tips: readonly string[]): Promise<{ oid: string; parent: string | null; time: number }[]>;
   /**
    * Write commits (and their blobs and trees) in order; returns their ids. Moves no ref. `pack`: a
-   * small write goes into one pack of its own rather than a loose file per object (where the engine can).
+   * small write goes into one pack of its own rather than a loose file per object (where the engine can),
+   * held out of a concurrent repack by a `.keep` file whose path goes into `pack.kept` until the
+   * caller, its ref moved, removes it (releaseKept).
    * `known`: the objects the files name by id were just read from the store (a notes tree carried
    * over), so a write with many of them need not check each one.
    */
-  writeCommits(specs: readonly CommitSpec[], opts?: { pack?: boolean; known?: boolean }): Promise<string[]>;
+  writeCommits(specs: readonly CommitSpec[], opts?: { pack?: { kept: string[] }; known?: boolean }): Promise<string[]>;
   /** End child processes; the engine is unusable afterwards. */
   close(): Promise<void>;
 }

@@ -1,36 +1,83 @@
 // One small write as one pack: its objects (whole, no deltas) in a pack file and its version-2
 // index, two files where loose objects take one each. On a file system where creating a file is the
 // cost (a checkpointer's put), that is most of a write. `git gc --auto` folds the packs later.
+// Until the caller's ref reaches it, the pack is held by a `.keep` file, as git's receive-pack
+// holds a pushed pack: a repack running meanwhile neither deletes it nor reads it as unreachable.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import * as zlib from 'node:zlib';
 import type { CommitSpec } from './engine.js';
+import { holderAlive, ownerRecord } from './lock-owner.js';
 import { buildCommits, objectId } from './loose-objects.js';
 
 const TYPE_CODE: Record<string, number> = { commit: 1, tree: 2, blob: 3 };
 // the fastest level: a put waits for it; git gc deltifies what repeats and stores the rest as written here
 const DEFLATE_LEVEL = 1;
+const KEEP_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
 const crc32 = zlib.crc32 as (data: Uint8Array, value?: number) => number;
 
-/** Writes the commits (blobs, trees, commits) as one pack and its index; parents must exist. */
-export function writePackedCommits(gitdir: string, specs: readonly CommitSpec[], exists: (oid: string) => boolean): string[] {
+/**
+ * Writes the commits (blobs, trees, commits) as one pack and its index; parents must exist. The
+ * pack's `.keep` file is pushed to `kept`: the caller removes it (releaseKept) once a ref reaches
+ * the commits, or once it gives up.
+ */
+export function writePackedCommits(gitdir: string, specs: readonly CommitSpec[], exists: (oid: string) => boolean, kept: string[]): string[] {
   const objects = new Map<string, { type: string; data: Uint8Array }>();
   const ids = buildCommits(specs, exists, (type, data) => {
     const oid = objectId(type, data);
     objects.set(oid, { type, data });
     return oid;
   });
-  writePack(gitdir, objects);
+  writePack(gitdir, objects, kept);
   return ids;
 }
 
+/** Removes the `.keep` files writePackedCommits made: the packs are git gc's to fold from now on. */
+export function releaseKept(kept: string[]): void {
+  for (const path of kept.splice(0)) {
+    try {
+      unlinkSync(path);
+    } catch {
+      // gone already
+    }
+  }
+}
+
 /**
- * The pack goes in first and its index last, each written whole under a temporary name and renamed:
- * git uses a pack only once its index is there, so a reader never sees half of either. An object
- * also stored elsewhere is stored again, which freshens it as rewriting a loose one would.
+ * Removes the `.keep` files a write left when its process died between its pack and its ref (ctx's
+ * owner record in them names a process that is gone); a `.keep` someone else made is left alone.
  */
-function writePack(gitdir: string, objects: ReadonlyMap<string, { type: string; data: Uint8Array }>): void {
+export function releaseAbandoned(gitdir: string): number {
+  const dir = join(gitdir, 'objects', 'pack');
+  let n = 0;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    if (!/^pack-[0-9a-f]{40}\.keep$/.test(name)) continue;
+    try {
+      if (holderAlive(readFileSync(join(dir, name), 'utf8')) !== false) continue;
+      unlinkSync(join(dir, name));
+      n++;
+    } catch {
+      // released meanwhile
+    }
+  }
+  return n;
+}
+
+/**
+ * The `.keep` goes in first, then the pack, its index last, each written whole under a temporary
+ * name and renamed: git uses a pack only once its index is there, so a reader never sees half of
+ * either. The `.keep` first: a repack lists packs by their `.pack` and reads their objects by their
+ * index, so a pack it lists before the index is in would otherwise be deleted unread. An object also
+ * stored elsewhere is stored again, which freshens it as rewriting a loose one would.
+ */
+function writePack(gitdir: string, objects: ReadonlyMap<string, { type: string; data: Uint8Array }>, kept: string[]): void {
   const head = Buffer.alloc(12);
   head.write('PACK', 0);
   head.writeUInt32BE(2, 4);
@@ -49,6 +96,15 @@ function writePack(gitdir: string, objects: ReadonlyMap<string, { type: string; 
   const dir = join(gitdir, 'objects', 'pack');
   const name = join(dir, `pack-${sum.toString('hex')}`);
   mkdirSync(dir, { recursive: true });
+  // its holder's record, so that a .keep left by a process that died can be told from a user's; the
+  // same pack written twice at once shares it (no O_EXCL), a link planted there is not followed
+  const keep = openSync(`${name}.keep`, KEEP_FLAGS, 0o644);
+  kept.push(`${name}.keep`);
+  try {
+    writeSync(keep, ownerRecord());
+  } finally {
+    closeSync(keep);
+  }
   place(dir, `${name}.pack`, [body, sum]);
   place(dir, `${name}.idx`, [indexOf(entries, sum)]);
 }

@@ -85,7 +85,8 @@ interface PackedRefs {
   map: Map<string, string>;
   /** the first line that names no ref */
   bad: StoreDamage | null;
-  mtimeMs: number;
+  /** the file's inode, size and mtime: git renames a new file in, and mtimes alone repeat within a clock tick */
+  stamp: string;
 }
 
 export class RefStore {
@@ -150,13 +151,9 @@ export class RefStore {
     let loose = 0;
     let symbolic = 0;
     const damaged = new Map<string, StoreDamage>();
-    const packed = o.looseOnly ? { map: new Map<string, string>(), bad: null } : this.readPacked();
-    if (packed.bad) damaged.set('packed-refs', packed.bad);
-    for (const [ref, oid] of packed.map) {
-      if (!ref.startsWith(prefix)) continue;
-      if (HEX40.test(oid)) out.set(ref, oid);
-      else damaged.set(ref, packedGarbage(ref, oid));
-    }
+    // loose refs first, packed-refs after (git's order): a ref git pack-refs moves from its file into
+    // packed-refs meanwhile is then found in one or the other
+    const looseNames = new Set<string>();
     // the directories above the prefix are checked once; below it the walk lstats each entry
     const link = this.symlinkAbove(`${prefix.replace(/\/$/, '')}/-`);
     if (link !== null) damaged.set(link, new StoreDamage(link, 'is a symbolic link, not a directory of refs'));
@@ -171,15 +168,22 @@ export class RefStore {
       for (const n of names) {
         const child = `${rel}/${n}`;
         if (n.endsWith('.lock')) continue;
-        // lstat: a symlinked directory is not walked into (it is read below, as damage)
-        if (lstatSync(join(this.gitdir, child)).isDirectory()) walk(child);
+        let dir: boolean;
+        try {
+          // lstat: a symlinked directory is not walked into (it is read below, as damage)
+          dir = lstatSync(join(this.gitdir, child)).isDirectory();
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue; // packed (or deleted) since the listing
+          throw e;
+        }
+        if (dir) walk(child);
         else {
           let v: string | null;
           try {
             v = refNameProblem(child) === null ? this.readLoose(child, true) : null;
           } catch (e) {
             if (!(e instanceof StoreDamage)) throw e;
-            out.delete(child);
+            looseNames.add(child);
             damaged.set(child, e);
             continue;
           }
@@ -188,18 +192,22 @@ export class RefStore {
             symbolic++;
             continue;
           }
+          looseNames.add(child);
           if (HEX40.test(v)) {
             out.set(child, v);
             loose++;
-            damaged.delete(child);
-          } else {
-            out.delete(child);
-            damaged.set(child, garbage(child, v));
-          }
+          } else damaged.set(child, garbage(child, v));
         }
       }
     };
     if (link === null) walk(prefix.replace(/\/$/, ''));
+    const packed = o.looseOnly ? { map: new Map<string, string>(), bad: null } : this.readPacked();
+    if (packed.bad) damaged.set('packed-refs', packed.bad);
+    for (const [ref, oid] of packed.map) {
+      if (!ref.startsWith(prefix) || looseNames.has(ref) || out.has(ref)) continue;
+      if (HEX40.test(oid)) out.set(ref, oid);
+      else damaged.set(ref, packedGarbage(ref, oid));
+    }
     const byName = <T>(m: Map<string, T>) => [...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return { refs: byName(out).map(([ref, oid]) => ({ ref, oid })), damaged: byName(damaged).map(([, d]) => d), symbolic, loose };
   }
@@ -369,6 +377,11 @@ export class RefStore {
         makeLock(lock, this.gitdir);
         return openSync(lock, 'r+');
       } catch (e) {
+        // git pack-refs removes a directory of refs it emptied: between our mkdir and link, it may go
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT' && attempt < 50) {
+          mkdirSync(dirname(lock), { recursive: true });
+          continue;
+        }
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
         // ctx's own lock names its holder: a dead one's is taken over at once. Another's (native
         // git's) is held for microseconds; one older than 10 s belongs to a process that died.
@@ -430,7 +443,7 @@ export class RefStore {
 
   private readPacked(): PackedRefs {
     const file = join(this.gitdir, 'packed-refs');
-    let mtimeMs = -1;
+    let stamp = '';
     let text: string | null = null;
     let bad: StoreDamage | null = null;
     let fd: number | null = null;
@@ -444,8 +457,8 @@ export class RefStore {
         const st = fstatSync(fd);
         if (!st.isFile()) bad = new StoreDamage('packed-refs', 'is not a regular file');
         else {
-          mtimeMs = st.mtimeMs;
-          if (this.packed && this.packed.mtimeMs === mtimeMs) return this.packed;
+          stamp = `${st.ino} ${st.size} ${st.mtimeMs}`;
+          if (this.packed && this.packed.stamp === stamp) return this.packed;
           text = readFileSync(fd, 'utf8');
         }
       } finally {
@@ -465,7 +478,7 @@ export class RefStore {
           else bad ??= new StoreDamage('packed-refs', `line ${i + 1} is not "<object id> <ref>" (${quoted(line)})`);
         });
     }
-    this.packed = { map, bad, mtimeMs };
+    this.packed = { map, bad, stamp };
     return this.packed;
   }
 

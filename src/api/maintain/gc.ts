@@ -6,6 +6,7 @@ import { retentionRules, ruleFor } from '../../core/retention.js';
 import { readStoredCommits } from '../../store/context-commits.js';
 import { gitOnPath } from '../../store/engine-select.js';
 import { packLooseInProcess } from '../../store/pack-loose.js';
+import { releaseAbandoned } from '../../store/pack-write.js';
 import { nativeGc, objectStats, removeDerived, staleDerived, type ObjectStats } from '../../store/gc.js';
 import { notesIndexAt, readNotes } from '../../store/notes.js';
 import { refs } from '../../store/refs.js';
@@ -53,6 +54,8 @@ export async function gc(ctx: RepoContext, opts: GcOptions = {}): Promise<GcRepo
   const branches = opts.pruneExpired ? await pruneExpired(ctx, dryRun) : [];
   if (dryRun) return { dry_run: true, branches, before, after: null, derived_removed: 0 };
   try {
+    // a write that died between its pack and its ref left the pack held: git would never fold it
+    releaseAbandoned(ctx.gitdir);
     // without git: the loose objects packed in-process; unreachable ones stay (only git prunes)
     if (native) await nativeGc(ctx.gitdir, opts.prune);
     else await packLooseInProcess(ctx.gitdir, { foldPacks: true });

@@ -16,6 +16,7 @@ import { subtreeOf } from '../../store/subtree.js';
 import { STATE_DIR, type StateRecord } from '../../core/state/record.js';
 import { checkBranchName, refs } from '../../store/refs.js';
 import { packIfLoose } from '../repo/auto-pack.js';
+import { releaseKept } from '../../store/pack-write.js';
 import { readTipMeta } from '../read/context-reader.js';
 import { recordWrite } from '../repo/timeline.js';
 import type { RepoContext } from '../repo/repo-context.js';
@@ -226,8 +227,15 @@ export async function commitWithFiles(ctx: RepoContext, input: FilesCommitInput)
   if (input.expected === null) ctx.refs.checkCreatable(ref);
   const { meta, artifact, warnings } = await prepareCommit(ctx, input.format, input.artifact, input);
   // one pack for the commit's objects: a framework's put writes many small ones, each a file when loose
-  const [oid] = await ctx.engine.writeCommits([commitSpec(meta, artifact, storageFormat(meta.format).ext, input.parent, ctx.maxBlobSize, input.files)], { pack: true });
-  ctx.refs.update(ref, oid, input.expected);
+  // held by a .keep until the ref reaches it: a gc running meanwhile keeps the pack whole
+  const kept: string[] = [];
+  let oid: string;
+  try {
+    [oid] = await ctx.engine.writeCommits([commitSpec(meta, artifact, storageFormat(meta.format).ext, input.parent, ctx.maxBlobSize, input.files)], { pack: { kept } });
+    ctx.refs.update(ref, oid, input.expected);
+  } finally {
+    releaseKept(kept);
+  }
   const w = { oid, parent: input.parent, meta, ...(warnings.length ? { warnings } : {}) };
   recordWrite(ctx, ref, input.expected, [w]);
   await packIfLoose(ctx, { packs: true });
