@@ -36,6 +36,21 @@ const prebuiltRanks = (dir) => ({
     }));
   },
 });
+/**
+ * hash-wasm's base64 decoder of its WebAssembly as node's own: its JavaScript loop over BLAKE3's 15 KB ran
+ * in every hook that hashes, then was compiled by TurboFan; the same bytes, in an ArrayBuffer of their own.
+ */
+const nativeBase64 = {
+  name: 'native-base64',
+  setup(b) {
+    b.onLoad({ filter: /hash-wasm[\\/]dist[\\/]index\.esm\.js$/ }, ({ path }) => {
+      const source = readFileSync(path, 'utf8');
+      const head = 'function decodeBase64(data) {\n';
+      if (!source.includes(head)) throw new Error(`${path}: no decodeBase64 to replace`);
+      return { contents: source.replace(head, `${head}    return new Uint8Array(Buffer.from(data, 'base64'));\n`), loader: 'js' };
+    });
+  },
+};
 // optional peer dependencies (package.json peerDependenciesMeta), and what they bring along
 const PEERS = [...Object.keys(pkg.peerDependencies ?? {}), '@langchain/*', '@openai/*', '@anthropic-ai/*', '@modelcontextprotocol/*', 'zod', 'zod/*'];
 const common = {
@@ -70,7 +85,7 @@ await build({
   external: ['cbor-extract', 'node-sqlite3-wasm', ...PEERS],
   chunkNames: 'chunks/[name]-[hash]',
   // the module is a chunk of its own (only imported dynamically), so it sits beside the file
-  plugins: [prebuiltRanks('./')],
+  plugins: [prebuiltRanks('./'), nativeBase64],
 });
 
 // the binary's first module, CommonJS (bin/ctx requires it; bin/package.json makes bin/ctx CommonJS): no
@@ -90,7 +105,7 @@ await build({
   external: ['cbor-extract', 'isomorphic-git', 'isomorphic-git/*', 'ajv', 'ajv/*'],
   define: { ...common.define, 'import.meta.url': '__ctxModuleUrl' },
   banner: { js: "const __ctxModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [prebuiltRanks('./chunks/')],
+  plugins: [prebuiltRanks('./chunks/'), nativeBase64],
 });
 // ASCII only: esbuild escapes what code holds but keeps a comment's `→` or `…`, and one such character
 // makes V8 hold the whole source as a two-byte string, decoded from UTF-8 on every hook (~13 M instructions)
@@ -102,7 +117,7 @@ await build({
   entryPoints: { fast: 'src/cli/fast.ts' },
   outdir: 'dist',
   external: ['cbor-extract', 'isomorphic-git', 'isomorphic-git/*', 'ajv', 'ajv/*'],
-  plugins: [prebuiltRanks('./chunks/')],
+  plugins: [prebuiltRanks('./chunks/'), nativeBase64],
 });
 // dist/hook.cache: V8's code for every function hooks of each runtime ran (build-hook-cache.mjs)
 const cache = spawnSync(process.execPath, ['build-hook-cache.mjs'], { stdio: ['ignore', 'ignore', 'inherit'] });

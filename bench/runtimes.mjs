@@ -7,13 +7,17 @@ import { CORPUS_FILE, ROOT, prng, prose } from './lib.mjs';
 
 const CORPUS = resolve(ROOT, '../shared/corpus');
 
-/** Cut points: each the last line end within `step` bytes of the previous one (the next one past a longer line). */
-export function cuts(bytes, from, step, count) {
+/**
+ * Cut points: each the last line end within `step` bytes of the previous one (the next one past a longer
+ * line), moved past a last line that `holds` (one the hook keeps back until what follows it is written).
+ */
+export function cuts(bytes, from, step, count, holds = () => false) {
   const out = [];
   let at = from;
   for (let i = 0; i < count; i++) {
     let nl = bytes.lastIndexOf(10, at + step - 1);
     if (nl < at) nl = bytes.indexOf(10, at);
+    while (nl >= 0 && holds(bytes.subarray(bytes.lastIndexOf(10, nl - 1) + 1, nl))) nl = bytes.indexOf(10, nl + 1);
     if (nl < 0) break;
     at = nl + 1;
     out.push(at);
@@ -25,11 +29,11 @@ export function cuts(bytes, from, step, count) {
  * A real transcript: its first half is the session so far; each turn is the next ~`step` bytes of whole
  * lines copied from its middle (the hook reads bytes, it does not care whose they are).
  */
-function corpusRuntime(file) {
+function corpusRuntime(file, holds) {
   return (n, step) => {
     const bytes = readFileSync(file);
     const from = bytes.indexOf(10, bytes.length >> 1) + 1;
-    const points = [from, ...cuts(bytes, from, step, n)];
+    const points = [from, ...cuts(bytes, from, step, n, holds)];
     if (points.length < n + 1) throw new Error(`${file}: too short for ${n} turns of ${step} bytes`);
     return { base: bytes.subarray(0, from), turn: (i) => bytes.subarray(points[i], points[i + 1]) };
   };
@@ -141,7 +145,8 @@ export const RUNTIMES = [
     name: 'claude-code',
     session: '967e501d-aa48-4eab-a21f-b17058bd78f0',
     file: '967e501d-aa48-4eab-a21f-b17058bd78f0.jsonl',
-    transcript: corpusRuntime(CORPUS_FILE),
+    // a compact_boundary line is captured with the summary written after it: a turn never ends on one
+    transcript: corpusRuntime(CORPUS_FILE, (line) => line.includes('"subtype":"compact_boundary"')),
     input: (file, cwd) => ({ stdin: JSON.stringify({ session_id: '967e501d-aa48-4eab-a21f-b17058bd78f0', transcript_path: file, hook_event_name: 'Stop', cwd }) }),
     branch: 'claude/967e501d-aa48-4eab-a21f-b17058bd78f0',
   },

@@ -1,4 +1,3 @@
-import { deleteBranch } from '../api/write/branch-ops.js';
 import { branchList, brokenRefWarning, type BranchInfo } from '../api/read/read.js';
 import { displaySummary } from '../core/summary.js';
 import type { IntegrityError } from '../errors/index.js';
@@ -26,6 +25,8 @@ export default defineCommand({
   async run(io, [action, name]: [string | undefined, string | undefined], flags: { remotes?: boolean; all?: boolean }): Promise<Result> {
     if (action === 'delete') {
       if (!name) throw new UsageError('branch delete needs a NAME');
+      // the write side (and the secret rules it carries) only for a delete: a listing reads
+      const { deleteBranch } = await import('../api/write/branch-ops.js');
       return { deleted: await io.withRepo(false, async (repo) => deleteBranch(repo, name)) };
     }
     if (action !== undefined && action !== 'list') throw new UsageError(unknownName('action', action, ['list', 'delete'], `unknown branch action '${action}' (list, delete)`, { closed: true }));
