@@ -8,6 +8,7 @@ import type { CommitSpec, Engine, EngineName } from '../src/store/engine.js';
 import { createGitEngine } from '../src/store/engine-git.js';
 import { createIsogitEngine } from '../src/store/engine-isogit.js';
 import { createEngine, gitOnPath } from '../src/store/engine-select.js';
+import { releaseKept } from '../src/store/pack-write.js';
 import { UsageError } from '../src/errors/index.js';
 
 // Recorded once (and rebuilt by hand with hash-object/mktree); if this changes, the on-disk format changed.
@@ -203,9 +204,16 @@ describe('both engines', () => {
     const small = [specsFor('')[0], { ...specsFor('')[2], parents: [{ index: 0 }] }];
     const dir = bareRepo('packed-git');
     const e = createGitEngine(dir);
-    const ids = await e.writeCommits(small, { pack: true });
+    const kept: string[] = [];
+    const ids = await e.writeCommits(small, { pack: { kept } });
     // the reader already running finds the pack written after it started
     expect((await e.readObject(ids[1]))?.type).toBe('commit');
+    // the pack stays kept (a repack leaves it alone) until its ref has moved and the writer lets go
+    expect(kept.map((k) => k.slice(dir.length))).toEqual([expect.stringMatching(/^\/objects\/pack\/pack-[0-9a-f]{40}\.keep$/)]);
+    expect(fs.existsSync(kept[0])).toBe(true);
+    const keep = kept[0];
+    releaseKept(kept);
+    expect([kept, fs.existsSync(keep)]).toEqual([[], false]);
     await e.close();
     const loose = createGitEngine(bareRepo('packed-loose'));
     expect(ids).toEqual(await loose.writeCommits(small));
@@ -220,7 +228,7 @@ describe('both engines', () => {
     // a missing parent writes nothing at all
     const orphan = bareRepo('packed-orphan');
     const o = createGitEngine(orphan);
-    await expect(o.writeCommits([{ ...specsFor('')[0], parents: [MISSING] }], { pack: true })).rejects.toThrow(`commit ${MISSING} not found`);
+    await expect(o.writeCommits([{ ...specsFor('')[0], parents: [MISSING] }], { pack: { kept: [] } })).rejects.toThrow(`commit ${MISSING} not found`);
     await o.close();
     expect(fs.readdirSync(join(orphan, 'objects', 'pack'))).toEqual([]);
   });
