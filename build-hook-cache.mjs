@@ -1,7 +1,8 @@
-// Run by build.mjs after dist/hook.cjs is built: loads it as dist/cli.js does (src/cli/hook-load.ts),
-// captures a fixture session of every runtime into a temporary store (half of it, then the rest, so
-// a new chain and an append both run), two checkpoints and the git hooks of two linked commits, then writes V8's code
-// for all it compiled to dist/hook.cache.
+// Run by build.mjs after dist/hook.cjs and dist/fast.cjs are built: loads them as dist/cli.cjs does
+// (src/cli/bundle-load.ts), captures a fixture session of every runtime into a temporary store (half of
+// it, then the rest, so a new chain and an append both run), two checkpoints and the git hooks of two
+// linked commits, then writes V8's code for all it compiled to dist/hook.cache; then a `ctx blame` of
+// the linked file, its code to dist/fast.cache.
 // The cache only saves compile time: a hook given it writes the same bytes as one without.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
@@ -10,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const dist = resolve('dist');
-const loader = await build({ entryPoints: ['src/cli/hook-load.ts'], bundle: true, write: false, format: 'esm', platform: 'node', logLevel: 'warning' });
-const { loadHook } = await import(`data:text/javascript;base64,${Buffer.from(loader.outputFiles[0].contents).toString('base64')}`);
-const { hook, script } = loadHook(dist, false);
+const loader = await build({ entryPoints: ['src/cli/bundle-load.ts'], bundle: true, write: false, format: 'esm', platform: 'node', logLevel: 'warning' });
+const { loadBundle } = await import(`data:text/javascript;base64,${Buffer.from(loader.outputFiles[0].contents).toString('base64')}`);
+const { exports: hook, script } = loadBundle(dist, 'hook', false);
 
 const fixture = (p) => resolve('fixtures', p);
 /** name, fixture file, the file's name in the session dir, the hook input (as the runtime gives it) for the file at `file`. */
@@ -51,8 +52,9 @@ try {
     writeFileSync(file, `${line}\n`);
     if (await hook.runCheckpointArgs({ branch: 'b', format: 'claude-code-v1', file, flags: { store: join(dir, 'claude-code', '.ctx') } })) throw new Error('build-hook-cache: the checkpoint failed');
   }
-  await gitHooks(join(dir, 'git'));
+  const linked = await gitHooks(join(dir, 'git'));
   writeFileSync(join(dist, 'hook.cache'), script.createCachedData());
+  await blame(linked);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
@@ -108,4 +110,18 @@ async function gitHooks(home) {
   const log = join(store, 'ctx', 'hook.log');
   if (existsSync(log)) process.stderr.write(`build-hook-cache: git: ${readFileSync(log, 'utf8')}`);
   if (!/^Ctx-Context: ctx-[0-9a-f]{40}$/m.test(git('log', '-1', '--format=%B'))) throw new Error('build-hook-cache: the git hook named no context');
+  return { repo, store };
+}
+
+/** `ctx blame f.txt` in the repository gitHooks made (its output, on stdout, goes nowhere), then dist/fast.cache. */
+async function blame({ repo, store }) {
+  const { exports: fast, script } = loadBundle(dist, 'fast', false);
+  const cwd = process.cwd();
+  process.chdir(repo);
+  try {
+    if ((await fast.runFast({ command: 'blame', args: ['f.txt'], opts: {}, flags: { store } })) !== 0) throw new Error('build-hook-cache: the blame failed');
+  } finally {
+    process.chdir(cwd);
+  }
+  writeFileSync(join(dist, 'fast.cache'), script.createCachedData());
 }

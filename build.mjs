@@ -1,5 +1,5 @@
 // Bundles the CLI and the library into dist/; commands become lazily loaded chunks. dist/cli.cjs (the
-// binary's first module), dist/hook.cjs (`ctx hook …`) and dist/fast.js (`ctx blame FILE`) are single
+// binary's first module), dist/hook.cjs (`ctx hook …`) and dist/fast.cjs (`ctx blame FILE`) are single
 // files: the hook runs on every turn of an agent, and each module node loads costs it more than a
 // millisecond (docs/performance.md).
 import { build } from 'esbuild';
@@ -89,37 +89,32 @@ await build({
 });
 
 // the binary's first module, CommonJS (bin/ctx requires it; bin/package.json makes bin/ctx CommonJS): no
-// ES module loader starts for a hook. It imports dist/fast.js or dist/main.js, as they are (dist/hook.cjs is read by hook-load.ts)
-const besideCli = { name: 'beside-cli', setup: (b) => b.onResolve({ filter: /^\.\/(fast|main)\.js$/ }, (a) => ({ path: a.path, external: true })) };
+// ES module loader starts for a hook. It imports dist/main.js as it is (dist/hook.cjs and dist/fast.cjs are read by bundle-load.ts)
+const besideCli = { name: 'beside-cli', setup: (b) => b.onResolve({ filter: /^\.\/main\.js$/ }, (a) => ({ path: a.path, external: true })) };
 await build({ ...common, format: 'cjs', banner: {}, entryPoints: { cli: 'src/cli/entry.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' }, plugins: [besideCli] });
 
-// `ctx hook …` in one CommonJS file, dist/hook.cjs, that dist/cli.cjs compiles with V8's code cache
-// (src/cli/hook-load.ts): its lazy imports inlined; packages only other paths use stay outside
-// (isomorphic-git: the engine without a git binary; ajv: state schemas), loaded from node_modules
-await build({
-  ...common,
-  format: 'cjs',
-  entryPoints: { hook: 'src/cli/hook.ts' },
-  outdir: 'dist',
-  outExtension: { '.js': '.cjs' },
-  external: ['cbor-extract', 'isomorphic-git', 'isomorphic-git/*', 'ajv', 'ajv/*'],
-  define: { ...common.define, 'import.meta.url': '__ctxModuleUrl' },
-  banner: { js: "const __ctxModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [prebuiltRanks('./chunks/'), nativeBase64],
-});
-// ASCII only: esbuild escapes what code holds but keeps a comment's `→` or `…`, and one such character
-// makes V8 hold the whole source as a two-byte string, decoded from UTF-8 on every hook (~13 M instructions)
-const hookFile = 'dist/hook.cjs';
-writeFileSync(hookFile, readFileSync(hookFile, 'utf8').replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
-// the fast paths (`ctx blame FILE`, src/cli/fast.ts) in one ES module, as the hook's
-await build({
-  ...common,
-  entryPoints: { fast: 'src/cli/fast.ts' },
-  outdir: 'dist',
-  external: ['cbor-extract', 'isomorphic-git', 'isomorphic-git/*', 'ajv', 'ajv/*'],
-  plugins: [prebuiltRanks('./chunks/'), nativeBase64],
-});
-// dist/hook.cache: V8's code for every function hooks of each runtime ran (build-hook-cache.mjs)
+// `ctx hook …` (src/cli/hook.ts) and `ctx blame FILE` (src/cli/fast.ts), each in one CommonJS file,
+// dist/hook.cjs and dist/fast.cjs, that dist/cli.cjs compiles with V8's code cache (src/cli/bundle-load.ts):
+// their lazy imports inlined; packages only other paths use stay outside (isomorphic-git: the engine
+// without a git binary; ajv: state schemas), loaded from node_modules
+for (const [name, entry] of [['hook', 'src/cli/hook.ts'], ['fast', 'src/cli/fast.ts']]) {
+  await build({
+    ...common,
+    format: 'cjs',
+    entryPoints: { [name]: entry },
+    outdir: 'dist',
+    outExtension: { '.js': '.cjs' },
+    external: ['cbor-extract', 'isomorphic-git', 'isomorphic-git/*', 'ajv', 'ajv/*'],
+    define: { ...common.define, 'import.meta.url': '__ctxModuleUrl' },
+    banner: { js: "const __ctxModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+    plugins: [prebuiltRanks('./chunks/'), nativeBase64],
+  });
+  // ASCII only: esbuild escapes what code holds but keeps a comment's `→` or `…`, and one such character
+  // makes V8 hold the whole source as a two-byte string, decoded from UTF-8 on every run (~13 M instructions)
+  const file = `dist/${name}.cjs`;
+  writeFileSync(file, readFileSync(file, 'utf8').replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+}
+// dist/hook.cache and dist/fast.cache: V8's code for every function hooks of each runtime and a blame ran (build-hook-cache.mjs)
 const cache = spawnSync(process.execPath, ['build-hook-cache.mjs'], { stdio: ['ignore', 'ignore', 'inherit'] });
 if (cache.status !== 0) throw new Error('build-hook-cache.mjs failed');
 

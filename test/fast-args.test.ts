@@ -1,4 +1,4 @@
-// Which arguments entry.ts hands to the fast path (dist/fast.js) and which to the whole CLI: the
+// Which arguments entry.ts hands to the fast path (dist/fast.cjs) and which to the whole CLI: the
 // fast path takes only what it reads exactly as commander does.
 import { describe, expect, it } from 'vitest';
 import { fastArgs } from '../src/cli/fast-args.js';

@@ -287,7 +287,7 @@ describe('the search index', { timeout: 600_000 }, () => {
 describe('the SQLite package', () => {
   it('is loaded from node_modules by the one chunk that opens the index: never by --version, a hook or blame', () => {
     const dist = join(ROOT, 'dist');
-    const holding = [...['cli.cjs', 'main.js', 'fast.js', 'hook.cjs', 'index.js'], ...readdirSync(join(dist, 'chunks')).filter((f) => f.endsWith('.js')).map((f) => `chunks/${f}`)].filter((f) => readFileSync(join(dist, f), 'utf8').includes("'node-sqlite3-wasm'") || readFileSync(join(dist, f), 'utf8').includes('"node-sqlite3-wasm"'));
+    const holding = [...['cli.cjs', 'main.js', 'fast.cjs', 'hook.cjs', 'index.js'], ...readdirSync(join(dist, 'chunks')).filter((f) => f.endsWith('.js')).map((f) => `chunks/${f}`)].filter((f) => readFileSync(join(dist, f), 'utf8').includes("'node-sqlite3-wasm'") || readFileSync(join(dist, f), 'utf8').includes('"node-sqlite3-wasm"'));
     expect(holding).toHaveLength(1);
     expect(holding[0]).toMatch(/^chunks\/search-index-[0-9A-Z]+\.js$/);
   });

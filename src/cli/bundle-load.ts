@@ -1,28 +1,29 @@
-// dist/hook.cjs (the capture code in one CommonJS file) compiled through vm.Script with V8's code
-// cache, dist/hook.cache, made at build time by running hooks of every runtime (build-hook-cache.mjs):
-// a hook then neither parses the 600 KB bundle nor compiles the functions it runs (docs/performance.md).
-// node 20 has no code cache for ES modules; a cache another node (or V8 flag set) made is rejected by
-// V8, and the file is compiled as without one.
+// dist/hook.cjs (`ctx hook …`, the capture code) and dist/fast.cjs (`ctx blame FILE`), each one CommonJS
+// file compiled through vm.Script with V8's code cache (dist/hook.cache, dist/fast.cache), made at build
+// time by running them (build-hook-cache.mjs): the process then neither parses the bundle nor compiles
+// the functions it runs (docs/performance.md). node 20 has no code cache for ES modules; a cache another
+// node (or V8 flag set) made is rejected by V8, and the file is compiled as without one.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
+import type { runFast } from './fast.js';
 import type { runCheckpointArgs, runHookArgs } from './hook.js';
 
-export interface HookModule {
-  runHookArgs: typeof runHookArgs;
-  runCheckpointArgs: typeof runCheckpointArgs;
+export interface Bundles {
+  hook: { runHookArgs: typeof runHookArgs; runCheckpointArgs: typeof runCheckpointArgs };
+  fast: { runFast: typeof runFast };
 }
 
-/** The hook bundle in `dir` (dist/), run; `script` makes a new cache (createCachedData) after a run. */
-export function loadHook(dir: string, useCache = true): { hook: HookModule; script: Script } {
-  const file = join(dir, 'hook.cjs');
+/** dist/`name`.cjs in `dir` (dist/), run; `script` makes a new cache (createCachedData) after a run. */
+export function loadBundle<N extends keyof Bundles>(dir: string, name: N, useCache = true): { exports: Bundles[N]; script: Script } {
+  const file = join(dir, `${name}.cjs`);
   let cachedData: Buffer | undefined;
   try {
-    if (useCache) cachedData = readFileSync(join(dir, 'hook.cache'));
+    if (useCache) cachedData = readFileSync(join(dir, `${name}.cache`));
   } catch {}
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'utf8')}\n})`, { filename: file, cachedData });
-  const module = { exports: {} as HookModule };
+  const module = { exports: {} as Bundles[N] };
   script.runInThisContext()(module.exports, createRequire(file), module, file, dir);
-  return { hook: module.exports, script };
+  return { exports: module.exports, script };
 }

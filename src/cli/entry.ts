@@ -1,13 +1,13 @@
 // The `ctx` binary's first module (dist/cli.cjs, bundled alone, CommonJS: node starts no ES module
 // loader for it, so a hook's start costs what `node -e 0` does): `--version` answered here, a hook and
 // the plain `checkpoint -b B --format F FILE` handed to dist/hook.cjs (one file: the capture code and
-// nothing else, loaded with V8's code cache), `ctx blame FILE` to dist/fast.js (the command without
-// commander, one file too), every other command to the whole CLI (main.ts). Module loading is most of
-// a hook's cost, so this file imports nothing else.
+// nothing else), `ctx blame FILE` to dist/fast.cjs (the command without commander, one file too), both
+// loaded with V8's code cache (bundle-load.ts), every other command to the whole CLI (main.ts). Module
+// loading is most of a hook's cost, so this file imports nothing else.
 import { VERSION } from '../core/version.js';
 import { fastArgs } from './fast-args.js';
 import { checkpointArgs, hookArgs } from './hook-args.js';
-import { loadHook } from './hook-load.js';
+import { loadBundle } from './bundle-load.js';
 
 async function start(argv: string[]): Promise<void> {
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
@@ -17,14 +17,12 @@ async function start(argv: string[]): Promise<void> {
   const hook = hookArgs(argv);
   const cp = hook ? null : checkpointArgs(argv);
   // dist/, where this file is
-  const dist = () => loadHook(__dirname).hook;
+  const dist = () => loadBundle(__dirname, 'hook').exports;
   const fast = hook || cp ? null : fastArgs(argv);
   if (hook) process.exitCode = await dist().runHookArgs(hook);
   else if (cp) process.exitCode = await dist().runCheckpointArgs(cp);
-  else if (fast) {
-    const { runFast } = await import('./fast.js');
-    process.exitCode = await runFast(fast);
-  } else await import('./main.js');
+  else if (fast) process.exitCode = await loadBundle(__dirname, 'fast').exports.runFast(fast);
+  else await import('./main.js');
 }
 
 void start(process.argv.slice(2));
