@@ -78,17 +78,20 @@ function longStore(turns = 150): { store: string } {
   return { store };
 }
 
+/** `ctx ARGS` in `store` that must exit 0: its stdout. */
+const okIn = (store: string) => (args: string[], input?: string) => {
+  const r = ctx(store, args, { env: FIXED, input });
+  if (r.code !== 0) throw new Error(r.stderr);
+  return r.stdout;
+};
+
 /** A session, a ctx clear, and a turn after it. */
 function clearedStore(): { store: string; clear: string; tip: string } {
   const dir = tempDir();
   const file = join(dir, `${SESSION}.jsonl`);
   writeFileSync(file, jsonl([line(0, 'user', 'First task.'), line(1, 'assistant', [{ type: 'text', text: 'First answer.' }])]));
   const store = newStore();
-  const ok = (args: string[], input?: string) => {
-    const r = ctx(store, args, { env: FIXED, input });
-    if (r.code !== 0) throw new Error(r.stderr);
-    return r.stdout;
-  };
+  const ok = okIn(store);
   ok(['import', 'claude-code', file, '-b', 'work']);
   const clear = JSON.parse(ok(['clear', 'work', '--json'])).id;
   const tip = JSON.parse(ok(['checkpoint', '-b', 'work', '--format', 'claude-code-v1', '--json', '-'], jsonl([line(2, 'user', 'A new task after the clear.')]))).id;
@@ -106,11 +109,7 @@ function compactedStore(): { store: string; compaction: string; tip: string } {
   writeFileSync(file, jsonl(turns));
   writeFileSync(join(dir, 'summary.md'), 'The **summary** of the work so far.\n');
   const store = newStore();
-  const ok = (args: string[], input?: string) => {
-    const r = ctx(store, args, { env: FIXED, input });
-    if (r.code !== 0) throw new Error(r.stderr);
-    return r.stdout;
-  };
+  const ok = okIn(store);
   ok(['import', 'claude-code', file, '-b', 'work']);
   const compaction = JSON.parse(ok(['compact', 'work', '--summary-file', join(dir, 'summary.md'), '--keep-turns', '1', '--json'])).id;
   const tip = JSON.parse(ok(['checkpoint', '-b', 'work', '--format', 'claude-code-v1', '--json', '-'], jsonl([line(6, 'user', 'A new task after the compact.')]))).id;
@@ -160,11 +159,7 @@ describe('/api/messages: a subagent run, where the commit’s own messages start
       const id = `5e55a0${String(k).padStart(2, '0')}-0000-4000-8000-000000000000`;
       writeFileSync(join(dir, `${id}.jsonl`), jsonl([{ ...line(0, 'user', `Other session ${k}.`), sessionId: id, uuid: `20000000-0000-4000-8000-${String(k).padStart(12, '0')}` }]));
     }
-    const ok = (args: string[], input?: string) => {
-      const r = ctx(store, args, { env: FIXED, input });
-      if (r.code !== 0) throw new Error(r.stderr);
-      return r.stdout;
-    };
+    const ok = okIn(store);
     ok(['import', 'claude-code', dir]);
     const heads = git(store, ['for-each-ref', '--format=%(objectname) %(refname)', 'refs/heads/']).trim().split('\n').map((l) => l.split(' '));
     const others = heads.filter(([, ref]) => !ref.includes(SESSION));
