@@ -114,6 +114,30 @@ export function packIndexObjects(idx: string): string[] {
   return Array.from({ length: buf.readUInt32BE(FANOUT + 255 * 4) }, (_, i) => nameAt(buf, i));
 }
 
+/** Whether the store holds more than `max` objects, counted only as far as needed: packed ones from each index's fan-out header (an index not read as version 2: more than any bound), loose ones by name. */
+export function objectsOver(gitdir: string, max: number): boolean {
+  const objects = join(gitdir, 'objects');
+  let n = 0;
+  for (const name of list(join(objects, 'pack'))) if (name.endsWith('.idx') && (n += packIndexCount(join(objects, 'pack', name))) > max) return true;
+  for (const dir of list(objects)) if (/^[0-9a-f]{2}$/.test(dir) && (n += list(join(objects, dir)).length) > max) return true;
+  return false;
+}
+
+/** The number of objects a pack index names, from its header alone; Infinity when it cannot be read as version 2. */
+function packIndexCount(idx: string): number {
+  const head = Buffer.alloc(NAMES);
+  let fd: number | undefined;
+  try {
+    fd = openSync(idx, 'r');
+    if (readSync(fd, head, 0, NAMES, 0) !== NAMES || !isIdxV2(head)) return Infinity;
+  } catch {
+    return Infinity;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+  return head.readUInt32BE(FANOUT + 255 * 4);
+}
+
 /** Every loose object's id, sorted. */
 export function looseObjects(gitdir: string): string[] {
   const objects = join(gitdir, 'objects');
