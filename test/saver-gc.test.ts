@@ -3,12 +3,12 @@
 // git gc pass and every checkpoint reads back whole through getTuple.
 // A longer run: CTX_SAVER_GC_WRITERS=6 CTX_SAVER_GC_PUTS=300 npx vitest run test/saver-gc.test.ts
 // Another build's saver: CTX_SAVER_GC_DIST=/path/to/its/dist.
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { FIXED_ENV, ROOT, ctx, fsck, newStore, shellCtx } from './helpers.js';
+import { FIXED_ENV, ROOT, ctx, fsck, newStore, shellCtx, tempDir } from './helpers.js';
 
 const WRITERS = Number(process.env.CTX_SAVER_GC_WRITERS ?? 3);
 const PUTS = Number(process.env.CTX_SAVER_GC_PUTS ?? 15);
@@ -105,5 +105,21 @@ describe('a put\'s .keep', () => {
     const r = ctx(store, ['gc'], { env: FIXED_ENV });
     expect(r).toMatchObject({ code: 0, stderr: '' });
     expect(readdirSync(packs).filter((n) => n.endsWith('.keep')).sort()).toEqual([`pack-${'b'.repeat(40)}.keep`, `pack-${'c'.repeat(40)}.keep`]);
+  });
+
+  it('a .keep planted as a link (to a device that never ends, to a dead writer\'s record) or as a FIFO is neither read nor removed', () => {
+    const store = newStore();
+    const packs = join(store, 'objects', 'pack');
+    mkdirSync(packs, { recursive: true });
+    const dead = join(tempDir(), 'record');
+    writeFileSync(dead, 'ctx-lock pid=2147483646 boot=- start=-\n');
+    const names = ['d', 'e', 'f'].map((c) => `pack-${c.repeat(40)}.keep`);
+    symlinkSync('/dev/zero', join(packs, names[0]));
+    symlinkSync(dead, join(packs, names[1]));
+    execFileSync('mkfifo', [join(packs, names[2])]);
+    const r = ctx(store, ['gc'], { env: FIXED_ENV });
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(readdirSync(packs).filter((n) => n.endsWith('.keep')).sort()).toEqual(names);
+    expect(readFileSync(dead, 'utf8')).toBe('ctx-lock pid=2147483646 boot=- start=-\n');
   });
 });

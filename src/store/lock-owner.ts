@@ -1,7 +1,7 @@
 // Who holds a lock file ctx made: its pid, the boot it runs in and its start time, so a lock whose
 // holder died is taken over at once instead of after a timeout; and locks a process holds are
 // removed when it is told to stop (SIGTERM, SIGINT, SIGHUP).
-import { linkSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, linkSync, openSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 
 const MARK = 'ctx-lock';
@@ -77,29 +77,39 @@ function judge(path: string, record: string): boolean | null {
   }
 }
 
+/** A lock's or keep file's record: a regular file of at most 4 KiB, never read through a link or from a device or FIFO a hostile store planted there; null otherwise. */
+export function readRecord(path: string): string | null {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+  try {
+    const st = fstatSync(fd);
+    return st.isFile() && st.size <= 4096 ? readFileSync(fd, 'utf8') : null;
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Removes the lock when ctx's record in it names a process that is gone, or it is an abandoned empty one; true when it did. */
 export function breakDeadLock(lock: string): boolean {
-  let record: string;
-  try {
-    record = readFileSync(lock, 'utf8');
-  } catch {
-    return false;
-  }
-  if (judge(lock, record) !== false) return false;
+  const record = readRecord(lock);
+  if (record === null || judge(lock, record) !== false) return false;
   // another writer may have broken it and taken it meanwhile: remove only the record judged dead
   try {
-    if (readFileSync(lock, 'utf8') === record) unlinkSync(lock);
+    if (readRecord(lock) === record) unlinkSync(lock);
   } catch {}
   return true;
 }
 
 /** Whether the lock's holder lives: see holderAlive (an empty lock past its grace: false); null also when the lock cannot be read. */
 export function lockHolderAlive(path: string): boolean | null {
-  try {
-    return judge(path, readFileSync(path, 'utf8'));
-  } catch {
-    return null;
-  }
+  const record = readRecord(path);
+  return record === null ? null : judge(path, record);
 }
 
 const held = new Set<string>();

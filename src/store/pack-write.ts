@@ -4,11 +4,11 @@
 // Until the caller's ref reaches it, the pack is held by a `.keep` file, as git's receive-pack
 // holds a pushed pack: a repack running meanwhile neither deletes it nor reads it as unreachable.
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, constants, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, openSync, readdirSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import * as zlib from 'node:zlib';
 import type { CommitSpec } from './engine.js';
-import { holderAlive, ownerRecord } from './lock-owner.js';
+import { holderAlive, ownerRecord, readRecord } from './lock-owner.js';
 import { buildCommits, objectId } from './loose-objects.js';
 
 const TYPE_CODE: Record<string, number> = { commit: 1, tree: 2, blob: 3 };
@@ -60,7 +60,8 @@ export function releaseAbandoned(gitdir: string): number {
   for (const name of names) {
     if (!/^pack-[0-9a-f]{40}\.keep$/.test(name)) continue;
     try {
-      if (holderAlive(readFileSync(join(dir, name), 'utf8')) !== false) continue;
+      const record = readRecord(join(dir, name));
+      if (record === null || holderAlive(record) !== false) continue;
       unlinkSync(join(dir, name));
       n++;
     } catch {
