@@ -72,7 +72,6 @@ export async function* scanChainTo(ctx: RepoContext, tip: string, stop: string |
   for (let i = 0; i < batch.length; i += BATCH) yield* await scanBatch(ctx, batch.slice(i, i + BATCH), mayHold, withMeta);
 }
 
-
 /** The first-parent links from `tip` to `stop` (both in), or to the root when that comes first, read one commit at a time; null past NEAR commits or at one that cannot be read (the whole chain is read then, and says what is wrong). */
 async function linksTo(ctx: RepoContext, tip: string, stop: string): Promise<ChainLink[] | null> {
   const links: ChainLink[] = [];
