@@ -44,6 +44,12 @@ async function gcAfterSavers(path) {
   }
 }
 
+/** Milliseconds of this process's CPU (user + system) since `from` (a process.cpuUsage()); both savers run in-process. */
+const cpuMs = (from) => {
+  const d = process.cpuUsage(from);
+  return (d.user + d.system) / 1000;
+};
+
 const p99 = (xs) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.99))];
 
 /** An agent loop: each step counts; every 10th adds a ~200-byte message (LangChain's (de)serialization of long message lists would otherwise be all there is to measure). */
@@ -106,6 +112,7 @@ export async function benchLangGraph({ steps = 1000, samples = 100 } = {}) {
   const last = history.ctx[0];
   // put: a checkpoint one message longer than the newest, on a thread of its own, awaited one at a time
   const lat = { put: lists(), get: lists(), getOld: lists(), list: lists(), fork: lists() };
+  const cpu = { put: lists(), get: lists(), getOld: lists(), list: lists(), fork: lists() };
   progress(`langgraph: ${samples} puts and getTuples each, interleaved`);
   const parent = {};
   const { uuid6 } = await import('@langchain/langgraph-checkpoint');
@@ -118,33 +125,43 @@ export async function benchLangGraph({ steps = 1000, samples = 100 } = {}) {
     const checkpoint = { ...last.checkpoint, id, ts: new Date().toISOString(), channel_values: { ...last.checkpoint.channel_values, messages }, channel_versions: { ...last.checkpoint.channel_versions, messages: version } };
     for (const k of Object.keys(savers)) {
       const t = performance.now();
+      let c = process.cpuUsage();
       parent[k] = await savers[k].put({ configurable: { thread_id: 'puts', checkpoint_ns: '', ...(parent[k]?.configurable ?? {}) } }, checkpoint, { source: 'loop', step: i, parents: {} }, { messages: version });
       lat.put[k].push(performance.now() - t);
+      cpu.put[k].push(cpuMs(c));
       const t2 = performance.now();
+      c = process.cpuUsage();
       await savers[k].getTuple({ configurable: { thread_id: 'bench' } });
       lat.get[k].push(performance.now() - t2);
+      cpu.get[k].push(cpuMs(c));
       const old = history[k][(i * 7919) % history[k].length].config;
       const t3 = performance.now();
+      c = process.cpuUsage();
       await savers[k].getTuple(old);
       lat.getOld[k].push(performance.now() - t3);
+      cpu.getOld[k].push(cpuMs(c));
     }
   }
   progress('langgraph: list and fork');
   for (let i = 0; i < 2; i++)
     for (const k of Object.keys(savers)) {
       const t = performance.now();
+      const c = process.cpuUsage();
       let n = 0;
       for await (const _ of savers[k].list({ configurable: { thread_id: 'bench' } })) n++;
       lat.list[k].push(performance.now() - t);
+      cpu.list[k].push(cpuMs(c));
       if (n !== history[k].length) throw new Error(`${k} listed ${n} checkpoints, not ${history[k].length}`);
     }
   for (let i = 0; i < 5; i++)
     for (const k of Object.keys(savers)) {
       const at = history[k].find((h) => h.metadata.step === 500 - i * 10);
       const t = performance.now();
+      const c = process.cpuUsage();
       const forked = await graphs[k].updateState(at.config, { messages: [new HumanMessage({ id: `f-${i}`, content: `fork ${i}` })] });
       await savers[k].getTuple(forked);
       lat.fork[k].push(performance.now() - t);
+      cpu.fork[k].push(cpuMs(c));
     }
   const checkpoints = history.ctx.length;
   await ctxSaver.close();
@@ -172,12 +189,18 @@ export async function benchLangGraph({ steps = 1000, samples = 100 } = {}) {
     row('1,000-step run (10 invokes of 100 steps), ms a step', (k) => median(run1000[k].map((x) => x / ROUND))),
     row('put, median ms', med(lat.put)),
     row('put, p99 ms', p99of(lat.put)),
+    row('put, median CPU ms', med(cpu.put)),
+    row('put, p99 CPU ms', p99of(cpu.put)),
     row('getTuple (newest), median ms', med(lat.get)),
     row('getTuple (newest), p99 ms', p99of(lat.get)),
+    row('getTuple (newest), median CPU ms', med(cpu.get)),
     row('getTuple (an older checkpoint by id), median ms', med(lat.getOld)),
     row('getTuple (an older checkpoint by id), p99 ms', p99of(lat.getOld)),
+    row('getTuple (an older checkpoint by id), median CPU ms', med(cpu.getOld)),
     row(`list of the thread (${fmtInt(checkpoints)} checkpoints), median ms`, med(lat.list)),
+    row(`list of the thread, median CPU ms`, med(cpu.list)),
     row('fork (updateState on an old checkpoint + getTuple), median ms', med(lat.fork)),
+    row('fork, median CPU ms', med(cpu.fork)),
     row('storage after 100 steps, bytes', (k) => storage[k][100], bytes),
     row(`storage after ${fmtInt(steps)} steps, bytes`, (k) => storage[k][steps], bytes),
     row(`storage after ${fmtInt(steps)} steps and git gc, bytes`, (k) => ({ ctx: packed, before: packedBefore })[k] ?? storage[k][steps], bytes),
@@ -186,7 +209,7 @@ export async function benchLangGraph({ steps = 1000, samples = 100 } = {}) {
     `## LangGraph checkpointers: CtxSaver against SqliteSaver, ${fmtInt(steps)} steps\n`,
     `The same StateGraph on each (an agent node counting steps and adding a ~200-byte message every 10th, a ${fmtInt(doc.length)}-byte document channel set once), ` +
       `${steps / ROUND} interleaved invokes of ${ROUND} steps; then ${samples} awaited puts (a checkpoint one message longer) and getTuples, ` +
-      `2 lists of the thread and 5 forks, interleaved. ctx: the git engine, storage = \`objects/\` + \`refs/\`; SqliteSaver: the database file (+ WAL).\n`,
+      `2 lists of the thread and 5 forks, interleaved. Wall ms, and CPU ms of the bench process (user + system; both savers run in it; a background \`git gc --auto\` that ctx starts is not counted). ctx: the git engine, storage = \`objects/\` + \`refs/\`; SqliteSaver: the database file (+ WAL).\n`,
     table(['', 'CtxSaver', 'SqliteSaver', ...(savers.before ? [`CtxSaver (${beforeDir})`] : []), 'faster / smaller'], rows),
     ...(gcFailed ? ['', `\`git gc\` of the ${beforeDir} store failed: ${gcFailed}`] : []),
     '',

@@ -123,7 +123,7 @@ try {
     } else if (b === 'langgraph') {
       const r = await benchLangGraph();
       sections.push(r.markdown);
-      const lost = r.summary.rows.filter((row) => row[3] === 'sqlite').map((row) => row[0]);
+      const lost = r.summary.rows.filter((row) => row.at(-1) === 'sqlite').map((row) => row[0]);
       targets.push(`- CtxSaver against SqliteSaver, 1,000 LangGraph steps: ${lost.length ? `slower or larger in ${lost.length} of ${r.summary.rows.length} columns (${lost.join('; ')})` : '**faster and smaller in every column**'}`);
     } else if (b === 'state') {
       const r = await benchState();
