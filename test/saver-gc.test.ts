@@ -8,7 +8,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFil
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { FIXED_ENV, ROOT, ctx, fsck, newStore, shellCtx, tempDir } from './helpers.js';
+import { FIXED_ENV, ROOT, ctx, fsck, git, newStore, shellCtx, tempDir } from './helpers.js';
+import type { CommitSpec } from '../src/store/engine.js';
+import { createGitEngine } from '../src/store/engine-git.js';
+import { releaseKept } from '../src/store/pack-write.js';
 
 const WRITERS = Number(process.env.CTX_SAVER_GC_WRITERS ?? 3);
 const PUTS = Number(process.env.CTX_SAVER_GC_PUTS ?? 15);
@@ -121,5 +124,32 @@ describe('a put\'s .keep', () => {
     expect(r).toMatchObject({ code: 0, stderr: '' });
     expect(readdirSync(packs).filter((n) => n.endsWith('.keep')).sort()).toEqual(names);
     expect(readFileSync(dead, 'utf8')).toBe('ctx-lock pid=2147483646 boot=- start=-\n');
+  });
+
+  it('a write too large for loose objects (5 MiB) is one pack held by its .keep too: git gc --prune=now before its ref moves keeps it, and git reads it as fast-import wrote it', async () => {
+    const store = newStore();
+    // 5 MiB that do not compress away, past the 4 MiB a write takes as loose objects (beyond that it went to fast-import, whose own .keep goes when it exits)
+    const data = Buffer.alloc(5 * 1024 * 1024);
+    for (let i = 0, x = 1; i < data.length; i++) data[i] = (x = (x * 1103515245 + 12345) >>> 0) >>> 24;
+    const who = { name: 'Ada', email: 'ada@example.org', timestamp: 1700000000 };
+    const spec: CommitSpec = { files: [{ path: 'big', data }], parents: [], author: who, committer: who, message: 'big\n' };
+    const engine = createGitEngine(store);
+    const kept: string[] = [];
+    const [oid] = await engine.writeCommits([spec], { pack: { kept } });
+    await engine.close();
+    expect(kept.map((k) => k.slice(store.length))).toEqual([expect.stringMatching(/^\/objects\/pack\/pack-[0-9a-f]{40}\.keep$/)]);
+    // no ref reaches the commit yet: only the .keep holds it
+    git(store, ['gc', '--quiet', '--prune=now']);
+    expect(git(store, ['cat-file', '-t', oid])).toBe('commit\n');
+    expect(git(store, ['cat-file', '-s', `${oid}:big`])).toBe(`${data.length}\n`);
+    const keep = kept[0];
+    releaseKept(kept);
+    expect([kept, existsSync(keep)]).toEqual([[], false]);
+    // the same id as fast-import gives the same commit
+    const other = createGitEngine(newStore());
+    expect(await other.writeCommits([spec])).toEqual([oid]);
+    await other.close();
+    git(store, ['update-ref', 'refs/heads/main', oid]);
+    expect(fsck(store)).toEqual({ code: 0, output: '' });
   });
 });

@@ -7,7 +7,7 @@ import type { ChainLink, Engine, GitObject, ObjectType } from './engine.js';
 import { fastImport } from './fast-import.js';
 import { drained, gitEnv, gitError, run, spawnGit, spoolFile } from './git-process.js';
 import { fitsLoose, readLoose, writeLooseCommits } from './loose-objects.js';
-import { writePackedCommits } from './pack-write.js';
+import { fitsPack, writePackedCommits } from './pack-write.js';
 import { objectLookup } from './object-ids.js';
 import { UnreadableObject } from './damage.js';
 import { parseCommit, parseTree, walkFirstParents } from './objects.js';
@@ -337,11 +337,14 @@ export function createGitEngine(gitdir: string): Engine {
       return parseHistory((await run(dir, ['rev-list', '--first-parent', '--parents', '--timestamp', '--stdin'], [Buffer.from(`${tips.join('\n')}\n`)], { spooled: true })).stdout);
     },
 
-    // a checkpoint's few objects are written in-process; bulk writes (imports, notes) go to fast-import
+    // a checkpoint's few objects are written in-process; bulk writes (imports, notes) go to fast-import.
+    // A write asking for a pack gets one, large or small: its .keep holds it until the caller's ref
+    // moves, where fast-import drops its own .keep when it exits, before that ref moves
     writeCommits: async (specs, opts) => {
+      const exists = () => (opts?.known ? (oid: string) => /^[0-9a-f]{40}$/.test(oid) : objectsExist(dir));
+      if (opts?.pack && fitsPack(specs)) return writePackedCommits(dir, specs, exists(), opts.pack.kept);
       if (!fitsLoose(specs, opts?.known)) return fastImport(dir, specs);
-      const exists = opts?.known ? (oid: string) => /^[0-9a-f]{40}$/.test(oid) : objectsExist(dir);
-      return opts?.pack ? writePackedCommits(dir, specs, exists, opts.pack.kept) : writeLooseCommits(dir, specs, exists);
+      return writeLooseCommits(dir, specs, exists());
     },
 
     async close() {

@@ -75,8 +75,9 @@ export interface Engine {
    */
   history?(tips: readonly string[]): Promise<{ oid: string; parent: string | null; time: number }[]>;
   /**
-   * Write commits (and their blobs and trees) in order; returns their ids. Moves no ref. `pack`: a
-   * small write goes into one pack of its own rather than a loose file per object (where the engine can),
+   * Write commits (and their blobs and trees) in order; returns their ids. Moves no ref. `pack`: the
+   * write (up to 512 MiB of data) goes into one pack of its own rather than a loose file per object or
+   * fast-import (where the engine can),
    * held out of a concurrent repack by a `.keep` file whose path goes into `pack.kept` until the
    * caller, its ref moved, removes it (releaseKept).
    * `known`: the objects the files name by id were just read from the store (a notes tree carried

@@ -31,6 +31,11 @@ function scan(gitdir: string, prefix: string): string[] | null {
 // so those no longer listed are dropped), and a store of many small packs is not read whole per lookup
 const indexes = new Map<string, Buffer>();
 
+/** A pack index this process wrote (`path` as packIndexes joins it): the next lookup need not read it back. */
+export function rememberIndex(path: string, buf: Buffer): void {
+  indexes.set(path, buf);
+}
+
 /** The store's pack indexes, from one listing of objects/pack; null when a pack vanished while they were read (a repack). */
 function packIndexes(gitdir: string): Buffer[] | null {
   const packDir = join(gitdir, 'objects', 'pack');

@@ -4,18 +4,34 @@
 // Until the caller's ref reaches it, the pack is held by a `.keep` file, as git's receive-pack
 // holds a pushed pack: a repack running meanwhile neither deletes it nor reads it as unreachable.
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, constants, mkdirSync, openSync, readdirSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, openSync, readdirSync, renameSync, unlinkSync, writeSync, writevSync } from 'node:fs';
 import { join } from 'node:path';
 import * as zlib from 'node:zlib';
 import type { CommitSpec } from './engine.js';
 import { holderAlive, ownerRecord, readRecord } from './lock-owner.js';
 import { buildCommits, objectId } from './loose-objects.js';
+import { rememberIndex } from './object-ids.js';
 
 const TYPE_CODE: Record<string, number> = { commit: 1, tree: 2, blob: 3 };
 // the fastest level: a put waits for it; git gc deltifies what repeats and stores the rest as written here
 const DEFLATE_LEVEL = 1;
+// zlib's window (and hash) sized to the object: setting up the default 256 KB state costs a small object more than compressing it
+const deflated = (data: Uint8Array) => {
+  const bits = Math.min(15, Math.max(9, Math.ceil(Math.log2(data.byteLength + 262))));
+  return zlib.deflateSync(data, { level: DEFLATE_LEVEL, windowBits: bits, memLevel: Math.max(1, bits - 7) });
+};
 const KEEP_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
 const crc32 = zlib.crc32 as (data: Uint8Array, value?: number) => number;
+
+// a pack of at most this much data keeps its offsets in the index's 32-bit table (git's large-offset table starts at 2 GiB)
+const PACK_MAX_BYTES = 512 * 1024 * 1024;
+
+/** Whether the write goes into one pack here, however many objects it has: up to PACK_MAX_BYTES of data. */
+export function fitsPack(specs: readonly CommitSpec[]): boolean {
+  let bytes = 0;
+  for (const s of specs) for (const f of s.files) if ('data' in f) bytes += f.data.byteLength;
+  return bytes <= PACK_MAX_BYTES;
+}
 
 /**
  * Writes the commits (blobs, trees, commits) as one pack and its index; parents must exist. The
@@ -87,13 +103,14 @@ function writePack(gitdir: string, objects: ReadonlyMap<string, { type: string; 
   const entries: { oid: string; offset: number; crc: number }[] = [];
   let offset = head.length;
   for (const [oid, { type, data }] of objects) {
-    const entry = Buffer.concat([entryHeader(TYPE_CODE[type], data.byteLength), zlib.deflateSync(data, { level: DEFLATE_LEVEL })]);
+    const entry = Buffer.concat([entryHeader(TYPE_CODE[type], data.byteLength), deflated(data)]);
     entries.push({ oid, offset, crc: crc32(entry) });
     parts.push(entry);
     offset += entry.length;
   }
-  const body = Buffer.concat(parts);
-  const sum = createHash('sha1').update(body).digest();
+  const hash = createHash('sha1');
+  for (const part of parts) hash.update(part);
+  const sum = hash.digest();
   const dir = join(gitdir, 'objects', 'pack');
   const name = join(dir, `pack-${sum.toString('hex')}`);
   mkdirSync(dir, { recursive: true });
@@ -106,8 +123,10 @@ function writePack(gitdir: string, objects: ReadonlyMap<string, { type: string; 
   } finally {
     closeSync(keep);
   }
-  place(dir, `${name}.pack`, [body, sum]);
-  place(dir, `${name}.idx`, [indexOf(entries, sum)]);
+  place(dir, `${name}.pack`, [...parts, sum]);
+  const idx = indexOf(entries, sum);
+  place(dir, `${name}.idx`, [idx]);
+  rememberIndex(`${name}.idx`, idx);
 }
 
 /** An object's type and size, as a pack entry starts: 4 bits of size, then 7 a byte. */
@@ -141,7 +160,17 @@ function indexOf(entries: { oid: string; offset: number; crc: number }[], packSu
 /** `parts` as the whole of `path`, through a new temporary file beside it (git's tmp_ prefix, which its gc removes when old). */
 function place(dir: string, path: string, parts: Buffer[]): void {
   const tmp = join(dir, `tmp_pack_ctx_${process.pid}_${randomBytes(6).toString('hex')}`);
-  writeFileSync(tmp, Buffer.concat(parts), { mode: 0o444, flag: 'wx' });
+  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o444);
+  try {
+    // the parts as they are (a large write is not copied whole once more), however many calls that takes
+    for (let rest = parts.filter((p) => p.length > 0); rest.length > 0; ) {
+      let n = writevSync(fd, rest);
+      while (rest.length > 0 && n >= rest[0].length) n -= rest.shift()!.length;
+      if (n > 0) rest[0] = rest[0].subarray(n);
+    }
+  } finally {
+    closeSync(fd);
+  }
   try {
     renameSync(tmp, path);
   } catch (e) {
