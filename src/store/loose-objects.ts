@@ -9,6 +9,9 @@ import { deflateSync, inflateSync } from 'node:zlib';
 import type { CommitSpec, GitObject, ObjectType, TreeFile } from './engine.js';
 import { entryOf, groupTreeFiles, serializeCommit } from './tree-layout.js';
 
+/** The data a write may hold and still be written as loose objects (past it, fast-import takes it). */
+export const LOOSE_MAX_BYTES = 4 * 1024 * 1024;
+
 /**
  * Whether a batch is small enough to write here: a few objects named by id (a state write's) are
  * checked to exist one by one; any number of `known` ones (just read from the store) are not checked.
@@ -21,7 +24,7 @@ export function fitsLoose(specs: readonly CommitSpec[], known = false): boolean 
     if ('data' in f) bytes += f.data.byteLength;
     else if (++named > 64 && !known) return false;
   }
-  return bytes <= 4 * 1024 * 1024;
+  return bytes <= LOOSE_MAX_BYTES;
 }
 
 /** Writes the commits (blobs, trees, commits) as loose objects; parents must exist. */

@@ -4,12 +4,12 @@
 // Until the caller's ref reaches it, the pack is held by a `.keep` file, as git's receive-pack
 // holds a pushed pack: a repack running meanwhile neither deletes it nor reads it as unreachable.
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, constants, mkdirSync, openSync, readdirSync, renameSync, unlinkSync, writeSync, writevSync } from 'node:fs';
+import { closeSync, constants, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, unlinkSync, writeSync, writevSync } from 'node:fs';
 import { join } from 'node:path';
 import * as zlib from 'node:zlib';
 import type { CommitSpec } from './engine.js';
 import { holderAlive, ownerRecord, readRecord } from './lock-owner.js';
-import { buildCommits, objectId } from './loose-objects.js';
+import { LOOSE_MAX_BYTES, buildCommits, objectId } from './loose-objects.js';
 import { rememberIndex } from './object-ids.js';
 
 const TYPE_CODE: Record<string, number> = { commit: 1, tree: 2, blob: 3 };
@@ -123,9 +123,13 @@ function writePack(gitdir: string, objects: ReadonlyMap<string, { type: string; 
   } finally {
     closeSync(keep);
   }
-  place(dir, `${name}.pack`, [...parts, sum]);
+  // a write past the loose bound went to fast-import, which (as git by default) fsyncs its pack and index: so do these
+  let bytes = 0;
+  for (const { data } of objects.values()) bytes += data.byteLength;
+  const sync = bytes > LOOSE_MAX_BYTES;
+  place(dir, `${name}.pack`, [...parts, sum], sync);
   const idx = indexOf(entries, sum);
-  place(dir, `${name}.idx`, [idx]);
+  place(dir, `${name}.idx`, [idx], sync);
   rememberIndex(`${name}.idx`, idx);
 }
 
@@ -158,7 +162,7 @@ function indexOf(entries: { oid: string; offset: number; crc: number }[], packSu
 }
 
 /** `parts` as the whole of `path`, through a new temporary file beside it (git's tmp_ prefix, which its gc removes when old). */
-function place(dir: string, path: string, parts: Buffer[]): void {
+function place(dir: string, path: string, parts: Buffer[], sync: boolean): void {
   const tmp = join(dir, `tmp_pack_ctx_${process.pid}_${randomBytes(6).toString('hex')}`);
   const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o444);
   try {
@@ -168,6 +172,7 @@ function place(dir: string, path: string, parts: Buffer[]): void {
       while (rest.length > 0 && n >= rest[0].length) n -= rest.shift()!.length;
       if (n > 0) rest[0] = rest[0].subarray(n);
     }
+    if (sync) fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
