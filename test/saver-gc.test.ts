@@ -146,7 +146,9 @@ describe('a put\'s .keep', () => {
     releaseKept(kept);
     expect([kept, existsSync(keep)]).toEqual([[], false]);
     // the same id as fast-import gives the same commit
-    const other = createGitEngine(newStore());
+    const bare = join(tempDir(), 'other.git');
+    execFileSync('git', ['init', '--bare', '-q', bare]);
+    const other = createGitEngine(bare);
     expect(await other.writeCommits([spec])).toEqual([oid]);
     await other.close();
     git(store, ['update-ref', 'refs/heads/main', oid]);
