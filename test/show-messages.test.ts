@@ -105,7 +105,7 @@ describe('ctx show --messages', () => {
         '',
         '## 2. Assistant · 2026-05-01T10:00:01.000Z',
         '',
-        '**→ Bash** `toolu_1` `{"command":"npm test","description":"run the tests"}`',
+        '**→ Bash** `toolu_1` `command: npm test · description: run the tests`',
         '',
         '## 3. Tool results · 2026-05-01T10:00:02.000Z',
         '',
