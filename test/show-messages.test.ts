@@ -68,6 +68,7 @@ describe('ctx show --messages', () => {
           '  → Edit src/sum.ts (+2 −1)',
           '    --- src/sum.ts',
           '    +++ src/sum.ts',
+          '    @@ -1,1 +1,2 @@',
           '    -  return a;',
           '    +  const total = a + b;',
           '    +  return total;',
@@ -104,7 +105,7 @@ describe('ctx show --messages', () => {
         '',
         '## 2. Assistant · 2026-05-01T10:00:01.000Z',
         '',
-        '**→ Bash** `toolu_1` `{"command":"npm test","description":"run the tests"}`',
+        '**→ Bash** `toolu_1` `command: npm test · description: run the tests`',
         '',
         '## 3. Tool results · 2026-05-01T10:00:02.000Z',
         '',
@@ -136,8 +137,8 @@ describe('ctx show --messages', () => {
     const other = newStore();
     expect(ctx(other, ['import', 'claude-code', join(FIXTURES, 'claude-code', 'conversation.jsonl'), '-b', 'conv'], { env }).code).toBe(0);
     const calls = (...args: string[]) => ctx(other, ['show', ...args, '--messages', '--color', 'never'], { env }).stdout.split('\n').filter((l) => l.startsWith('  → '));
-    expect(calls('conv~3')).toEqual(['  → Edit /home/alex/src/todo-cli/src/list.ts (+3 −3)', '  → Write /home/alex/src/todo-cli/test/list.test.ts (+25)', '  → Bash: $ npx vitest run test/list.test.ts', '  → TodoWrite 1 of 3 done']);
-    expect(calls('conv~2')).toEqual(['  → Task (Explore) Find other blank-line bugs', '  → WebSearch {"query":"vitest toEqual arrays"}']);
+    expect(calls('conv~3')).toEqual(['  → Edit /home/alex/src/todo-cli/src/list.ts (+1 −1)', '  → Write /home/alex/src/todo-cli/test/list.test.ts (+25)', '  → Bash: $ npx vitest run test/list.test.ts', '  → TodoWrite 1 of 3 done']);
+    expect(calls('conv~2')).toEqual(['  → Task (Explore) Find other blank-line bugs', '  → WebSearch "vitest toEqual arrays"']);
     const verbose = (id: string, from: string) => {
       const out = ctx(other, ['show', id, '--messages', '-v', '--color', 'never'], { env }).stdout.split('\n');
       const at = out.indexOf(from);
@@ -145,6 +146,82 @@ describe('ctx show --messages', () => {
     };
     expect(verbose('conv~3', '  → TodoWrite 1 of 3 done')).toEqual(['  → TodoWrite 1 of 3 done', '    [x] Fix parseTodos', '    [~] Add tests', '    [ ] Update the changelog']);
     expect(verbose('conv~2', '  → Task (Explore) Find other blank-line bugs')).toEqual(['  → Task (Explore) Find other blank-line bugs', '    Search src/ for other loops that **stop** at an empty line.', '', '── 3. User (subagent) · 2026-03-04T10:00:13.000Z']);
+  });
+
+  it('other tools in one line as their runtime says, else their arguments as key: value; -v: edits and patches as unified diffs, a plan rendered', () => {
+    const imported = (runtime: string, file: string) => expect(ctx(store, ['import', runtime, join(FIXTURES, 'tool-calls', file), '-b', `tools/${runtime}`], { env }).code).toBe(0);
+    imported('claude-code', 'claude-code.jsonl');
+    imported('codex', 'rollout-2026-03-04T10-00-00-01a21dd1-845b-7400-9ae0-912b49e4f6cc.jsonl');
+    expect(show('tools/claude-code', '--messages', '--color', 'never').split('\n').filter((l) => l.startsWith('  → '))).toEqual([
+      '  → Glob src/**/*.ts in /home/bo/app',
+      '  → Grep "function sum" in src (*.ts)',
+      '  → LS /home/bo/app/src',
+      '  → WebSearch "vitest toBeCloseTo"',
+      '  → WebFetch https://vitest.dev/api/expect',
+      '  → NotebookEdit /home/bo/app/explore.ipynb (+1)',
+      '  → ExitPlanMode Plan: fix `sum`…',
+      '  → AskUserQuestion Keep the old name?',
+      '  → BashOutput b7f2',
+      '  → TaskCreate Fix sum',
+      '  → TaskUpdate #1 completed',
+      '  → MultiEdit src/sum.ts (+2 −2)',
+      '  → mcp__tracker__create_issue title: sum ignores b · labels: bug, math · body: line 1 … · meta: priority: 2, d…',
+    ]);
+    expect(show('tools/codex', '--messages', '--color', 'never').split('\n').filter((l) => l.startsWith('  → '))).toEqual([
+      '  → shell_command: $ npm test',
+      '  → write_stdin session 3 "q"',
+      '  → list_dir /work/proj/src',
+      '  → grep_files "sum\\(" in /work/proj (*.ts)',
+      '  → view_image /work/proj/plot.png',
+      '  → apply_patch src/sum.ts (+1 −1), test/sum.test.ts (+1), test/old.test.ts',
+      '  → spawn_agent task_name: review · message: Review src/sum.ts',
+    ]);
+    const [claude, coloured, codex] = [['tools/claude-code', 'never'], ['tools/claude-code', 'always'], ['tools/codex', 'never']].map(([id, color]) => show(id, '--messages', '-v', '--color', color));
+    /** The -v text of `out` from the line starting `from` to the next message. */
+    const detail = (out: string, from: string) => {
+      const rest = out.slice(out.indexOf(from));
+      // eslint-disable-next-line no-control-regex
+      return rest.slice(0, rest.search(/\n\n(\x1b\[[0-9;]*m)*──/));
+    };
+    const body = Array.from({ length: 30 }, (_, i) => `      line ${i + 1}`);
+    expect(detail(claude, '  → mcp__')).toBe(
+      ['  → mcp__tracker__create_issue title: sum ignores b · labels: bug, math · body: line 1 … · meta: priority: 2, d…', '    title: sum ignores b', '    labels:', '      - bug', '      - math', '    body:', ...body, '    meta:', '      priority: 2', '      draft: false'].join('\n'),
+    );
+    expect(detail(claude, '  → ExitPlanMode')).toBe('  → ExitPlanMode Plan: fix `sum`…\n    Plan: fix sum\n\n      1. Add b to the result\n      2. Run the tests');
+    const multi = ['  → MultiEdit src/sum.ts (+2 −2)', '    --- src/sum.ts', '    +++ src/sum.ts', '    @@ -1,5 +1,5 @@', '     export function sum(a, b) {', '       // add', '       // them', '    -  return a;', '    +  return a + b;', '     }', '    @@ -1,1 +1,1 @@', '    -// sum', '    +// sum of two numbers'];
+    expect(detail(claude, '  → MultiEdit')).toBe(multi.join('\n'));
+    expect(detail(coloured, '  \x1b[1m→ MultiEdit')).toBe(
+      [
+        '  \x1b[1m→ MultiEdit\x1b[22m src/sum.ts (+2 −2)',
+        '    \x1b[1m--- src/sum.ts\x1b[22m',
+        '    \x1b[1m+++ src/sum.ts\x1b[22m',
+        '    \x1b[36m@@ -1,5 +1,5 @@\x1b[39m',
+        ...multi.slice(4, 7),
+        '    \x1b[31m-  return a;\x1b[39m',
+        '    \x1b[32m+  return a + b;\x1b[39m',
+        multi[9],
+        '    \x1b[36m@@ -1,1 +1,1 @@\x1b[39m',
+        '    \x1b[31m-// sum\x1b[39m',
+        '    \x1b[32m+// sum of two numbers\x1b[39m',
+      ].join('\n'),
+    );
+    expect(detail(codex, '  → apply_patch')).toBe(
+      [
+        '  → apply_patch src/sum.ts (+1 −1), test/sum.test.ts (+1), test/old.test.ts',
+        '    --- src/sum.ts',
+        '    +++ src/sum.ts',
+        '    @@',
+        '     export function sum(a, b) {',
+        '    -  return a;',
+        '    +  return a + b;',
+        '     }',
+        '    --- /dev/null',
+        '    +++ test/sum.test.ts',
+        "    +test('sums', () => {});",
+        '    --- test/old.test.ts',
+        '    +++ /dev/null',
+      ].join('\n'),
+    );
   });
 
   it('never starts a pager when stdout is not a terminal', () => {

@@ -32,7 +32,7 @@ const lineCalls = (file: string, pick: (line: any) => Call[]): Call[] =>
 const TEST_FILE = `import { describe, expect, it } from 'vitest';\nimport { parseTodos } from '../src/list.js';\n\n${Array.from({ length: 22 }, (_, i) => `it('keeps todo ${i + 1}', () => expect(parseTodos('\\n${i + 1}')).toEqual(['${i + 1}']));\n`).join('')}`;
 
 describe('ToolKnowledge.view of each runtime', () => {
-  it('claude-code: Edit, Write, Bash, TodoWrite, Task on fixtures/claude-code/conversation.jsonl; WebSearch has none; Read, MultiEdit, Agent', async () => {
+  it('claude-code: Edit, Write, Bash, TodoWrite, Task, WebSearch (one line) on fixtures/claude-code/conversation.jsonl; Read, MultiEdit, Agent', async () => {
     const view = await viewOf('claude-code');
     const calls = neutralCalls('claude-code-v1', 'claude-code/conversation.jsonl');
     expect(calls.map((c) => [c.name, view(c)])).toEqual([
@@ -41,8 +41,10 @@ describe('ToolKnowledge.view of each runtime', () => {
       ['Bash', { kind: 'shell', command: 'npx vitest run test/list.test.ts' }],
       ['TodoWrite', { kind: 'todo', items: [{ text: 'Fix parseTodos', status: 'completed' }, { text: 'Add tests', status: 'in_progress' }, { text: 'Update the changelog', status: 'pending' }] }],
       ['Task', { kind: 'agent', description: 'Find other blank-line bugs', prompt: 'Search src/ for other loops that **stop** at an empty line.', agent: 'Explore' }],
-      ['WebSearch', undefined],
+      ['WebSearch', { kind: 'brief', text: '"vitest toEqual arrays"' }],
     ]);
+    // a tool named like a property of every object is no tool the runtime knows
+    expect(view({ name: 'constructor', input: {} })).toBeUndefined();
     expect(view({ name: 'Read', input: { file_path: '/a/b.ts' } })).toEqual({ kind: 'read', path: '/a/b.ts' });
     expect(view({ name: 'MultiEdit', input: { file_path: 'x.py', edits: [{ old_string: 'a', new_string: 'b' }, { old_string: 'c', new_string: '' }] } })).toEqual({ kind: 'edit', path: 'x.py', edits: [{ old: 'a', new: 'b' }, { old: 'c', new: '' }] });
     expect(view({ name: 'Agent', input: { description: 'd', prompt: 'p' } })).toEqual({ kind: 'agent', description: 'd', prompt: 'p' });
@@ -78,7 +80,7 @@ describe('ToolKnowledge.view of each runtime', () => {
       ['run_shell_command', { kind: 'shell', command: 'npm test -- src/auth.ts' }],
     ]);
     expect(neutralCalls('gemini-cli-jsonl-v1', 'gemini-cli/session-2026-01-10T09-00-aaaa1111.jsonl').map((c) => [c.name, view(c)])).toEqual([
-      ['list_directory', undefined],
+      ['list_directory', { kind: 'brief', text: '.' }],
       ['read_file', { kind: 'read', path: 'a.txt' }],
     ]);
     expect(view({ name: 'write_todos', input: { todos: [{ description: 'Plan', status: 'completed' }, { description: 'Drop it', status: 'cancelled' }] } })).toEqual({

@@ -248,7 +248,7 @@ describe('rendering and raw tiers', () => {
         '',
         'Looking.',
         '',
-        '**→ ls** `c1` `{"path":"src"}`',
+        '**→ ls** `c1` `path: src`',
         '',
         '## 4. Tool results',
         '',

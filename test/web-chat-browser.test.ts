@@ -39,13 +39,15 @@ describe('/api/messages: tool calls with their views, a compaction marked', () =
     await served?.stop();
   });
 
-  it('sends each known call with its view and none for an unknown tool; the summary a compaction starts with carries its divider', async () => {
+  it('sends each call with its view (a one-line view with its arguments as key: value); the summary a compaction starts with carries its divider', async () => {
     const r = await raw(served!.url, `/api/messages?id=conv&stop=root&limit=100`);
     expect(r.status).toBe(200);
     const page = JSON.parse(r.body.trim());
     expect([page.total, page.offset]).toEqual([21, 0]);
     const calls = page.messages.flatMap((m: any) => m.content.filter((b: any) => b.type === 'tool_call').map((b: any) => [b.name, b.view?.kind ?? null]));
-    expect(calls).toEqual([['Edit', 'edit'], ['Write', 'write'], ['Bash', 'shell'], ['TodoWrite', 'todo'], ['Task', 'agent'], ['WebSearch', null]]);
+    expect(calls).toEqual([['Edit', 'edit'], ['Write', 'write'], ['Bash', 'shell'], ['TodoWrite', 'todo'], ['Task', 'agent'], ['WebSearch', 'brief']]);
+    const search = page.messages.flatMap((m: any) => m.content.filter((b: any) => b.name === 'WebSearch'))[0];
+    expect(search.view).toEqual({ kind: 'brief', text: '"vitest toEqual arrays"', args: [{ key: 'query', value: 'vitest toEqual arrays' }] });
     const edit = page.messages[2].content[0];
     expect(edit).toEqual({
       type: 'tool_call',
@@ -141,10 +143,9 @@ describeBrowser('the conversation in headless chromium', () => {
       ]);
       expect(await page.textContent(`${TOOL('Task')} .result`)).toBe('No other loop stops at an empty line.');
 
-      // an unknown tool: its arguments as pretty JSON, folded; a known one never shows JSON
-      expect(await page.$eval(TOOL('WebSearch'), (el) => [(el as HTMLElement).dataset.view, (el as HTMLDetailsElement).open, el.querySelector('pre.input')!.textContent])).toEqual(['json', false, '{\n  "query": "vitest toEqual arrays"\n}']);
-      expect(await page.locator('details.tool:not([data-view="json"]) pre.input').count()).toBe(0);
-      expect(await page.$$eval('details.tool', (els) => els.filter((el) => (el as HTMLElement).dataset.view !== 'json' && /^\s*[{[]"/.test(el.textContent ?? '')).length)).toBe(0);
+      // a tool said in one line (its runtime's plug-in): its arguments as key: value lines, folded; no tool shows JSON
+      expect(await page.$eval(TOOL('WebSearch'), (el) => [(el as HTMLElement).dataset.view, (el as HTMLDetailsElement).open, el.querySelector('summary')!.textContent, el.querySelector('.args')!.textContent])).toEqual(['brief', false, 'WebSearch "vitest toEqual arrays"', 'query: vitest toEqual arrays']);
+      expect(await page.$$eval('details.tool', (els) => els.filter((el) => /^\s*[{[]"/.test(el.textContent ?? '')).length)).toBe(0);
       // the results' own messages are drawn with their calls, not as rows of their own
       expect(await page.$$eval('article.msg.folded', (els) => els.map((el) => el.id))).toEqual(['m-3', 'm-5', 'm-7', 'm-9', 'm-14', 'm-16']);
 

@@ -1,6 +1,7 @@
 // markdown: output only (rendering tier): what the context knew, for people. One heading a message,
 // thinking folded in <details>, tool calls one line each, tool results cut to their first lines.
 import { ROLE_TITLES as TITLES, resultText, type Block, type NeutralMessage } from '../core/neutral.js';
+import { argsLine } from '../core/tool-args.js';
 
 const INPUT_CHARS = 200;
 const RESULT_LINES = 5;
@@ -19,10 +20,6 @@ function code(text: string): string {
   return longest ? `${ticks} ${text} ${ticks}` : `${ticks}${text}${ticks}`;
 }
 
-function clip(s: string, n: number): string {
-  return s.length > n ? `${s.slice(0, n)}…` : s;
-}
-
 function block(b: Block): string {
   switch (b.type) {
     case 'text':
@@ -32,7 +29,7 @@ function block(b: Block): string {
     case 'image':
       return `*[image${b.media_type ? `: ${b.media_type}` : ''}${b.url ? ` ${b.url}` : ''}]*`;
     case 'tool_call':
-      return `**→ ${b.name}** ${code(b.id)} ${code(clip(typeof b.input === 'string' ? b.input : JSON.stringify(b.input), INPUT_CHARS).replace(/\s*\n\s*/g, ' '))}`;
+      return `**→ ${b.name}** ${code(b.id)} ${code(argsLine(b.input, INPUT_CHARS).replace(/\s*\n\s*/g, ' '))}`;
     case 'tool_result': {
       const lines = resultText(b.content).split('\n');
       const more = lines.length > RESULT_LINES ? `\n*… ${lines.length - RESULT_LINES} more lines*` : '';

@@ -70,3 +70,39 @@ export function patchView(patch: string): ToolView | undefined {
   if (files.length === 0) return undefined;
   return { kind: 'patch', files: files.map((f) => ({ path: f.path, action: f.action, diff: f.lines.join('\n').replace(/\n+$/, '') })) };
 }
+
+const given = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
+/** A line of a longer text, cut for a one-line summary. */
+const oneLine = (s: string) => {
+  const l = s.trim().split('\n')[0].replace(/^#+\s+/, '');
+  return l.length > 120 || s.trim().includes('\n') ? `${l.slice(0, 120)}…` : l;
+};
+/** A string argument quoted (a query, a search pattern): `"text"`. */
+export const quoted = (v: unknown): string | undefined => (given(v) ? `"${oneLine(v)}"` : undefined);
+/** `in dir`, when a directory is given. */
+export const within = (v: unknown): string | undefined => (given(v) ? `in ${v}` : undefined);
+/** `(filter)`, when a file filter is given. */
+export const filtered = (v: unknown): string | undefined => (given(v) ? `(${v})` : undefined);
+
+/** A call in one line by its parts given (strings; others skipped), or by its `markdown`'s first line; undefined when neither says anything. */
+export function briefView(parts: readonly unknown[], markdown?: unknown): ToolView | undefined {
+  const text = parts.filter(given).map(oneLine).join(' ');
+  const md = given(markdown) ? markdown : undefined;
+  if (text === '' && md === undefined) return undefined;
+  return { kind: 'brief', text: text || oneLine(md!), ...(md !== undefined ? { markdown: md } : {}) };
+}
+
+/** A search of files' text: `"pattern" in dir (filter)`. */
+export const grepView = (pattern: unknown, dir: unknown, filter?: unknown) => briefView([quoted(pattern), within(dir), filtered(filter)]);
+/** A search of file names: `pattern in dir`. */
+export const globView = (pattern: unknown, dir: unknown) => briefView([pattern, within(dir)]);
+
+/** A question put to the user (`question`, or the first of `questions`, each with its `question`), its options in the detail. */
+export function questionView(a: Record<string, unknown>): ToolView | undefined {
+  const first = Array.isArray(a.questions) ? a.questions.find(isRecord) : undefined;
+  return briefView([a.question ?? first?.question]);
+}
+
+/** The tools a runtime says in one line, by name (read as an own property: a tool named `constructor` is not a function of Object). */
+export type Briefs = Record<string, (a: Record<string, unknown>) => ToolView | undefined>;
+export const briefOf = (briefs: Briefs, name: string, a: Record<string, unknown>) => (Object.hasOwn(briefs, name) ? briefs[name](a) : undefined);

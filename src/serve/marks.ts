@@ -8,6 +8,7 @@ import type { ToolOutput, ToolView } from '../api/capture/runtime.js';
 import type { OutputReader } from '../api/read/tool-outputs.js';
 import type { Block, NeutralMessage, ToolCallBlock, ToolResultBlock } from '../core/neutral.js';
 import { fullId } from '../core/ids.js';
+import { argEntries, argsView } from '../core/tool-args.js';
 import type { Divider, SubagentRun } from '../output/records.js';
 
 /** A tool call as the web view sends it: with its view when its runtime has one, and the subagent run an agent call started when it is on a branch of its own (subagents.ts). */
@@ -18,15 +19,14 @@ export type ViewedMessage = NeutralMessage & { divider?: Divider };
 /** A tool result as the web view sends it: with the output its runtime unwraps from it, when it wraps it. */
 export type ViewedResult = ToolResultBlock & { output?: ToolOutput };
 
-/** The run's messages with each tool call's view, and each result's unwrapped output, attached (a new object only where something is). */
+/** The run's messages with each tool call's view (every call has one), and each result's unwrapped output, attached. */
 export function withViews(messages: readonly NeutralMessage[], format: string, tools: ToolReader, outputs?: OutputReader): NeutralMessage[] {
   const unwrap = outputs?.(format);
   const calls = new Map<string, ToolCallBlock>();
   const viewed = (b: Block): Block => {
     if (b.type === 'tool_call') {
       if (unwrap) calls.set(b.id, b);
-      const view = tools.view(format, b);
-      return view === undefined ? b : ({ ...b, view } as ViewedCall);
+      return { ...b, view: readable(tools.view(format, b), b.input) } as ViewedCall;
     }
     const call = b.type === 'tool_result' && unwrap ? calls.get(b.call_id) : undefined;
     if (b.type !== 'tool_result' || !call) return b;
@@ -35,6 +35,12 @@ export function withViews(messages: readonly NeutralMessage[], format: string, t
     return output === undefined ? b : ({ ...b, output } as ViewedResult);
   };
   return messages.map((m) => (m.content.some((b) => b.type === 'tool_call' || (unwrap && b.type === 'tool_result')) ? { ...m, content: m.content.map(viewed) } : m));
+}
+
+/** A call's view for the page: its runtime's, with the arguments for a one-line view's detail; the generic `key: value` form when its runtime has none. */
+function readable(view: ToolView | undefined, input: unknown): ToolView {
+  if (view === undefined) return argsView(input);
+  return view.kind === 'brief' && view.markdown === undefined ? { ...view, args: argEntries(input) } : view;
 }
 
 const key = (m: NeutralMessage) => `${m.role}\0${JSON.stringify(m.content)}`;

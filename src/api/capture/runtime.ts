@@ -6,6 +6,7 @@ import type { TranscriptStream } from './capture.js';
 import type { RepoContext } from '../repo/repo-context.js';
 import type { CommitFields, WrittenCommit } from '../write/write.js';
 import type { LiveInfo, LiveSession } from './live.js';
+import type { ArgEntry } from '../../core/tool-args.js';
 
 export interface Runtime {
   /** what users type: `ctx import <name> …` */
@@ -40,6 +41,8 @@ export interface ToolEffect {
   /** the lines it took out, when its arguments say (an edit's old text, a patch's `-` lines) */
   removed?: string[];
 }
+
+export type { ArgEntry };
 
 export interface ToolKnowledge {
   /** The files one tool call touched and how; [] for a tool that touches none or that the runtime does not know. */
@@ -76,7 +79,11 @@ export type ToolView =
   | { kind: 'todo'; items: TodoItem[] }
   | { kind: 'read'; path: string }
   | { kind: 'patch'; files: { path: string; action: 'add' | 'update' | 'delete'; diff: string }[] }
-  | { kind: 'agent'; description: string; prompt: string; agent?: string };
+  | { kind: 'agent'; description: string; prompt: string; agent?: string }
+  /** any other tool in one line by its main arguments (`"query"`, `src/**\/*.ts in src`); `markdown`: a text it carries for people (a plan, a question); `args`: its arguments, added by the reader for the detail */
+  | { kind: 'brief'; text: string; markdown?: string; args?: ArgEntry[] }
+  /** not a runtime's: the reader's form of a call its runtime does not describe (src/core/tool-args.ts) */
+  | { kind: 'args'; line: string; args: ArgEntry[] };
 
 export interface ImportOptions {
   branch?: string;

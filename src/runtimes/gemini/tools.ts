@@ -2,7 +2,7 @@
 // paths a run_shell_command names.
 import type { ToolEffect, ToolKnowledge } from '../../api/capture/runtime.js';
 import type { ToolView } from '../../api/capture/runtime.js';
-import { editView, pathOf, readView, shellView, todoView, writeView } from '../tool-views.js';
+import { briefOf, briefView, editView, globView, grepView, pathOf, questionView, quoted, readView, shellView, todoView, writeView, type Briefs } from '../tool-views.js';
 import { argsOf, commandEffects, commandText, linesOf, pathEffects } from '../tool-effects.js';
 
 const PATH = ['file_path', 'absolute_path', 'path'];
@@ -29,6 +29,27 @@ function command(call: { name: string; input: unknown }): string | undefined {
   return call.name === 'run_shell_command' ? commandText(argsOf(call.input).command) : undefined;
 }
 
+const DIR = ['dir_path', 'path'];
+const list = (v: unknown) => (Array.isArray(v) ? v.filter((x) => typeof x === 'string').join(', ') : v);
+
+/** The other tools in one line: a listing or search by its directory and pattern, a web search by its query, a fetch by its prompt (which holds the URLs). */
+const BRIEFS: Briefs = {
+  list_directory: (a) => briefView([pathOf(a, DIR)]),
+  glob: (a) => globView(a.pattern, pathOf(a, DIR)),
+  grep_search: (a) => grepView(a.pattern, pathOf(a, DIR), a.include_pattern ?? a.include),
+  search_file_content: (a) => grepView(a.pattern, pathOf(a, DIR), a.include),
+  read_many_files: (a) => briefView([list(a.include ?? a.paths)]),
+  web_fetch: (a) => briefView([a.prompt]),
+  google_web_search: (a) => briefView([quoted(a.query)]),
+  save_memory: (a) => briefView([quoted(a.fact)]),
+  ask_user: questionView,
+  activate_skill: (a) => briefView([a.name]),
+  enter_plan_mode: (a) => briefView([a.reason]),
+  exit_plan_mode: (a) => briefView([a.plan_filename]),
+  get_internal_docs: (a) => briefView([a.path]),
+  update_topic: (a) => briefView([a.title]),
+};
+
 /** replace as its replacement, write_file as the file, read_file, run_shell_command as its command, write_todos as a checklist. */
 function view(call: { name: string; input: unknown }): ToolView | undefined {
   const a = argsOf(call.input);
@@ -44,7 +65,7 @@ function view(call: { name: string; input: unknown }): ToolView | undefined {
     case 'write_todos':
       return todoView(a.todos, ['description', 'content']);
     default:
-      return undefined;
+      return briefOf(BRIEFS, call.name, a);
   }
 }
 

@@ -3,7 +3,7 @@
 // and the paths a bash command names.
 import type { ToolEffect, ToolKnowledge } from '../../api/capture/runtime.js';
 import type { ToolView } from '../../api/capture/runtime.js';
-import { agentView, editView, pathOf, readView, patchView, shellView, todoView, writeView } from '../tool-views.js';
+import { agentView, briefOf, briefView, editView, globView, grepView, pathOf, questionView, quoted, readView, patchView, shellView, todoView, writeView, type Briefs } from '../tool-views.js';
 import { argsOf, commandEffects, commandText, linesOf, pathEffects } from '../tool-effects.js';
 
 function effects(call: { name: string; input: unknown }): ToolEffect[] {
@@ -50,6 +50,18 @@ function command(call: { name: string; input: unknown }): string | undefined {
 
 const FILE = ['filePath', 'file_path', 'path'];
 
+/** The other tools in one line: a search by its pattern, a listing by its directory, a fetch by its URL, a web or code search by its query. */
+const BRIEFS: Briefs = {
+  glob: (a) => globView(a.pattern, a.path),
+  grep: (a) => grepView(a.pattern, a.path, a.include),
+  list: (a) => briefView([a.path ?? '.']),
+  webfetch: (a) => briefView([a.url]),
+  websearch: (a) => briefView([quoted(a.query)]),
+  codesearch: (a) => briefView([quoted(a.query)]),
+  skill: (a) => briefView([a.name]),
+  question: questionView,
+};
+
 /** edit and multiedit as their replacements, write as the file, read, patch as its files, bash as its command, todowrite as a checklist, task as its subagent. */
 function view(call: { name: string; input: unknown }): ToolView | undefined {
   const a = argsOf(call.input);
@@ -72,7 +84,7 @@ function view(call: { name: string; input: unknown }): ToolView | undefined {
     case 'task':
       return agentView(a);
     default:
-      return undefined;
+      return briefOf(BRIEFS, call.name, a);
   }
 }
 

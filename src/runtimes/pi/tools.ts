@@ -3,7 +3,7 @@
 import type { ToolEffect, ToolKnowledge } from '../../api/capture/runtime.js';
 import { isRecord } from '../../core/neutral.js';
 import type { ToolView } from '../../api/capture/runtime.js';
-import { editView, pathOf, readView, shellView, writeView } from '../tool-views.js';
+import { briefView, editView, globView, grepView, pathOf, readView, shellView, writeView } from '../tool-views.js';
 import { argsOf, commandEffects, commandText, linesOf, pathEffects } from '../tool-effects.js';
 
 function effects(call: { name: string; input: unknown }): ToolEffect[] {
@@ -28,7 +28,7 @@ function command(call: { name: string; input: unknown }): string | undefined {
   return call.name === 'bash' ? commandText(argsOf(call.input).command) : undefined;
 }
 
-/** edit as its replacements (its `edits` list, or the older oldText and newText), write as the file, read, bash as its command. */
+/** edit as its replacements (its `edits` list, or the older oldText and newText), write as the file, read, bash as its command, grep, find and ls in one line. */
 function view(call: { name: string; input: unknown }): ToolView | undefined {
   const a = argsOf(call.input);
   const path = pathOf(a, ['path']);
@@ -41,6 +41,12 @@ function view(call: { name: string; input: unknown }): ToolView | undefined {
       return editView(path, Array.isArray(a.edits) ? a.edits : [a], 'oldText', 'newText');
     case 'bash':
       return shellView(commandText(a.command));
+    case 'grep':
+      return grepView(a.pattern, path, a.glob);
+    case 'find':
+      return globView(a.pattern, path);
+    case 'ls':
+      return briefView([path ?? '.']);
     default:
       return undefined;
   }

@@ -218,7 +218,7 @@ function block(b: Block, list: HTMLElement, from: Source): Node {
     case 'image':
       return image(b, cut, from);
     case 'tool_call':
-      return toolCall(b, cut, from);
+      return toolCall(b);
     case 'tool_result': {
       // a result its runtime unwraps (Codex's shell: output and exit code in JSON): the output, and the exit code when it failed
       const unwrapped = (b as { output?: ToolOutput }).output;

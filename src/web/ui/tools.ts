@@ -2,14 +2,14 @@
 // A tool call and its result in one block, drawn from the call's neutral view (the server asks the
 // runtime's plug-in for it: the page knows no tool names): an edit as a diff, a file written as
 // highlighted code, a shell command as `$ command` with its coloured output, a todo list as a
-// checklist, a patch by file, a subagent's task. A call without a view shows its arguments as JSON,
-// folded. Long output shows its first lines and a button for the rest; the result's text stays whole.
-import type { ToolView } from '../../api/capture/runtime.js';
+// checklist, a patch by file, a subagent's task, any other tool in one line with its arguments as
+// `key: value` lines (the server's generic form when no runtime describes it). Long output shows its
+// first lines and a button for the rest; the result's text stays whole.
+import type { ArgEntry, ToolView } from '../../api/capture/runtime.js';
 import type { Block, ToolCallBlock } from '../../core/neutral.js';
 import { ansiInto } from './ansi.js';
-import { withRest, type Source } from './cut.js';
 import { editDiff, patchLines } from './diff.js';
-import { h, lazyDetails, type Cut } from './dom.js';
+import { h, lazyDetails } from './dom.js';
 import { codeBlock, languageOf } from './highlight.js';
 import { markdown } from './markdown.js';
 
@@ -27,33 +27,34 @@ const firstLine = (s: string, n = 120) => {
 };
 
 /** The call as its block: summary line, what it does, and the slot its result fills. */
-export function toolCall(b: ToolCallBlock & { view?: View }, cut: Cut | undefined, from: Source): HTMLElement {
-  const v = b.view;
-  const open = v !== undefined && (v.kind === 'edit' || v.kind === 'patch' || v.kind === 'todo' || v.kind === 'shell');
-  const el = h('details', { class: `tool view-${v?.kind ?? 'json'}`, 'data-call-id': b.id, 'data-tool': b.name, 'data-view': v?.kind ?? 'json', ...(open ? { open: '' } : {}) });
-  const parts = v === undefined ? [withRest(h('pre', { class: 'input' }, typeof b.input === 'string' ? b.input : JSON.stringify(b.input, null, 2)), cut, from)] : body(v);
+export function toolCall(b: ToolCallBlock & { view?: View }): HTMLElement {
+  // every call the server sends has a view: the generic one when no runtime describes the tool
+  const v: View = b.view ?? { kind: 'args', line: '', args: [] };
+  const open = v.kind === 'edit' || v.kind === 'patch' || v.kind === 'todo' || v.kind === 'shell';
+  const el = h('details', { class: `tool view-${v.kind}`, 'data-call-id': b.id, 'data-tool': b.name, 'data-view': v.kind, ...(open ? { open: '' } : {}) });
+  const parts = body(v);
   el.append(h('summary', {}, ...summary(b, v, parts)), ...parts);
-  if (v?.kind === 'write') {
+  if (v.kind === 'write') {
     const fill = () => {
       el.removeEventListener('toggle', fill);
       el.querySelector(':scope > .file-slot')!.replaceWith(...folded(codeBlock(v.text, languageOf(v.path), 'code file'), lineCount(v.text)));
     };
     el.addEventListener('toggle', fill);
   }
-  if (v?.cut) el.append(h('p', { class: 'cut' }, 'arguments cut: their long texts show their start only'));
+  if (v.cut) el.append(h('p', { class: 'cut' }, 'arguments cut: their long texts show their start only'));
   el.append(h('div', { class: 'result pending' }, 'no result'));
   return el;
 }
 
 /** The summary line; `parts`: the body drawn (an edit counts the lines its diffs add and remove). */
-function summary(b: ToolCallBlock, v: View | undefined, parts: HTMLElement[]): (Node | string)[] {
+function summary(b: ToolCallBlock, v: View, parts: HTMLElement[]): (Node | string)[] {
   const name = h('span', { class: 'tool-name' }, b.name);
   const mono = (s: string) => h('span', { class: 'mono' }, s);
-  switch (v?.kind) {
-    case undefined: {
-      const s = typeof b.input === 'string' ? b.input : JSON.stringify(b.input);
-      return [name, ' ', mono(s.length > 100 ? `${s.slice(0, 100)}…` : s)];
-    }
+  switch (v.kind) {
+    case 'brief':
+      return [name, ' ', mono(v.text)];
+    case 'args':
+      return v.line ? [name, ' ', h('span', { class: 'mono args-line' }, v.line)] : [name];
     case 'edit': {
       const added = parts.reduce((n, p) => n + p.querySelectorAll('.line.add').length, 0);
       const removed = parts.reduce((n, p) => n + p.querySelectorAll('.line.del').length, 0);
@@ -76,6 +77,10 @@ function summary(b: ToolCallBlock, v: View | undefined, parts: HTMLElement[]): (
 
 function body(v: View): HTMLElement[] {
   switch (v.kind) {
+    case 'brief':
+      return v.markdown !== undefined ? [markdown(v.markdown)] : argList(v.args ?? []);
+    case 'args':
+      return argList(v.args);
     case 'edit':
       return v.edits.map((e) => editDiff(e.old, e.new));
     case 'write': {
@@ -95,6 +100,17 @@ function body(v: View): HTMLElement[] {
     case 'agent':
       return [lazyDetails({ class: 'agent-prompt' }, h('summary', {}, 'task'), () => [markdown(v.prompt)]), h('div', { class: 'subagent-run' })];
   }
+}
+
+/** Arguments as `key: value` lines; a value of several lines under its key, folded when long. */
+function argList(args: readonly ArgEntry[]): HTMLElement[] {
+  if (args.length === 0) return [];
+  const rows = args.map((a) => {
+    const key = a.key === '' ? [] : [h('span', { class: 'arg-key' }, `${a.key}:`)];
+    if (!a.value.includes('\n')) return h('div', { class: 'arg' }, ...key, ' ', h('span', { class: 'arg-value' }, a.value));
+    return h('div', { class: 'arg' }, ...key, ...folded(h('pre', { class: 'arg-value' }, a.value), lineCount(a.value)));
+  });
+  return [h('div', { class: 'args' }, ...rows)];
 }
 
 /** `el` cut to its first lines (by CSS: its text stays whole) and a button showing the rest, when it is longer. */
