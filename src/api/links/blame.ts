@@ -2,7 +2,7 @@
 // (attribute.ts says how), and the prompt that led to that call: the user message before it.
 import { cherryPickedFrom, contextClaims } from '../../core/links.js';
 import { NotFoundError, UsageError } from '../../errors/index.js';
-import { CodeBlameError, codeBlame, codeFileOf, codeMessages, type CodeBlameLine, type CodeFile } from '../../store/code/blame.js';
+import { CodeBlameError, codeBlame, codeFileOf, codeMessages, type CodeBlameLine } from '../../store/code/blame.js';
 import type { RepoContext } from '../repo/repo-context.js';
 import { attributions, type Attribution } from './attribute.js';
 import { promptFinder } from './prompt.js';
@@ -44,7 +44,7 @@ export async function blame(ctx: RepoContext, o: BlameOptions): Promise<BlameRes
   const f = await codeFileOf(o.file, o.cwd).catch(blameError);
   await drainAt(ctx, f.top);
   const lines = await codeBlame(f, { rev: o.rev, ranges: o.range ? [o.range] : undefined }).catch(blameError);
-  const linked = await linkedContexts(ctx, f, [...new Set(lines.map((l) => l.commit))]);
+  const linked = await linkedContexts(ctx, f.top, [...new Set(lines.map((l) => l.commit))]);
   const who = await attributions(ctx, lines, linked, f.path);
   // one literal per line: V8 makes `{ ...line, ...who }` a slow object, and a file has thousands
   const out = lines.map((l, i): BlameLine => {
@@ -75,9 +75,9 @@ function blameError(e: unknown): never {
  * the file in one git run: its link records, the Ctx-Context lines of its message, and the records of
  * a commit it was cherry-picked from. A claim is borne out line by line: only what it wrote is its.
  */
-async function linkedContexts(ctx: RepoContext, f: CodeFile, codes: readonly string[]): Promise<Map<string, string[]>> {
+async function linkedContexts(ctx: RepoContext, top: string, codes: readonly string[]): Promise<Map<string, string[]>> {
   const index = await linkIndex(ctx);
-  const messages = await codeMessages(f.top, codes, f.common);
+  const messages = await codeMessages(top, codes);
   const out = new Map<string, string[]>();
   for (const code of codes) {
     const message = messages.get(code) ?? '';

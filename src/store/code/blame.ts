@@ -4,7 +4,6 @@
 // fsmonitor) and no textconv program, and the environment cannot point it at another repository.
 import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { readLoose } from '../loose-objects.js';
 import { codeEnv, codeGit, firstErrorLine } from './code-git.js';
 import { discoverTop } from './discover.js';
 
@@ -32,8 +31,6 @@ export interface CodeBlameLine {
 export interface CodeFile {
   top: string;
   path: string;
-  /** the repository's common git directory, when found in-process (its loose commits are read there) */
-  common?: string;
 }
 
 /** Why a blame could not run: git's first line, and what kind of failure it was. */
@@ -56,16 +53,15 @@ async function blameGit(cwd: string, args: readonly string[], kind: CodeBlameErr
 export async function codeFileOf(file: string, cwd: string): Promise<CodeFile> {
   const abs = isAbsolute(file) ? file : resolve(cwd, file);
   // found in-process as git finds it; git is asked when it is not the plain case, and says why it fails
-  const found = discoverTop(dirname(abs));
   const top =
-    found?.top ??
+    discoverTop(dirname(abs)) ??
     (await blameGit(dirname(abs), ['rev-parse', '--show-toplevel'], 'no-repo').catch(() => {
       throw new CodeBlameError(`${file} is not in a git repository`, 'no-repo');
     })).toString('utf8').replace(/\n$/, '');
   // the top git prints has its links resolved: resolve the file's directory the same way
   const path = relative(top, join(realpathSync(dirname(abs)), basename(abs))).split(sep).join('/');
   if (path === '' || path.startsWith('../')) throw new CodeBlameError(`${file} is not in a git repository`, 'no-repo');
-  return found ? { top, path, common: found.common } : { top, path };
+  return { top, path };
 }
 
 /** `git blame` of a file at `rev` (default HEAD), every line or only the `ranges` (1-based, inclusive): one git process. */
@@ -142,14 +138,10 @@ export function parsePorcelain(text: string): CodeBlameLine[] {
   return out;
 }
 
-/**
- * The full messages of code commits, sha → message: those loose in the `common` git directory read in-process (a
- * commit a hook just made is loose), the rest in one git run.
- */
-export async function codeMessages(top: string, shas: readonly string[], common?: string): Promise<Map<string, string>> {
+/** The full messages of code commits, sha → message, in one git run. */
+export async function codeMessages(top: string, shas: readonly string[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  let wanted = [...new Set(shas)].filter((s) => /^[0-9a-f]{40,64}$/.test(s) && !/^0+$/.test(s));
-  if (common !== undefined) wanted = wanted.filter((s) => !readLooseMessage(common, s, out));
+  const wanted = [...new Set(shas)].filter((s) => /^[0-9a-f]{40,64}$/.test(s) && !/^0+$/.test(s));
   if (wanted.length === 0) return out;
   const text = (await blameGit(top, ['log', '--no-walk=unsorted', '-z', '--format=%H%n%B', ...wanted])).toString('utf8');
   for (const rec of text.split('\0')) {
@@ -157,17 +149,4 @@ export async function codeMessages(top: string, shas: readonly string[], common?
     if (nl > 0) out.set(rec.slice(0, nl), rec.slice(nl + 1));
   }
   return out;
-}
-
-/** A loose commit's message (`%B`: the bytes after its header) into `out`; false when git is to read it (packed, odd, or in another encoding, which git re-encodes). */
-function readLooseMessage(common: string, sha: string, out: Map<string, string>): boolean {
-  const o = readLoose(common, sha);
-  if (o?.type !== 'commit') return false;
-  const text = Buffer.from(o.data.buffer, o.data.byteOffset, o.data.byteLength).toString('utf8');
-  const split = text.indexOf('\n\n');
-  if (split < 0 || /^encoding /m.test(text.slice(0, split))) return false;
-  // git prints the message up to a NUL, as C strings end
-  const nul = text.indexOf('\0', split);
-  out.set(sha, text.slice(split + 2, nul < 0 ? undefined : nul));
-  return true;
 }

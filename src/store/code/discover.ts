@@ -6,21 +6,14 @@
 import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
-export interface Discovered {
-  /** the work tree's top, a real path, as `git rev-parse --show-toplevel` prints it */
-  top: string;
-  /** its common git directory (shared by its work trees), where its objects are */
-  common: string;
-}
-
 /** Settings that change where git stops looking or what it accepts. */
 const ASK_GIT = ['GIT_CEILING_DIRECTORIES', 'GIT_DISCOVERY_ACROSS_FILESYSTEM'];
 
 /** A config that moves the work tree, makes the repository bare, or includes another file (which might). */
 const MOVED = /^\s*(worktree\s*=|bare\s*(=\s*(true|yes|on|1)\s*)?$|\[include)/im;
 
-/** The work tree holding `dir`, or null: not the plain case (git is to be asked). */
-export function discoverTop(dir: string, env: NodeJS.ProcessEnv = process.env): Discovered | null {
+/** The top of the work tree holding `dir`, a real path as `git rev-parse --show-toplevel` prints it; null: not the plain case (git is to be asked). */
+export function discoverTop(dir: string, env: NodeJS.ProcessEnv = process.env): string | null {
   if (ASK_GIT.some((k) => env[k] !== undefined)) return null;
   try {
     let d = realpathSync(dir);
@@ -47,12 +40,12 @@ function gitFile(top: string): string | null {
   return m ? resolve(top, m[1]) : null;
 }
 
-/** `top` with the objects of `gitdir`, when nothing about them needs git's judgement. */
-function plain(top: string, gitdir: string | null, owner: number): Discovered | null {
+/** `top`, when nothing about it or its git directory needs git's judgement. */
+function plain(top: string, gitdir: string | null, owner: number): string | null {
   if (gitdir === null || !existsSync(join(gitdir, 'HEAD'))) return null;
   // git refuses a repository another user owns (safe.directory): it says so
   if (process.getuid === undefined || owner !== process.getuid() || statSync(gitdir).uid !== owner) return null;
   const common = existsSync(join(gitdir, 'commondir')) ? resolve(gitdir, readFileSync(join(gitdir, 'commondir'), 'utf8').trim()) : gitdir;
   if (existsSync(join(gitdir, 'config.worktree')) || MOVED.test(readFileSync(join(common, 'config'), 'utf8'))) return null;
-  return { top, common };
+  return top;
 }
