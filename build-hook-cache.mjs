@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 
 const dist = resolve('dist');
 const loader = await build({ entryPoints: ['src/cli/bundle-load.ts'], bundle: true, write: false, format: 'esm', platform: 'node', logLevel: 'warning' });
@@ -123,5 +124,7 @@ async function blame({ repo, store }) {
   } finally {
     process.chdir(cwd);
   }
+  // runFast turned the optimizing compiler off: V8 rejects a cache made under other flags than the loading process's
+  setFlagsFromString('--opt');
   writeFileSync(join(dist, 'fast.cache'), script.createCachedData());
 }

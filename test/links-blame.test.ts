@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXED_ENV, ROOT, ctx, git, newStore, tempDir } from './helpers.js';
-import { claudeTranscript, commitFiles, newCodeRepo, type Turn } from './why-kit.js';
+import { claudeTranscript, codeGit, commitFiles, newCodeRepo, type Turn } from './why-kit.js';
 import { RepoContext } from '../src/api/repo/repo-context.js';
 import { contentIndex, normalise } from '../src/api/links/content-index.js';
 import { TRACE_NAMESPACE, uuid5 } from '../src/core/agent-trace.js';
@@ -122,6 +122,21 @@ describe('ctx blame', () => {
     expect(r.stdout).toBe(`${sha.slice(0, 8)} ctx-${b.slice(0, 12)}* ${'#1 Pick a colour.'.padEnd(36)} 1) export const colour = "blue";\n`);
     expect(JSON.parse(w.blame(['src/colour.ts', '--json']).stdout)).toMatchObject({ how: 'matched', context: `ctx-${b}` });
     expect(a).not.toBe(b);
+  });
+
+  it('finds the repository as git does, without asking git in the plain case: a linked work tree blames alike; below a ceiling git sets, nothing is found', () => {
+    const w = world();
+    const a = w.imp(SESSION_A, [{ prompt: 'Make refresh retry once.', writes: [{ path: 'src/auth.ts', content: AUTH }] }], 'alice/auth');
+    const sha = commitFiles(w.code, { 'src/auth.ts': AUTH }, `Retry the token refresh once\n\nCtx-Context: ctx-${a}\n`);
+    const line = (n: number, text: string) => `${sha.slice(0, 8)} ctx-${a.slice(0, 12)}  ${'#1 Make refresh retry once.'.padEnd(36)} ${n}) ${text}\n`;
+    const want = line(1, 'export function refresh() {') + line(2, '  return retryOnce(fetchToken);') + line(3, '}');
+    const wt = join(tempDir(), 'wt');
+    codeGit(w.code, ['worktree', 'add', '-q', wt]);
+    const inWorktree = ctx(w.store, ['blame', 'src/auth.ts'], { env: FIXED_ENV, cwd: wt });
+    expect([inWorktree.stdout, inWorktree.code, w.blame(['src/auth.ts']).stdout]).toEqual([want, 0, want]);
+    // git stops below a ceiling: so does ctx
+    const ceiling = ctx(w.store, ['blame', 'auth.ts'], { env: { ...FIXED_ENV, GIT_CEILING_DIRECTORIES: w.code }, cwd: join(w.code, 'src') });
+    expect([ceiling.code, ceiling.stderr]).toEqual([4, 'ctx: blame: auth.ts is not in a git repository\n']);
   });
 
   it('errors: an untracked file or a revision without it is not found (4), a bad range is a usage error (2)', () => {

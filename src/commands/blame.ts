@@ -1,7 +1,7 @@
 import { blame, parseBlameTarget, type BlameResult } from '../api/links/blame.js';
 import { shortId } from '../core/ids.js';
 import { blameLineJson } from '../output/records.js';
-import { oneLine, visible } from '../output/style.js';
+import { oneLine, visibleLines } from '../output/style.js';
 import { defineCommand } from './command.js';
 
 interface Opts {
@@ -32,12 +32,20 @@ export default defineCommand({
       const key = `${l.context} ${l.entry}`;
       return gists.get(key) ?? gists.set(key, oneLine(`#${l.entry} ${l.prompt ?? `${l.tool} ${l.toolPath}`}`, GIST)).get(key)!;
     };
-    const out = r.lines.map((l) => {
-      const who = l.context === null ? 'human'.padEnd(17) : `${shortId(l.context)}${l.how === 'matched' ? '*' : ' '}`;
-      const gist = l.context === null ? '' : gistOf(l);
-      const text = l.text.split('\t').map(visible).join('\t');
-      return `${c.yellow(l.commit.slice(0, 8))} ${l.context === null ? c.dim(who) : c.green(who)} ${gist.padEnd(GIST)} ${String(l.line).padStart(width)}) ${text}\n`;
-    });
+    // what comes before the line number is the same for every line of one commit and entry: made once
+    const heads = new Map<string, string>();
+    const headOf = (l: (typeof r.lines)[number]) => {
+      const key = `${l.commit} ${l.context} ${l.entry} ${l.how}`;
+      let head = heads.get(key);
+      if (head === undefined) {
+        const who = l.context === null ? 'human'.padEnd(17) : `${shortId(l.context)}${l.how === 'matched' ? '*' : ' '}`;
+        const gist = l.context === null ? '' : gistOf(l);
+        heads.set(key, (head = `${c.yellow(l.commit.slice(0, 8))} ${l.context === null ? c.dim(who) : c.green(who)} ${gist.padEnd(GIST)} `));
+      }
+      return head;
+    };
+    // a line has no newline: visibleLines keeps its TABs and shows any other control character as U+FFFD
+    const out = r.lines.map((l) => `${headOf(l)}${String(l.line).padStart(width)}) ${visibleLines(l.text)}\n`);
     io.out(out.join(''));
   },
 });

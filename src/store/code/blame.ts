@@ -5,6 +5,7 @@
 import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { codeEnv, codeGit, firstErrorLine } from './code-git.js';
+import { discoverTop } from './discover.js';
 
 export interface CodeBlameLine {
   /** the line's number in the file at the revision blamed, from 1 */
@@ -51,9 +52,12 @@ async function blameGit(cwd: string, args: readonly string[], kind: CodeBlameErr
 /** The repository holding `file` (relative to `cwd`) and its path there; the file need not exist at HEAD yet. */
 export async function codeFileOf(file: string, cwd: string): Promise<CodeFile> {
   const abs = isAbsolute(file) ? file : resolve(cwd, file);
-  const top = (await blameGit(dirname(abs), ['rev-parse', '--show-toplevel'], 'no-repo').catch(() => {
-    throw new CodeBlameError(`${file} is not in a git repository`, 'no-repo');
-  })).toString('utf8').replace(/\n$/, '');
+  // found in-process as git finds it; git is asked when it is not the plain case, and says why it fails
+  const top =
+    discoverTop(dirname(abs)) ??
+    (await blameGit(dirname(abs), ['rev-parse', '--show-toplevel'], 'no-repo').catch(() => {
+      throw new CodeBlameError(`${file} is not in a git repository`, 'no-repo');
+    })).toString('utf8').replace(/\n$/, '');
   // the top git prints has its links resolved: resolve the file's directory the same way
   const path = relative(top, join(realpathSync(dirname(abs)), basename(abs))).split(sep).join('/');
   if (path === '' || path.startsWith('../')) throw new CodeBlameError(`${file} is not in a git repository`, 'no-repo');
@@ -83,25 +87,39 @@ interface CommitInfo {
   path: string;
 }
 
-/** `git blame --porcelain` output → one record per line (a commit's fields come with its first line only). */
+/** A group's first line: the commit, the line's number in that commit's version and in the file blamed, and the group's size. */
+const HEAD = /([0-9a-f]{40}|[0-9a-f]{64}) (\d+) (\d+)(?: \d+)?(?:\n|$)/y;
+
+/**
+ * `git blame --porcelain` output → one record per line (a commit's fields come with its first line
+ * only). Read in place with indexOf: a file of thousands of lines is read once, without an array of
+ * its lines or a match object per header field.
+ */
 export function parsePorcelain(text: string): CodeBlameLine[] {
   const commits = new Map<string, CommitInfo>();
   const out: CodeBlameLine[] = [];
-  const lines = text.split('\n');
+  const n = text.length;
   let i = 0;
-  while (i < lines.length) {
-    const head = /^([0-9a-f]{40}|[0-9a-f]{64}) (\d+) (\d+)(?: \d+)?$/.exec(lines[i++]);
+  const lineEnd = (from: number) => {
+    const nl = text.indexOf('\n', from);
+    return nl < 0 ? n : nl;
+  };
+  while (i < n) {
+    let end = lineEnd(i);
+    HEAD.lastIndex = i;
+    const head = end - i >= 44 ? HEAD.exec(text) : null;
+    i = end + 1;
     if (!head) continue;
-    const [, sha, orig, final] = head;
-    const info = commits.get(sha) ?? { author: '', authorMail: '', authorTime: 0, summary: '', boundary: false, path: '' };
-    commits.set(sha, info);
+    const sha = head[1];
+    let info = commits.get(sha);
+    if (info === undefined) commits.set(sha, (info = { author: '', authorMail: '', authorTime: 0, summary: '', boundary: false, path: '' }));
     // header fields until the TAB-led content line; `filename` comes with each group of lines
     let path = info.path;
-    for (; i < lines.length && !lines[i].startsWith('\t'); i++) {
-      const l = lines[i];
-      const sp = l.indexOf(' ');
-      const key = sp < 0 ? l : l.slice(0, sp);
-      const value = sp < 0 ? '' : l.slice(sp + 1);
+    for (; i < n && text.charCodeAt(i) !== 9; i = end + 1) {
+      end = lineEnd(i);
+      const sp = text.indexOf(' ', i);
+      const key = sp < 0 || sp > end ? text.slice(i, end) : text.slice(i, sp);
+      const value = sp < 0 || sp > end ? '' : text.slice(sp + 1, end);
       if (key === 'author') info.author = value;
       else if (key === 'author-mail') info.authorMail = value;
       else if (key === 'author-time') info.authorTime = Number(value) || 0;
@@ -109,8 +127,13 @@ export function parsePorcelain(text: string): CodeBlameLine[] {
       else if (key === 'boundary') info.boundary = true;
       else if (key === 'filename') path = info.path = value;
     }
-    const text = i < lines.length ? lines[i++].slice(1) : '';
-    out.push({ line: Number(final), commit: sha, original: Number(orig), path, text, author: info.author, authorMail: info.authorMail, authorTime: info.authorTime, summary: info.summary, boundary: info.boundary });
+    let line = '';
+    if (i < n) {
+      end = lineEnd(i);
+      line = text.slice(i + 1, end);
+      i = end + 1;
+    }
+    out.push({ line: Number(head[3]), commit: sha, original: Number(head[2]), path, text: line, author: info.author, authorMail: info.authorMail, authorTime: info.authorTime, summary: info.summary, boundary: info.boundary });
   }
   return out;
 }
