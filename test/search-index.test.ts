@@ -285,10 +285,11 @@ describe('the search index', { timeout: 600_000 }, () => {
 });
 
 describe('the SQLite package', () => {
-  it('is loaded from node_modules by the one chunk that opens the index: never by --version, a hook or blame', () => {
+  it('is loaded from node_modules by the one chunk that opens the index and by the grep and files bundle: never by --version, a hook or blame', () => {
     const dist = join(ROOT, 'dist');
-    const holding = [...['cli.cjs', 'main.js', 'fast.cjs', 'hook.cjs', 'index.js'], ...readdirSync(join(dist, 'chunks')).filter((f) => f.endsWith('.js')).map((f) => `chunks/${f}`)].filter((f) => readFileSync(join(dist, f), 'utf8').includes("'node-sqlite3-wasm'") || readFileSync(join(dist, f), 'utf8').includes('"node-sqlite3-wasm"'));
-    expect(holding).toHaveLength(1);
-    expect(holding[0]).toMatch(/^chunks\/search-index-[0-9A-Z]+\.js$/);
+    const holding = [...['cli.cjs', 'main.js', 'fast.cjs', 'hook.cjs', 'search.cjs', 'index.js'], ...readdirSync(join(dist, 'chunks')).filter((f) => f.endsWith('.js')).map((f) => `chunks/${f}`)].filter((f) => readFileSync(join(dist, f), 'utf8').includes("'node-sqlite3-wasm'") || readFileSync(join(dist, f), 'utf8').includes('"node-sqlite3-wasm"'));
+    expect(holding).toHaveLength(2);
+    expect(holding[0]).toBe('search.cjs');
+    expect(holding[1]).toMatch(/^chunks\/search-index-[0-9A-Z]+\.js$/);
   });
 });

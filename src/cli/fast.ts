@@ -1,19 +1,6 @@
-// A command run without commander or the command table (entry.ts hands it over when fastArgs
-// accepts the arguments): its module's run and print, as program.ts runs them, errors as main.ts
-// reports them. `ctx blame` reads thousands of lines; the CLI's start-up was a third of its cost.
-import { Cli } from './context.js';
+// `ctx blame FILE` without commander or the command table (dist/fast.cjs): ctx blame reads thousands
+// of lines, and the CLI's start-up was a third of its cost.
 import type { FastArgs } from './fast-args.js';
-import { quietOnEpipe, report } from './report.js';
+import { runCommand } from './fast-run.js';
 
-export async function runFast(a: FastArgs): Promise<number> {
-  quietOnEpipe();
-  try {
-    const decl = (await import('../commands/blame.js')).default;
-    const io = new Cli({ color: 'auto', ...a.flags });
-    const data = await decl.run(io, a.args as [string], a.opts);
-    await decl.print(io, data, a.opts);
-    return 0;
-  } catch (e) {
-    return report(e, a.flags.json === true);
-  }
-}
+export const runFast = (a: FastArgs): Promise<number> => runCommand(() => import('../commands/blame.js'), a);
