@@ -64,7 +64,7 @@ export function dropIndex(gitdir: string): boolean {
  * lock (the caller searches without it). A file of another schema or version, or one SQLite cannot
  * read, is deleted and started afresh (`note` says so in one line). A link in its place is refused.
  */
-export function openIndex(gitdir: string, note: (text: string) => void, o: { fresh?: boolean; git?: boolean } = {}): IndexFile | null {
+export function openIndex(gitdir: string, note: (text: string) => void, o: { fresh?: boolean; preload?: readonly string[] } = {}): IndexFile | null {
   const path = indexPath(gitdir);
   for (const p of besides(path)) refuseLink(p);
   const unlock = lock(ourLock(path));
@@ -72,7 +72,7 @@ export function openIndex(gitdir: string, note: (text: string) => void, o: { fre
   try {
     // ours is held: a lock SQLite left was left by a process that died in a write
     rmSync(`${path}.lock`, { recursive: true, force: true });
-    const { Database } = loadSqlite(o.git ?? false);
+    const { Database } = loadSqlite(o.preload ?? []);
     let db: Database | undefined;
     try {
       // `fresh`: started afresh under the lock (ctx index rebuild)
@@ -125,7 +125,7 @@ function current(db: Database): boolean {
 
 function create(path: string): Database {
   for (const p of besides(path)) rmSync(p, { force: true });
-  const { Database } = loadSqlite(false);
+  const { Database } = loadSqlite([]);
   const db = new Database(path);
   // large pages: a search's few thousand rows spread over the file are read in a few hundred calls through the WebAssembly file layer, not thousands
   db.exec('PRAGMA page_size = 65536');
@@ -165,13 +165,13 @@ function stale(file: string): boolean {
 
 /**
  * The package, loaded when an index is opened (it compiles its WebAssembly on load): never by the hook
- * or `--version`. `git`: node's child_process is loaded first, for a caller that runs git after.
+ * or `--version`. `preload`: node's own modules the caller uses afterwards, loaded first.
  */
-function loadSqlite(git: boolean): typeof import('node-sqlite3-wasm') {
+function loadSqlite(preload: readonly string[]): typeof import('node-sqlite3-wasm') {
   const require = createRequire(import.meta.url);
   // once a V8 flag is set, node compiles its own modules without their code cache: child_process (and
   // the five modules it brings) cost 11-17 ms of CPU after the flag, 5 before it
-  if (git) require('node:child_process');
+  for (const m of preload) require(m);
   // V8's baseline compiler only: a search runs a few queries, and optimising SQLite's WebAssembly
   // in the background cost three times the CPU of the search itself (docs/search.md)
   setFlagsFromString('--liftoff-only');

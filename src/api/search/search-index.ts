@@ -114,11 +114,11 @@ export async function indexStatus(ctx: RepoContext, o: { rebuild?: boolean } = {
   const path = indexPath(ctx.gitdir);
   const none = { path, exists: false, current: false, commits: 0, refs: 0, bytes: 0 };
   if (!o.rebuild && !existsSync(path)) return none;
-  const f = openIndex(ctx.gitdir, (t) => ctx.warn(t), { fresh: o.rebuild, git: o.rebuild });
+  const f = openIndex(ctx.gitdir, (t) => ctx.warn(t), { fresh: o.rebuild, preload: o.rebuild ? CATCH_UP_MODULES : [] });
   if (!f) throw new ConflictError('the search index is in use by another ctx process: try again when it is done');
   try {
     const stamp = refsStamp(ctx.gitdir);
-    const current = o.rebuild ? await catchUp(ctx, f.db) : stamp !== null && metaOf(f.db, 'stamp') === stamp.all;
+    const current = o.rebuild ? await catchUp(ctx, f.db, stamp) : stamp !== null && metaOf(f.db, 'stamp') === stamp.all;
     const count = (table: string) => Number((f.db.get(`SELECT count(*) AS n FROM ${table}`) as { n: number }).n);
     return { path, exists: true, current, commits: count('commits'), refs: count('refs'), bytes: statSync(path).size };
   } finally {
@@ -159,13 +159,23 @@ const metaOf = (db: Database, k: string) => (db.get('SELECT v FROM meta WHERE k 
 
 class IndexDamage extends Error {}
 
-/** `use` run on the index brought up to date with the refs; `git`: the caller runs git afterwards (index-db.ts `loadSqlite`). */
+/** What a catch-up loads of node's own: git's processes, and its output read back from a file. */
+const CATCH_UP_MODULES = ['node:child_process', 'node:fs/promises'];
+
+/**
+ * `use` run on the index brought up to date with the refs; `git`: the caller runs git afterwards, as a
+ * catch-up does (index-db.ts `loadSqlite`), likely when a ref file changed after the index was last written.
+ */
 async function withIndex<T>(ctx: RepoContext, git: boolean, use: (db: Database, exact: boolean) => Promise<T | null>): Promise<T | null> {
-  const f = openIndex(ctx.gitdir, (t) => ctx.warn(t), { git });
+  // stamped before the refs are read: a ref that moves in between makes the next stamp differ
+  const stamp = refsStamp(ctx.gitdir);
+  const written = statSync(indexPath(ctx.gitdir), { bigint: true, throwIfNoEntry: false })?.mtimeNs ?? -1n;
+  const behind = stamp === null || stamp.newest >= written;
+  const f = openIndex(ctx.gitdir, (t) => ctx.warn(t), { preload: behind ? CATCH_UP_MODULES : git ? ['node:child_process'] : [] });
   if (!f) return null;
   let broken: Error | null = null;
   try {
-    return await use(f.db, await catchUp(ctx, f.db));
+    return await use(f.db, await catchUp(ctx, f.db, stamp));
   } catch (e) {
     if (!(e instanceof IndexDamage) && !isSqliteError(e)) throw e;
     broken = e as Error;
@@ -185,9 +195,7 @@ async function withIndex<T>(ctx: RepoContext, git: boolean, use: (db: Database, 
  * to date. True when that copy is exact: the refs are as the index last read them (the same stamp,
  * nothing listed), or they were just read with no damaged ref and every tip held.
  */
-async function catchUp(ctx: RepoContext, db: Database): Promise<boolean> {
-  // stamped before the refs are read: a ref that moves in between makes the next stamp differ
-  const stamp = refsStamp(ctx.gitdir);
+async function catchUp(ctx: RepoContext, db: Database, stamp: ReturnType<typeof refsStamp>): Promise<boolean> {
   const meta = new Map((db.all("SELECT k, v FROM meta WHERE k IN ('tips', 'id', 'stamp', 'hint', 'whole', 'packed', 'loose')") as { k: string; v: string }[]).map((r) => [r.k, r.v]));
   if (stamp !== null && meta.get('stamp') === stamp.all) return true;
   if (stamp !== null && meta.get('packed') === stamp.packed && (await looseCatchUp(ctx, db, stamp.all, meta.get('loose')))) return true;
