@@ -306,6 +306,27 @@ describe('the search index', { timeout: 600_000 }, () => {
     expect(JSON.parse(sql("SELECT v FROM meta WHERE k = 'schema'"))).toEqual([{ v: '5' }]);
     git('update-ref', '-d', 'refs/heads/aa/first');
   });
+
+  it("loads node's own modules a search uses before SQLite's V8 flag, warm and after a new commit", () => {
+    // after any V8 flag node compiles its built-in modules without their code cache: what loads after it is listed on stderr
+    const probe = join(dir, 'after-flag.cjs');
+    writeFileSync(
+      probe,
+      `const v8 = require('v8'); const set = v8.setFlagsFromString; let at = -1;
+v8.setFlagsFromString = (f) => { if (at < 0) at = process.moduleLoadList.length; return set(f); };
+process.on('exit', () => { if (at >= 0) process.stderr.write('after the flag: ' + JSON.stringify(process.moduleLoadList.slice(at).filter((m) => m.startsWith('NativeModule '))) + '\\n'); });\n`,
+    );
+    const probed = (args: string[]) => run(args, { NODE_OPTIONS: `--require ${probe}` });
+    checkpoint('alice/auth', 'a persimmon');
+    for (const args of [['grep', 'persimmon', '--all'], ['files', 'src/auth.ts']]) {
+      probed(args);
+      const warm = probed(args);
+      expect([warm.code, warm.stderr]).toEqual([0, 'after the flag: []\n']);
+      checkpoint('alice/auth', `another persimmon, for ${args[0]}`);
+      const after = probed(args);
+      expect([after.code, after.stderr]).toEqual([0, 'after the flag: []\n']);
+    }
+  });
 });
 
 describe('the SQLite package', () => {
