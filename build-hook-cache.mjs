@@ -2,7 +2,8 @@
 // (src/cli/bundle-load.ts), captures a fixture session of every runtime into a temporary store (half of
 // it, then the rest, so a new chain and an append both run), two checkpoints and the git hooks of two
 // linked commits, then writes V8's code for all it compiled to dist/hook.cache; then a `ctx blame` of
-// the linked file, its code to dist/fast.cache.
+// the linked file, its code to dist/fast.cache; then a `ctx grep` and a `ctx files` of that store, their
+// code to dist/search.cache.
 // The cache only saves compile time: a hook given it writes the same bytes as one without.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
@@ -56,6 +57,7 @@ try {
   const linked = await gitHooks(join(dir, 'git'));
   writeFileSync(join(dist, 'hook.cache'), script.createCachedData());
   await blame(linked);
+  await search(linked);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
@@ -127,4 +129,23 @@ async function blame({ repo, store }) {
   // runFast turned the optimizing compiler off: V8 rejects a cache made under other flags than the loading process's
   setFlagsFromString('--opt');
   writeFileSync(join(dist, 'fast.cache'), script.createCachedData());
+}
+
+/**
+ * `ctx grep` and `ctx files` of the store gitHooks made, then dist/search.cache. The store is small, so
+ * they walk its chains: SQLite is never loaded, and with it no V8 flag is set (`--liftoff-only`, which
+ * index-db.ts sets before loading it, would make V8 reject a cache made after it). The index's own
+ * functions are compiled when a search first runs them.
+ */
+async function search({ store }) {
+  delete process.env.CTX_INDEX_ALWAYS;
+  const { exports: fast, script } = loadBundle(dist, 'search', false);
+  const runs = [
+    { command: 'grep', args: ['count', []], opts: { index: true }, flags: { store } },
+    { command: 'grep', args: ['Count', []], opts: { index: true, ignoreCase: true }, flags: { store, json: true } },
+    { command: 'files', args: ['f.txt', []], opts: { index: true }, flags: { store } },
+    { command: 'files', args: ['f.txt', []], opts: { index: true }, flags: { store, json: true } },
+  ];
+  for (const a of runs) if ((await fast.runSearch(a)) !== 0) throw new Error(`build-hook-cache: ctx ${a.command} found nothing`);
+  writeFileSync(join(dist, 'search.cache'), script.createCachedData());
 }

@@ -93,18 +93,19 @@ await build({
 const besideCli = { name: 'beside-cli', setup: (b) => b.onResolve({ filter: /^\.\/main\.js$/ }, (a) => ({ path: a.path, external: true })) };
 await build({ ...common, format: 'cjs', banner: {}, entryPoints: { cli: 'src/cli/entry.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' }, plugins: [besideCli] });
 
-// `ctx hook …` (src/cli/hook.ts) and `ctx blame FILE` (src/cli/fast.ts), each in one CommonJS file,
-// dist/hook.cjs and dist/fast.cjs, that dist/cli.cjs compiles with V8's code cache (src/cli/bundle-load.ts):
+// `ctx hook …` (src/cli/hook.ts), `ctx blame FILE` (src/cli/fast.ts) and `ctx grep`, `ctx files`
+// (src/cli/fast-search.ts), each in one CommonJS file, dist/hook.cjs, dist/fast.cjs and dist/search.cjs,
+// that dist/cli.cjs compiles with V8's code cache (src/cli/bundle-load.ts):
 // their lazy imports inlined; packages only other paths use stay outside (isomorphic-git: the engine
-// without a git binary; ajv: state schemas), loaded from node_modules
-for (const [name, entry] of [['hook', 'src/cli/hook.ts'], ['fast', 'src/cli/fast.ts']]) {
+// without a git binary; ajv: state schemas; node-sqlite3-wasm: loads its .wasm beside its .js), loaded from node_modules
+for (const [name, entry] of [['hook', 'src/cli/hook.ts'], ['fast', 'src/cli/fast.ts'], ['search', 'src/cli/fast-search.ts']]) {
   await build({
     ...common,
     format: 'cjs',
     entryPoints: { [name]: entry },
     outdir: 'dist',
     outExtension: { '.js': '.cjs' },
-    external: ['cbor-extract', 'isomorphic-git', 'isomorphic-git/*', 'ajv', 'ajv/*'],
+    external: ['cbor-extract', 'isomorphic-git', 'isomorphic-git/*', 'ajv', 'ajv/*', 'node-sqlite3-wasm'],
     define: { ...common.define, 'import.meta.url': '__ctxModuleUrl' },
     banner: { js: "const __ctxModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
     plugins: [prebuiltRanks('./chunks/'), nativeBase64],
@@ -114,7 +115,7 @@ for (const [name, entry] of [['hook', 'src/cli/hook.ts'], ['fast', 'src/cli/fast
   const file = `dist/${name}.cjs`;
   writeFileSync(file, readFileSync(file, 'utf8').replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
 }
-// dist/hook.cache and dist/fast.cache: V8's code for every function hooks of each runtime and a blame ran (build-hook-cache.mjs)
+// dist/hook.cache, dist/fast.cache and dist/search.cache: V8's code for every function hooks of each runtime, a blame and a grep and files ran (build-hook-cache.mjs)
 const cache = spawnSync(process.execPath, ['build-hook-cache.mjs'], { stdio: ['ignore', 'ignore', 'inherit'] });
 if (cache.status !== 0) throw new Error('build-hook-cache.mjs failed');
 

@@ -9,7 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { CTX_BIN, FIXED_ENV, NODE, fastImportRepo, fmtInt, fmtMs, fmtRatio, median, progress, table, tempDir } from './lib.mjs';
+import { CTX_BIN, FIXED_ENV, NODE, baselineBin, fastImportRepo, fmtInt, fmtMs, fmtRatio, median, progress, table, tempDir } from './lib.mjs';
 import { measured } from './resume.mjs';
 
 const TIME = '/usr/bin/time';
@@ -80,43 +80,63 @@ const sh = (script, env = {}) => measured('bash', ['-c', script], env);
 async function one(sessions, n) {
   const dir = tempDir(`search-index-${sessions}`);
   const gitdir = cachedSessions(dir, sessions);
+  // BENCH_BASELINE=DIR: another build in the same rounds, on a store of its own (hard links of the same objects): its index may be of another schema
+  const builds = [{ bin: CTX_BIN, label: '', gitdir }];
+  if (process.env.BENCH_BASELINE) {
+    mkdirSync(join(dir, 'baseline'));
+    const r = spawnSync('cp', ['-al', gitdir, join(dir, 'baseline', 'store.git')]);
+    if (r.status !== 0) throw new Error(`cp -al: ${r.stderr}`);
+    builds.push({ bin: baselineBin(process.env.BENCH_BASELINE), label: ' (baseline)', gitdir: join(dir, 'baseline', 'store.git') });
+  }
   const env = { ...FIXED_ENV, CTX_ENGINE: 'git' };
-  const ctx = (args) => `'${NODE}' '${CTX_BIN}' --store '${gitdir}' ${args} > /dev/null; true`;
   const branch = 'claude/00000000-0000-4000-8000-000000000001';
-  let turn = 0;
-  // one new commit on a session (not timed): the next search reads it into the index
-  const addCommit = () => {
-    const line = JSON.stringify({ type: 'user', message: { role: 'user', content: `one more turn ${turn++}` } });
-    const r = spawnSync('bash', ['-c', `printf '%s\\n' '${line}' | ${ctx(`checkpoint -b '${branch}' --format claude-code-v1 -`)}`], { env: { ...process.env, ...env } });
-    if (r.status !== 0) throw new Error(`checkpoint: ${r.stderr}`);
-  };
-  progress('search-index: building the index (the first search)');
-  const build = sh(ctx('grep needle777 --all'), env);
-  // the index brought up to date first (not timed): a round's checkpoints moved a branch
-  const upToDate = () => spawnSync('bash', ['-c', ctx('grep needle777 --all')], { env: { ...process.env, ...env } });
-  const variants = {
-    'grep warm': () => (upToDate(), sh(ctx('grep needle777 --all'), env)),
-    'grep after one commit': () => (addCommit(), sh(ctx('grep needle777 --all'), env)),
-    'grep --no-index': () => sh(ctx('grep needle777 --all --no-index'), env),
-    'git log --all -S': () => sh(`git --git-dir '${gitdir}' log --all --oneline -S needle777 > /dev/null`),
-    'files warm': () => (upToDate(), sh(ctx('files src/auth.ts'), env)),
-    'files after one commit': () => (addCommit(), sh(ctx('files src/auth.ts'), env)),
-    'files --no-index': () => sh(ctx('files src/auth.ts --no-index'), env),
-    'checkpoint, index present': () => sh(`printf '%s\\n' '{"type":"user","message":{"role":"user","content":"x"}}' | ${ctx(`checkpoint -b '${branch}' --format claude-code-v1 -`)}`, env),
-    'checkpoint, CTX_NO_INDEX=1': () => sh(`printf '%s\\n' '{"type":"user","message":{"role":"user","content":"x"}}' | ${ctx(`checkpoint -b '${branch}' --format claude-code-v1 -`)}`, { ...env, CTX_NO_INDEX: '1' }),
-  };
+  const variants = {};
+  const build = {};
+  for (const b of builds) {
+    const ctx = (args) => `'${NODE}' '${b.bin}' --store '${b.gitdir}' ${args} > /dev/null; true`;
+    let turn = 0;
+    // one new commit on a session (not timed): the next search reads it into the index
+    const addCommit = () => {
+      const line = JSON.stringify({ type: 'user', message: { role: 'user', content: `one more turn ${turn++}` } });
+      const r = spawnSync('bash', ['-c', `printf '%s\\n' '${line}' | ${ctx(`checkpoint -b '${branch}' --format claude-code-v1 -`)}`], { env: { ...process.env, ...env } });
+      if (r.status !== 0) throw new Error(`checkpoint: ${r.stderr}`);
+    };
+    progress(`search-index: building the index (the first search)${b.label}`);
+    build[b.label] = sh(ctx('grep needle777 --all'), env).cpu;
+    // the index brought up to date first (not timed): a round's checkpoints moved a branch
+    const upToDate = () => spawnSync('bash', ['-c', ctx('grep needle777 --all')], { env: { ...process.env, ...env } });
+    const checkpoint = (more = {}) => sh(`printf '%s\\n' '{"type":"user","message":{"role":"user","content":"x"}}' | ${ctx(`checkpoint -b '${branch}' --format claude-code-v1 -`)}`, { ...env, ...more });
+    Object.assign(variants, {
+      [`grep warm${b.label}`]: () => (upToDate(), sh(ctx('grep needle777 --all'), env)),
+      [`grep after one commit${b.label}`]: () => (addCommit(), sh(ctx('grep needle777 --all'), env)),
+      [`files warm${b.label}`]: () => (upToDate(), sh(ctx('files src/auth.ts'), env)),
+      [`files after one commit${b.label}`]: () => (addCommit(), sh(ctx('files src/auth.ts'), env)),
+      [`checkpoint, index present${b.label}`]: () => checkpoint(),
+      [`checkpoint, CTX_NO_INDEX=1${b.label}`]: () => checkpoint({ CTX_NO_INDEX: '1' }),
+    });
+    if (b.label) continue;
+    Object.assign(variants, {
+      'grep --no-index': () => sh(ctx('grep needle777 --all --no-index'), env),
+      'files --no-index': () => sh(ctx('files src/auth.ts --no-index'), env),
+      'git log --all -S': () => sh(`git --git-dir '${gitdir}' log --all --oneline -S needle777 > /dev/null`),
+    });
+  }
   const slow = sessions >= 10_000 ? new Set(['grep --no-index', 'files --no-index']) : new Set();
-  const cpu = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
+  // the same variant of each build one after the other, in every round
+  const order = Object.keys(variants).sort((a, b) => stem(a).localeCompare(stem(b)));
+  const cpu = Object.fromEntries(order.map((k) => [k, []]));
   for (let i = 0; i < n; i++)
-    for (const [k, fn] of Object.entries(variants)) {
+    for (const k of order) {
       if (slow.has(k)) continue; // minutes each: not run
-      cpu[k].push(fn().cpu);
+      cpu[k].push(variants[k]().cpu);
     }
   const med = Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, v.length ? median(v) : null]));
   const { size } = await import('node:fs').then((fs) => fs.statSync(join(gitdir, 'ctx', 'search', 'index.sqlite')));
   rmSync(dir, { recursive: true, force: true });
-  return { sessions, build: build.cpu, med, indexBytes: size };
+  return { sessions, build: build[''], baselineBuild: build[' (baseline)'], med, indexBytes: size };
 }
+
+const stem = (k) => k.replace(/ \(baseline\)$/, '');
 
 export async function benchSearchIndex({ n = Number(process.env.BENCH_SEARCH_ROUNDS ?? 3) } = {}) {
   if (!existsSync(TIME)) return { markdown: `## Search index\n\nskipped: ${TIME} (Debian package \`time\`) is not installed\n`, summary: null };
@@ -132,6 +152,7 @@ export async function benchSearchIndex({ n = Number(process.env.BENCH_SEARCH_ROU
   const keys = Object.keys(results[0].med);
   out.push(table(['', ...results.map((r) => `${fmtInt(r.sessions)} sessions, ms CPU`)], [
     ['index built (first search)', ...results.map((r) => fmtMs(r.build))],
+    ...(results[0].baselineBuild === undefined ? [] : [['index built (first search) (baseline)', ...results.map((r) => fmtMs(r.baselineBuild))]]),
     ['index file', ...results.map((r) => `${(r.indexBytes / 1024 / 1024).toFixed(1)} MiB`)],
     ...keys.map((k) => [k, ...results.map((r) => (r.med[k] === null ? 'not run (minutes)' : fmtMs(r.med[k])))]),
     ['grep warm / git log -S', ...results.map((r) => fmtRatio(r.med['grep warm'] / r.med['git log --all -S']))],

@@ -15,6 +15,34 @@ describe('fastArgs', () => {
     });
   });
 
+  it('takes ctx grep and ctx files with their options, short ones together as commander reads them, and branches after', () => {
+    expect(fastArgs(['grep', 'needle', '--all'])).toEqual({ command: 'grep', args: ['needle', []], opts: { index: true, all: true }, flags: {} });
+    expect(fastArgs(['grep', '-iwF', 'a.b', 'b1', '--role=tool', '-n', '3', 'b2', '--since', '7d', '--no-index', '--json'])).toEqual({
+      command: 'grep',
+      args: ['a.b', ['b1', 'b2']],
+      opts: { index: false, ignoreCase: true, wordRegexp: true, fixedStrings: true, role: 'tool', n: '3', since: '7d' },
+      flags: { json: true },
+    });
+    expect(fastArgs(['--store=/s', 'files', 'src/a.ts', 'alice/x', '--color', 'always'])).toEqual({ command: 'files', args: ['src/a.ts', ['alice/x']], opts: { index: true }, flags: { store: '/s', color: 'always' } });
+  });
+
+  it.each([
+    [['grep']],
+    [['grep', '--help']],
+    [['grep', 'a', '--role', 'robot']],
+    [['grep', 'a', '-in', '3']],
+    [['grep', 'a', '-n3']],
+    [['grep', 'a', '-x']],
+    [['grep', '--', '-a']],
+    [['grep', 'a', '--since']],
+    [['-i', 'grep', 'a']],
+    [['files', 'a', '-i']],
+    [['files', 'a', '--all']],
+    [['constructor', 'a']],
+  ])('leaves %j to the whole CLI', (argv) => {
+    expect(fastArgs(argv)).toBeNull();
+  });
+
   it.each([
     [['blame']],
     [['blame', 'a', 'b']],
@@ -39,5 +67,9 @@ describe('fastArgs', () => {
     expect([help.code, help.stdout.split('\n')[0]]).toEqual([0, 'Usage: ctx blame [options] <file>']);
     const bad = ctx(store, ['blame', 'a', '--color', 'sometimes']);
     expect([bad.code, bad.stderr]).toEqual([2, "ctx: option '--color <when>' argument 'sometimes' is invalid. Allowed choices are auto, always, never.\n"]);
+    const role = ctx(store, ['grep', 'a', '--role', 'robot']);
+    expect([role.code, role.stderr]).toEqual([2, "ctx: option '--role <role>' argument 'robot' is invalid. Allowed choices are user, assistant, tool.\n"]);
+    const files = ctx(store, ['files', '--help']);
+    expect([files.code, files.stdout.split('\n')[0]]).toEqual([0, 'Usage: ctx files [options] <path> [branch...]']);
   });
 });

@@ -44,7 +44,7 @@ describe('ctx mcp without @modelcontextprotocol/sdk', () => {
 
   it('in the bundle, only the chunks ctx mcp imports name the SDK or zod', () => {
     const dist = join(ROOT, 'dist');
-    for (const entry of ['cli.cjs', 'hook.cjs', 'fast.cjs', 'main.js', 'index.js']) {
+    for (const entry of ['cli.cjs', 'hook.cjs', 'fast.cjs', 'search.cjs', 'main.js', 'index.js']) {
       const files = staticClosure(join(dist, entry));
       expect(mentions(files, '@modelcontextprotocol'), entry).toEqual([]);
       expect(mentions(files, '"zod"'), entry).toEqual([]);

@@ -282,13 +282,59 @@ describe('the search index', { timeout: 600_000 }, () => {
     expect(plain(['files', 'src/auth.ts'])).toEqual(run(['files', 'src/auth.ts'], { CTX_NO_INDEX: '1' }));
     expect(existsSync(index)).toBe(true);
   });
+
+  it('files takes a commit with no later commit from its touch rows, and reads below one that gained a commit; an index of an older schema is rebuilt', () => {
+    const git = (...args: string[]) => execFileSync('git', ['--git-dir', store, ...args], { encoding: 'utf8' }).trim();
+    const sql = (query: string) => execFileSync(process.execPath, ['-e', `const { Database } = require('node-sqlite3-wasm'); const db = new Database(process.argv[1]); const r = db.all(process.argv[2]); process.stdout.write(JSON.stringify(r)); db.close();`, index, query], { encoding: 'utf8' });
+    // a branch's tip that read src/auth.ts, named again by a branch before it: the leaf goes to the first name, as the walk gives it
+    const rows = same(['files', 'src/auth.ts', '--json']).stdout.trim().split('\n').map((l) => JSON.parse(l) as { commit: string; branch: string });
+    const leaf = rows.find((r) => r.commit === `ctx-${tipOf(r.branch)}`)!;
+    expect(leaf).toBeDefined();
+    git('update-ref', 'refs/heads/aa/first', leaf.commit.slice(4));
+    expect(JSON.parse(sql(`SELECT count(*) AS n FROM commits WHERE parent = (SELECT id FROM commits WHERE oid = '${leaf.commit.slice(4)}')`))).toEqual([{ n: 0 }]);
+    const named = same(['files', 'src/auth.ts', '--json']).stdout;
+    expect(named).toContain(`"commit":"${leaf.commit}","branch":"aa/first"`);
+    // a commit after it on aa/first only: read below it, it stays with aa/first (its child carries on its session)
+    checkpoint('aa/first', 'one more on the first');
+    expect(same(['files', 'src/auth.ts', '--json']).stdout).toBe(named);
+    checkpoint(leaf.branch, 'one more on its own branch');
+    same(['files', 'src/auth.ts', '--json']);
+    same(['files', 'auth.ts', leaf.branch, 'aa/first']);
+    // written by the schema before (no commit ids in touch rows): started afresh, silently
+    sql("UPDATE meta SET v = '4' WHERE k = 'schema'");
+    expect(same(['files', 'src/auth.ts'])).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(sql("SELECT v FROM meta WHERE k = 'schema'"))).toEqual([{ v: '5' }]);
+    git('update-ref', '-d', 'refs/heads/aa/first');
+  });
+
+  it("loads node's own modules a search uses before SQLite's V8 flag, warm and after a new commit", () => {
+    // after any V8 flag node compiles its built-in modules without their code cache: what loads after it is listed on stderr
+    const probe = join(dir, 'after-flag.cjs');
+    writeFileSync(
+      probe,
+      `const v8 = require('v8'); const set = v8.setFlagsFromString; let at = -1;
+v8.setFlagsFromString = (f) => { if (at < 0) at = process.moduleLoadList.length; return set(f); };
+process.on('exit', () => { if (at >= 0) process.stderr.write('after the flag: ' + JSON.stringify(process.moduleLoadList.slice(at).filter((m) => m.startsWith('NativeModule '))) + '\\n'); });\n`,
+    );
+    const probed = (args: string[]) => run(args, { NODE_OPTIONS: `--require ${probe}` });
+    checkpoint('alice/auth', 'a persimmon');
+    for (const args of [['grep', 'persimmon', '--all'], ['files', 'src/auth.ts']]) {
+      probed(args);
+      const warm = probed(args);
+      expect([warm.code, warm.stderr]).toEqual([0, 'after the flag: []\n']);
+      checkpoint('alice/auth', `another persimmon, for ${args[0]}`);
+      const after = probed(args);
+      expect([after.code, after.stderr]).toEqual([0, 'after the flag: []\n']);
+    }
+  });
 });
 
 describe('the SQLite package', () => {
-  it('is loaded from node_modules by the one chunk that opens the index: never by --version, a hook or blame', () => {
+  it('is loaded from node_modules by the one chunk that opens the index and by the grep and files bundle: never by --version, a hook or blame', () => {
     const dist = join(ROOT, 'dist');
-    const holding = [...['cli.cjs', 'main.js', 'fast.cjs', 'hook.cjs', 'index.js'], ...readdirSync(join(dist, 'chunks')).filter((f) => f.endsWith('.js')).map((f) => `chunks/${f}`)].filter((f) => readFileSync(join(dist, f), 'utf8').includes("'node-sqlite3-wasm'") || readFileSync(join(dist, f), 'utf8').includes('"node-sqlite3-wasm"'));
-    expect(holding).toHaveLength(1);
-    expect(holding[0]).toMatch(/^chunks\/search-index-[0-9A-Z]+\.js$/);
+    const holding = [...['cli.cjs', 'main.js', 'fast.cjs', 'hook.cjs', 'search.cjs', 'index.js'], ...readdirSync(join(dist, 'chunks')).filter((f) => f.endsWith('.js')).map((f) => `chunks/${f}`)].filter((f) => readFileSync(join(dist, f), 'utf8').includes("'node-sqlite3-wasm'") || readFileSync(join(dist, f), 'utf8').includes('"node-sqlite3-wasm"'));
+    expect(holding).toHaveLength(2);
+    expect(holding[0]).toBe('search.cjs');
+    expect(holding[1]).toMatch(/^chunks\/search-index-[0-9A-Z]+\.js$/);
   });
 });

@@ -1,5 +1,6 @@
-// dist/hook.cjs (`ctx hook …`, the capture code) and dist/fast.cjs (`ctx blame FILE`), each one CommonJS
-// file compiled through vm.Script with V8's code cache (dist/hook.cache, dist/fast.cache), made at build
+// dist/hook.cjs (`ctx hook …`, the capture code), dist/fast.cjs (`ctx blame FILE`) and dist/search.cjs
+// (`ctx grep`, `ctx files`), each one CommonJS file compiled through vm.Script with V8's code cache
+// (dist/hook.cache, dist/fast.cache, dist/search.cache), made at build
 // time by running them (build-hook-cache.mjs): the process then neither parses the bundle nor compiles
 // the functions it runs (docs/performance.md). node 20 has no code cache for ES modules; a cache another
 // node (or V8 flag set) made is rejected by V8, and the file is compiled as without one.
@@ -8,11 +9,13 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
 import type { runFast } from './fast.js';
+import type { runSearch } from './fast-search.js';
 import type { runCheckpointArgs, runHookArgs } from './hook.js';
 
 export interface Bundles {
   hook: { runHookArgs: typeof runHookArgs; runCheckpointArgs: typeof runCheckpointArgs };
   fast: { runFast: typeof runFast };
+  search: { runSearch: typeof runSearch };
 }
 
 /** dist/`name`.cjs in `dir` (dist/), run; `script` makes a new cache (createCachedData) after a run. */

@@ -1,7 +1,8 @@
 // The `ctx` binary's first module (dist/cli.cjs, bundled alone, CommonJS: node starts no ES module
 // loader for it, so a hook's start costs what `node -e 0` does): `--version` answered here, a hook and
 // the plain `checkpoint -b B --format F FILE` handed to dist/hook.cjs (one file: the capture code and
-// nothing else), `ctx blame FILE` to dist/fast.cjs (the command without commander, one file too), both
+// nothing else), `ctx blame FILE` to dist/fast.cjs and `ctx grep`, `ctx files` to dist/search.cjs (the
+// commands without commander, one file each), all
 // loaded with V8's code cache (bundle-load.ts), every other command to the whole CLI (main.ts). Module
 // loading is most of a hook's cost, so this file imports nothing else.
 import { VERSION } from '../core/version.js';
@@ -21,7 +22,8 @@ async function start(argv: string[]): Promise<void> {
   const fast = hook || cp ? null : fastArgs(argv);
   if (hook) process.exitCode = await dist().runHookArgs(hook);
   else if (cp) process.exitCode = await dist().runCheckpointArgs(cp);
-  else if (fast) process.exitCode = await loadBundle(__dirname, 'fast').exports.runFast(fast);
+  else if (fast?.command === 'blame') process.exitCode = await loadBundle(__dirname, 'fast').exports.runFast(fast);
+  else if (fast) process.exitCode = await loadBundle(__dirname, 'search').exports.runSearch(fast);
   else await import('./main.js');
 }
 

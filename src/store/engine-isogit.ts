@@ -1,15 +1,18 @@
 // The in-process engine: isomorphic-git over node:fs. Always available; slow in bulk.
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import type { CommitSpec, Engine, GitObject, ObjectType, TreeFile } from './engine.js';
 import { groupTreeFiles, serializeCommit } from './tree-layout.js';
 import { walkFirstParents } from './objects.js';
 import { UnreadableObject } from './damage.js';
 
-// isomorphic-git is loaded on first use, so the git engine and `ctx --version` never pay for it.
+// isomorphic-git is loaded on first use, so the git engine and `ctx --version` never pay for it; by
+// require, not import(): the one-file bundles run through vm.Script with a code cache, where node 20
+// has no dynamic import (bundle-load.ts).
 type IsoGit = typeof import('isomorphic-git').default;
 let isogit: Promise<IsoGit> | null = null;
-export const loadIsogit = () => (isogit ??= import('isomorphic-git').then((m) => m.default));
+export const loadIsogit = () => (isogit ??= Promise.resolve().then(() => (createRequire(import.meta.url)('isomorphic-git') as typeof import('isomorphic-git')).default));
 
 // Errors isomorphic-git throws where native git would answer "missing".
 const MISSING_CODES = new Set(['NotFoundError', 'ObjectTypeError', 'InvalidFilepathError']);

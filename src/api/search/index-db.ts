@@ -13,16 +13,16 @@ import { CtxError } from '../../errors/index.js';
 import { derivedDir } from '../../store/derived.js';
 
 /** Bumped when the tables or what goes in them change: an index of another schema or ctx version is rebuilt. */
-const SCHEMA = '4';
+const SCHEMA = '5';
 
 const TABLES = `
 CREATE TABLE meta(k TEXT PRIMARY KEY, v TEXT NOT NULL);
 CREATE TABLE commits(id INTEGER PRIMARY KEY, oid TEXT NOT NULL UNIQUE, parent INTEGER, gen INTEGER NOT NULL, session TEXT);
 CREATE INDEX commits_parent ON commits(parent);
 CREATE VIRTUAL TABLE texts USING fts5(body, tokenize = "trigram");
-CREATE TABLE touches(commit_id INTEGER NOT NULL, entry INTEGER NOT NULL, name TEXT NOT NULL, path TEXT NOT NULL, tool TEXT NOT NULL, action TEXT NOT NULL, at TEXT NOT NULL, session TEXT NOT NULL);
+CREATE TABLE touches(commit_id INTEGER NOT NULL, entry INTEGER NOT NULL, name TEXT NOT NULL, path TEXT NOT NULL, tool TEXT NOT NULL, action TEXT NOT NULL, at TEXT NOT NULL, session TEXT NOT NULL, oid TEXT NOT NULL, gen INTEGER NOT NULL);
 CREATE INDEX touches_commit ON touches(commit_id);
-CREATE INDEX touches_name ON touches(name, commit_id, entry, path, tool, action, at, session);
+CREATE INDEX touches_name ON touches(name, commit_id, entry, path, tool, action, at, session, oid, gen);
 CREATE TABLE refs(name TEXT PRIMARY KEY, commit_id INTEGER NOT NULL);
 CREATE INDEX refs_commit ON refs(commit_id, name);
 `;
@@ -64,7 +64,7 @@ export function dropIndex(gitdir: string): boolean {
  * lock (the caller searches without it). A file of another schema or version, or one SQLite cannot
  * read, is deleted and started afresh (`note` says so in one line). A link in its place is refused.
  */
-export function openIndex(gitdir: string, note: (text: string) => void, o: { fresh?: boolean } = {}): IndexFile | null {
+export function openIndex(gitdir: string, note: (text: string) => void, o: { fresh?: boolean; preload?: readonly string[] } = {}): IndexFile | null {
   const path = indexPath(gitdir);
   for (const p of besides(path)) refuseLink(p);
   const unlock = lock(ourLock(path));
@@ -72,7 +72,7 @@ export function openIndex(gitdir: string, note: (text: string) => void, o: { fre
   try {
     // ours is held: a lock SQLite left was left by a process that died in a write
     rmSync(`${path}.lock`, { recursive: true, force: true });
-    const { Database } = loadSqlite();
+    const { Database } = loadSqlite(o.preload ?? []);
     let db: Database | undefined;
     try {
       // `fresh`: started afresh under the lock (ctx index rebuild)
@@ -125,7 +125,7 @@ function current(db: Database): boolean {
 
 function create(path: string): Database {
   for (const p of besides(path)) rmSync(p, { force: true });
-  const { Database } = loadSqlite();
+  const { Database } = loadSqlite([]);
   const db = new Database(path);
   // large pages: a search's few thousand rows spread over the file are read in a few hundred calls through the WebAssembly file layer, not thousands
   db.exec('PRAGMA page_size = 65536');
@@ -163,12 +163,19 @@ function stale(file: string): boolean {
   }
 }
 
-/** The package, loaded when an index is opened (it compiles its WebAssembly on load): never by the hook or `--version`. */
-function loadSqlite(): typeof import('node-sqlite3-wasm') {
+/**
+ * The package, loaded when an index is opened (it compiles its WebAssembly on load): never by the hook
+ * or `--version`. `preload`: node's own modules the caller uses afterwards, loaded first.
+ */
+function loadSqlite(preload: readonly string[]): typeof import('node-sqlite3-wasm') {
+  const require = createRequire(import.meta.url);
+  // once a V8 flag is set, node compiles its own modules without their code cache: child_process (and
+  // the five modules it brings) cost 11-17 ms of CPU after the flag, 5 before it
+  for (const m of preload) require(m);
   // V8's baseline compiler only: a search runs a few queries, and optimising SQLite's WebAssembly
   // in the background cost three times the CPU of the search itself (docs/search.md)
   setFlagsFromString('--liftoff-only');
-  return createRequire(import.meta.url)('node-sqlite3-wasm') as typeof import('node-sqlite3-wasm');
+  return require('node-sqlite3-wasm') as typeof import('node-sqlite3-wasm');
 }
 
 /** An error SQLite raised: the file is damaged, or not a database at all. */

@@ -7,10 +7,19 @@ import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, type BigIntStats } from 'node:fs';
 import { join } from 'node:path';
 
-/** The stamp of the refs (`all`) and of packed-refs alone (`packed`); null when the refs cannot be stamped (a link or a special file where a ref could be: read them the slow way). */
-export function refsStamp(gitdir: string): { all: string; packed: string } | null {
+/**
+ * The stamp of the refs (`all`) and of packed-refs alone (`packed`), and the latest change time among
+ * those files and their directories (`newest`, ns); null when the refs cannot be stamped (a link or a
+ * special file where a ref could be: read them the slow way).
+ */
+export function refsStamp(gitdir: string): { all: string; packed: string; newest: bigint } | null {
   const h = createHash('sha256');
-  const stat = (rel: string): BigIntStats | undefined => lstatSync(join(gitdir, rel), { bigint: true, throwIfNoEntry: false });
+  let newest = 0n;
+  const stat = (rel: string): BigIntStats | undefined => {
+    const st = lstatSync(join(gitdir, rel), { bigint: true, throwIfNoEntry: false });
+    if (st && st.ctimeNs > newest) newest = st.ctimeNs;
+    return st;
+  };
   const text = (rel: string, st: BigIntStats) => `${rel} ${st.ino} ${st.size} ${st.mtimeNs} ${st.ctimeNs}\n`;
   const line = (rel: string, st: BigIntStats) => h.update(text(rel, st));
   const packed = stat('packed-refs');
@@ -41,5 +50,5 @@ export function refsStamp(gitdir: string): { all: string; packed: string } | nul
     if (st && !st.isDirectory()) return null;
   }
   if (!walk('refs/heads') || !walk('refs/remotes')) return null;
-  return { all: h.digest('hex'), packed: packed ? text('packed-refs', packed) : 'none' };
+  return { all: h.digest('hex'), packed: packed ? text('packed-refs', packed) : 'none', newest };
 }

@@ -37,7 +37,8 @@ export type Searched = readonly [string, string][] | 'heads' | 'all';
  * (busy, disabled, a tip it does not hold, a damaged ref, found damaged).
  */
 export async function indexedCandidates(ctx: RepoContext, searched: Searched, q: IndexQuery): Promise<Candidate[] | null> {
-  return withIndex(ctx, async (db, exact) => {
+  // its candidates are read from the store: by git when they are packed
+  return withIndex(ctx, true, async (db, exact) => {
     // every branch: the index's own copy of the refs, which only an exact one may stand for
     if (typeof searched === 'string' && !exact) return null;
     const listed = listed_(db, searched, q);
@@ -76,12 +77,17 @@ export interface IndexedTouch {
  * order. Null when the index cannot answer, as `indexedCandidates`.
  */
 export async function indexedTouches(ctx: RepoContext, searched: Searched, name: string): Promise<IndexedTouch[] | null> {
-  return withIndex(ctx, async (db, exact) => {
+  return withIndex(ctx, false, async (db, exact) => {
     if (typeof searched === 'string' && !exact) return null;
     if (!tipsHeld(db, searched)) return null;
     // from the index on names alone (it holds every column), then in the order they were written: the calls' order in their commits
-    const rows = jsonRows<[number, number, number, string, string, TouchAction, string, string]>(db, 'rowid, commit_id, entry, path, tool, action, at, session', 'FROM touches WHERE name = ?', [name]).sort((a, b) => a[0] - b[0]);
-    const at = new Map(owned(db, searched, [...new Set(rows.map((r) => r[1]))], false).map((l) => [l.id, l]));
+    const rows = jsonRows<[number, number, number, string, string, TouchAction, string, string, string, number]>(db, 'rowid, commit_id, entry, path, tool, action, at, session, oid, gen', 'FROM touches WHERE name = ?', [name]).sort((a, b) => a[0] - b[0]);
+    // a commit with no child is its own chain's tip or on none: the commits table is read only below those with later commits
+    const ids = [...new Set(rows.map((r) => r[1]))];
+    const later = new Set(jsonRows<[number]>(db, 'value', 'FROM json_each(?) WHERE EXISTS (SELECT 1 FROM commits WHERE parent = value)', [JSON.stringify(ids)]).map((r) => r[0]));
+    const leaves = new Map<number, Row>();
+    for (const r of rows) if (!later.has(r[1])) leaves.set(r[1], { id: r[1], oid: r[8], parent: null, gen: r[9], session: null, parent_oid: null });
+    const at = new Map(owned(db, searched, [...later], false, [...leaves.values()]).map((l) => [l.id, l]));
     return rows.flatMap(([, id, entry, path, tool, action, when, session]) => {
       const l = at.get(id);
       return l ? [{ oid: l.oid, branch: l.branch, entry, path, tool, action, at: when, session }] : [];
@@ -108,11 +114,11 @@ export async function indexStatus(ctx: RepoContext, o: { rebuild?: boolean } = {
   const path = indexPath(ctx.gitdir);
   const none = { path, exists: false, current: false, commits: 0, refs: 0, bytes: 0 };
   if (!o.rebuild && !existsSync(path)) return none;
-  const f = openIndex(ctx.gitdir, (t) => ctx.warn(t), { fresh: o.rebuild });
+  const f = openIndex(ctx.gitdir, (t) => ctx.warn(t), { fresh: o.rebuild, preload: o.rebuild ? CATCH_UP_MODULES : [] });
   if (!f) throw new ConflictError('the search index is in use by another ctx process: try again when it is done');
   try {
     const stamp = refsStamp(ctx.gitdir);
-    const current = o.rebuild ? await catchUp(ctx, f.db) : stamp !== null && metaOf(f.db, 'stamp') === stamp.all;
+    const current = o.rebuild ? await catchUp(ctx, f.db, stamp) : stamp !== null && metaOf(f.db, 'stamp') === stamp.all;
     const count = (table: string) => Number((f.db.get(`SELECT count(*) AS n FROM ${table}`) as { n: number }).n);
     return { path, exists: true, current, commits: count('commits'), refs: count('refs'), bytes: statSync(path).size };
   } finally {
@@ -127,7 +133,7 @@ export async function indexStatus(ctx: RepoContext, o: { rebuild?: boolean } = {
  */
 export async function pruneIndex(ctx: RepoContext): Promise<number> {
   if (!ctx.searchIndex || !existsSync(indexPath(ctx.gitdir))) return 0;
-  return (await withIndex(ctx, async (db, exact) => (exact ? dropUnreached(db) : null))) ?? 0;
+  return (await withIndex(ctx, true, async (db, exact) => (exact ? dropUnreached(db) : null))) ?? 0;
 }
 
 async function dropUnreached(db: Database): Promise<number> {
@@ -153,12 +159,23 @@ const metaOf = (db: Database, k: string) => (db.get('SELECT v FROM meta WHERE k 
 
 class IndexDamage extends Error {}
 
-async function withIndex<T>(ctx: RepoContext, use: (db: Database, exact: boolean) => Promise<T | null>): Promise<T | null> {
-  const f = openIndex(ctx.gitdir, (t) => ctx.warn(t));
+/** What a catch-up loads of node's own: git's processes, and its output read back from a file. */
+const CATCH_UP_MODULES = ['node:child_process', 'node:fs/promises'];
+
+/**
+ * `use` run on the index brought up to date with the refs; `git`: the caller runs git afterwards, as a
+ * catch-up does (index-db.ts `loadSqlite`), likely when a ref file changed after the index was last written.
+ */
+async function withIndex<T>(ctx: RepoContext, git: boolean, use: (db: Database, exact: boolean) => Promise<T | null>): Promise<T | null> {
+  // stamped before the refs are read: a ref that moves in between makes the next stamp differ
+  const stamp = refsStamp(ctx.gitdir);
+  const written = statSync(indexPath(ctx.gitdir), { bigint: true, throwIfNoEntry: false })?.mtimeNs ?? -1n;
+  const behind = stamp === null || stamp.newest >= written;
+  const f = openIndex(ctx.gitdir, (t) => ctx.warn(t), { preload: behind ? CATCH_UP_MODULES : git ? ['node:child_process'] : [] });
   if (!f) return null;
   let broken: Error | null = null;
   try {
-    return await use(f.db, await catchUp(ctx, f.db));
+    return await use(f.db, await catchUp(ctx, f.db, stamp));
   } catch (e) {
     if (!(e instanceof IndexDamage) && !isSqliteError(e)) throw e;
     broken = e as Error;
@@ -178,9 +195,7 @@ async function withIndex<T>(ctx: RepoContext, use: (db: Database, exact: boolean
  * to date. True when that copy is exact: the refs are as the index last read them (the same stamp,
  * nothing listed), or they were just read with no damaged ref and every tip held.
  */
-async function catchUp(ctx: RepoContext, db: Database): Promise<boolean> {
-  // stamped before the refs are read: a ref that moves in between makes the next stamp differ
-  const stamp = refsStamp(ctx.gitdir);
+async function catchUp(ctx: RepoContext, db: Database, stamp: ReturnType<typeof refsStamp>): Promise<boolean> {
   const meta = new Map((db.all("SELECT k, v FROM meta WHERE k IN ('tips', 'id', 'stamp', 'hint', 'whole', 'packed', 'loose')") as { k: string; v: string }[]).map((r) => [r.k, r.v]));
   if (stamp !== null && meta.get('stamp') === stamp.all) return true;
   if (stamp !== null && meta.get('packed') === stamp.packed && (await looseCatchUp(ctx, db, stamp.all, meta.get('loose')))) return true;
@@ -370,7 +385,7 @@ async function addCommits(ctx: RepoContext, db: Database, commits: NewCommit[], 
   const ids = new Map<string, number>();
   const put = db.prepare('INSERT INTO commits(oid, parent, gen, session) VALUES (?, ?, ?, ?)');
   const text = db.prepare('INSERT INTO texts(rowid, body) VALUES (?, ?)');
-  const touch = db.prepare('INSERT INTO touches(commit_id, entry, name, path, tool, action, at, session) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+  const touch = db.prepare('INSERT INTO touches(commit_id, entry, name, path, tool, action, at, session, oid, gen) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
   const tools = await toolReader();
   try {
     // a slice at a time, parents first: a whole store's commits are not held in memory at once
@@ -400,7 +415,7 @@ async function addCommits(ctx: RepoContext, db: Database, commits: NewCommit[], 
             for (const e of tools.effects(c.meta!.format, b)) {
               const name = components(e.path).at(-1);
               // what `files` reports of it, kept only where its walk would look (the name in the artifact's bytes)
-              if (name !== undefined && fileNamed(name)(c.bytes)) touch.run([id, entry, name, e.path, b.name, e.action, m.timestamp ?? c.meta!.created_at, c.meta!.session_id]);
+              if (name !== undefined && fileNamed(name)(c.bytes)) touch.run([id, entry, name, e.path, b.name, e.action, m.timestamp ?? c.meta!.created_at, c.meta!.session_id, c.oid, gen.get(c.oid)!]);
             }
           }
         }
@@ -461,20 +476,24 @@ function tipsHeld(db: Database, searched: Searched): boolean {
  * The commits `ids` on the chains searched, in the chain walk's order: branch by branch in search
  * order, newest first, each on the branch that wrote it (scan.ts `writers`); those no tip searched
  * holds left out. Every branch (`heads`, `all`) comes from the index's exact copy of the refs, only
- * those whose tips sit at or after one of `ids`.
+ * those whose tips sit at or after one of `ids`. `leaves`: more such commits, known to have no child
+ * (no row of the commits table is read for them).
  */
-function owned(db: Database, searched: Searched, ids: readonly number[], parents = true): Listed[] {
-  if (ids.length === 0) return [];
+function owned(db: Database, searched: Searched, ids: readonly number[], parents = true, leaves: readonly Row[] = []): Listed[] {
+  if (ids.length === 0 && leaves.length === 0) return [];
   // the candidates and every commit after them: where the tips are, and which chains hold each (`parents`: with their parents' ids)
-  const rows = jsonRows<[number, string, number | null, number, string | null, string | null]>(
+  const below = ids.length === 0 ? [] : jsonRows<[number, string, number | null, number, string | null, string | null]>(
     db,
     `c.id, c.oid, c.parent, c.gen, c.session, ${parents ? 'p.oid' : 'NULL'}`,
     `FROM d JOIN commits c ON c.id = d.id ${parents ? 'LEFT JOIN commits p ON p.id = c.parent' : ''}`,
     [JSON.stringify(ids)],
     'WITH RECURSIVE d(id) AS (SELECT value FROM json_each(?) UNION SELECT c.id FROM commits c JOIN d ON c.parent = d.id)',
   ).map(([id, oid, parent, gen, session, parent_oid]): Row => ({ id, oid, parent, gen, session, parent_oid }));
+  // a leaf after another candidate is among `below` already, read from the commits table
+  const held = new Set(below.map((r) => r.id));
+  const rows = [...below, ...leaves.filter((r) => !held.has(r.id))];
   const tips = typeof searched === 'string' ? refsAt(db, rows, searched === 'all') : searched;
-  return ordered(tips, rows, new Set(ids));
+  return ordered(tips, rows, new Set([...ids, ...leaves.map((r) => r.id)]));
 }
 
 /** The branches (name → tip, by name) of the index's copy of the refs whose tips are among `rows`, as `searchedTips` names them. */
