@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from './test/sequencer.js';
 
 // Every node the tests start (ctx, the agent CLIs, the workers) would parse this CA bundle first:
 // ~70 ms of CPU each where the machine names one. Nothing in the tests speaks TLS (every server is
@@ -14,5 +15,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // two cores: tests spawn git and node processes of their own
     maxWorkers: 2,
+    // the longest files first (test/durations.ts): with vitest's cache empty, as in CI, it would go by file size
+    sequence: { sequencer: LongestFirst },
   },
 });
