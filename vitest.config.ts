@@ -11,6 +11,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     // says why the corpus tests were skipped when ../shared/corpus is missing
     globalSetup: ['test/corpus-note.ts'],
+    // toEqual on byte arrays compares bytes, not element by element (test/bytes-equal.ts)
+    setupFiles: ['test/bytes-equal.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // two cores: tests spawn git and node processes of their own
