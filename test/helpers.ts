@@ -141,12 +141,9 @@ export function corpusFiles(dir: string, ext = '.jsonl'): string[] {
     .map((f) => join(CORPUS, dir, f));
 }
 
+/** A new store (DIR/.ctx in a tempDir()): a copy of the one `ctx init` wrote once per test file (it writes the same few files each time). */
 export function newStore(): string {
-  const dir = tempDir();
-  const store = join(dir, '.ctx');
-  const r = ctx(store, ['init', store]);
-  if (r.code !== 0) throw new Error(r.stderr);
-  return store;
+  return emptyStore();
 }
 
 const templates: string[] = [];
@@ -175,6 +172,8 @@ export function storeLike(build: (store: string) => void): () => string {
     return copy;
   };
 }
+
+const emptyStore = storeLike(() => {});
 
 /**
  * `bash -c SCRIPT` with ctx at hand as `"$NODE" "$CTX_BIN"`, the store in CTX_STORE and `env` as the
