@@ -73,14 +73,17 @@ export function codexSandbox(mock: MockOpenAI, extraEnv: Record<string, string> 
   };
 }
 
-/** Polls `check` until it holds (a notify program runs after Codex exits) or fails after `ms`. */
+/**
+ * Polls `check` until it holds (a notify program runs after Codex exits) or fails after `ms`: every
+ * 100 ms at first, then less often, up to every second (a check may start a ctx, whose CPU the capture it waits for needs).
+ */
 export async function eventually<T>(check: () => T | undefined | false, ms = 20_000): Promise<T> {
   const end = Date.now() + ms;
-  for (;;) {
+  for (let polls = 0; ; polls++) {
     const v = check();
     if (v) return v;
     if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, Math.min(100 + 50 * polls, 1000)));
   }
 }
 

@@ -1,22 +1,38 @@
 // Every Claude Code transcript of the corpus imports and comes back byte for byte, on both engines.
-import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
-import { expect, it } from 'vitest';
-import { ENGINES, corpusFiles, ctx, describeCorpus, fsck, git, newStore } from './helpers.js';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { ENGINES, corpusFiles, ctx, describeCorpus, fsck, git, newStore, type Run } from './helpers.js';
 
 const files = corpusFiles('claude-code').filter((f) => readFileSync(f).length > 0);
 const RANDLEE = files.find((f) => basename(f).startsWith('randlee__claude-history__simple-967e501d-session'))!;
 const ENV = { CTX_PRINCIPAL: 'corpus', CTX_MACHINE: 'ci', CTX_NOW: '2026-01-02T03:04:05.678Z' };
 
+// Every transcript imported on an engine (branch corpus/<i>), once per run of this file: the byte-exact
+// test and the engines' comparison read the same stores (tempDir() is emptied after each test).
+const root = mkdtempSync(join(tmpdir(), 'ctx-corpus-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+const imports = new Map<string, { store: string; runs: Run[] }>();
+function importAll(engine: string): { store: string; runs: Run[] } {
+  if (!imports.has(engine)) {
+    mkdirSync(join(root, engine));
+    const store = join(root, engine, '.ctx');
+    const init = ctx(store, ['init', store]);
+    if (init.code !== 0) throw new Error(init.stderr);
+    imports.set(engine, { store, runs: files.map((file, i) => ctx(store, ['import', 'claude-code', file, '-b', `corpus/${i}`], { env: { ...ENV, CTX_ENGINE: engine } })) });
+  }
+  return imports.get(engine)!;
+}
+
 describeCorpus.each(ENGINES)('corpus import with the %s engine', (engine) => {
   const env = { ...ENV, CTX_ENGINE: engine };
 
   it('imports every transcript and materializes --stop root byte-identical', () => {
-    const store = newStore();
+    const { store, runs } = importAll(engine);
     for (const [i, file] of files.entries()) {
-      const imported = ctx(store, ['import', 'claude-code', file, '-b', `corpus/${i}`], { env });
-      expect(imported.stderr).toBe('');
-      expect(imported.code).toBe(0);
+      expect(runs[i].stderr).toBe('');
+      expect(runs[i].code).toBe(0);
       const root = ctx(store, ['materialize', `corpus/${i}`, '--stop', 'root'], { env });
       expect(root.code).toBe(0);
       expect(root.bytes.equals(readFileSync(file))).toBe(true);
@@ -59,11 +75,8 @@ describeCorpus.each(ENGINES)('corpus import with the %s engine', (engine) => {
 describeCorpus('the two engines', () => {
   it('write identical commit ids for every corpus transcript', () => {
     const tips = ENGINES.map((engine) => {
-      const store = newStore();
-      return files.map((file, i) => {
-        ctx(store, ['import', 'claude-code', file, '-b', `c/${i}`], { env: { ...ENV, CTX_ENGINE: engine } });
-        return git(store, ['rev-parse', `c/${i}`]).trim();
-      });
+      const { store } = importAll(engine);
+      return files.map((_, i) => git(store, ['rev-parse', `corpus/${i}`]).trim());
     });
     expect(tips[0]).toHaveLength(files.length);
     expect(tips[1]).toEqual(tips[0]);

@@ -2,11 +2,10 @@
 // (the ref, the commit, packed-refs) in one line, exit 5, on both engines; never `internal error`,
 // never wrong data. What the damage does not touch still reads; listings (branch, log --all) go
 // around a damaged ref with a warning, as git's "ignoring broken ref".
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { readFileSync, readdirSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
-import { ENGINES, ctx, git, tempDir } from './helpers.js';
+import { ENGINES, ctx, git, storeLike } from './helpers.js';
 import { RepoContext } from '../src/api/repo/repo-context.js';
 import { branchList } from '../src/api/read/read.js';
 
@@ -14,24 +13,11 @@ const ENV = { CTX_PRINCIPAL: 'alice', CTX_MACHINE: 'box', CTX_NOW: '2026-01-02T0
 const line = (text: string) => `{"type":"user","message":{"role":"user","content":"${text}"}}\n`;
 
 /** main: three commits, annotated at its tip; ok: one commit of its own. Built once (ids are fixed), copied per test. */
-let template: string;
-let templateDir: string;
-beforeAll(() => {
-  // a directory of its own: tempDir()'s are removed after each test
-  templateDir = mkdtempSync(join(tmpdir(), 'ctx-corrupt-'));
-  template = join(templateDir, '.ctx');
-  expect(ctx(template, ['init', template]).code).toBe(0);
+const store = storeLike((template) => {
   for (const text of ['one', 'two', 'three']) expect(ctx(template, ['checkpoint', '-b', 'main', '--format', 'claude-code-v1', '-'], { input: line(text), env: ENV }).code).toBe(0);
   expect(ctx(template, ['checkpoint', '-b', 'ok', '--format', 'claude-code-v1', '-'], { input: line('ok'), env: ENV }).code).toBe(0);
   expect(ctx(template, ['annotate', 'main', '--summary', 'hello'], { env: ENV }).code).toBe(0);
 });
-afterAll(() => rmSync(templateDir, { recursive: true, force: true }));
-
-function store() {
-  const s = join(tempDir(), '.ctx');
-  cpSync(template, s, { recursive: true });
-  return s;
-}
 
 const oid = (s: string, rev: string) => git(s, ['rev-parse', rev]).trim();
 const short = (s: string, rev: string) => oid(s, rev).slice(0, 12);

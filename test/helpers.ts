@@ -1,9 +1,9 @@
 // Tests run the built CLI (dist/) against real repositories in temp dirs, checked with native git.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { afterEach, describe, it } from 'vitest';
+import { afterAll, afterEach, describe, it } from 'vitest';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 export const CTX = join(ROOT, 'bin', 'ctx');
@@ -141,13 +141,39 @@ export function corpusFiles(dir: string, ext = '.jsonl'): string[] {
     .map((f) => join(CORPUS, dir, f));
 }
 
+/** A new store (DIR/.ctx in a tempDir()): a copy of the one `ctx init` wrote once per test file (it writes the same few files each time). */
 export function newStore(): string {
-  const dir = tempDir();
-  const store = join(dir, '.ctx');
-  const r = ctx(store, ['init', store]);
-  if (r.code !== 0) throw new Error(r.stderr);
-  return store;
+  return emptyStore();
 }
+
+const templates: string[] = [];
+afterAll(() => {
+  while (templates.length) rmSync(templates.pop()!, { recursive: true, force: true });
+});
+
+/**
+ * New stores that all start as `build` leaves a new store: built once per test file (on first use, in a
+ * directory of its own, since tempDir()'s are emptied after each test), then copied for each call.
+ */
+export function storeLike(build: (store: string) => void): () => string {
+  let template: string | undefined;
+  return () => {
+    if (template === undefined) {
+      const dir = mkdtempSync(join(tmpdir(), 'ctx-template-'));
+      templates.push(dir);
+      const store = join(dir, '.ctx');
+      const r = ctx(store, ['init', store]);
+      if (r.code !== 0) throw new Error(r.stderr);
+      build(store);
+      template = store;
+    }
+    const copy = join(tempDir(), '.ctx');
+    cpSync(template, copy, { recursive: true });
+    return copy;
+  };
+}
+
+const emptyStore = storeLike(() => {});
 
 /**
  * `bash -c SCRIPT` with ctx at hand as `"$NODE" "$CTX_BIN"`, the store in CTX_STORE and `env` as the

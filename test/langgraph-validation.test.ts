@@ -6,7 +6,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deltaChannelHistoryTests, specTest, type CheckpointSaverTestInitializer } from '@langchain/langgraph-checkpoint-validation';
-import { CtxSaver } from '../dist/langgraph.js';
+// @ts-expect-error the bundle is JavaScript: typed below by the sources it is built from
+import * as built from '../dist/langgraph.js';
+import type * as Sources from '../src/adapters/langgraph/index.js';
+
+const { CtxSaver } = built as typeof Sources;
+type CtxSaver = Sources.CtxSaver;
 
 // the suites call vitest's functions as globals
 Object.assign(globalThis, { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it });

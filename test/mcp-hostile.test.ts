@@ -13,6 +13,12 @@ import { call, mcpClient } from './mcp-kit.js';
 
 const { CTX_SESSION: _, ...ENV } = FIND_ENV as Record<string, string>;
 const AUTH_TIP = 'ctx-d1c631f8b6e497e8eac524d6ed0abc12180dcaca';
+/** The one text content of a resource ctx serves (JSON, never a blob). */
+function textOf(r: { contents: ({ text: string } | { blob: string })[] }): string {
+  const [c] = r.contents;
+  if (!('text' in c)) throw new Error(`a blob, not text: ${JSON.stringify(r.contents)}`);
+  return c.text;
+}
 const invalid = (tool: string, rest: string) => `MCP error -32602: Input validation error: Invalid arguments for tool ${tool}: ${rest}`;
 
 describe('ctx mcp: hostile arguments', () => {
@@ -103,12 +109,12 @@ describe('ctx mcp: hostile arguments', () => {
     expect(resources.filter((r) => r.uri.startsWith('ctx://branch/')).map((r) => r.uri)).toEqual(['ctx://branch/alice%2Fauth', 'ctx://branch/alice%2Fauth-fork', 'ctx://branch/alice%2Frename', 'ctx://branch/bob%2Flog', 'ctx://branch/evil%2Flong']);
     expect(resources.find((r) => r.uri === `ctx://commit/${AUTH_TIP}`)).toEqual({ uri: `ctx://commit/${AUTH_TIP}`, name: AUTH_TIP, title: 'Commit', description: 'the tip of alice/auth', mimeType: 'application/json' });
     const branch = await c.readResource({ uri: 'ctx://branch/alice%2Fauth' });
-    const body = JSON.parse(branch.contents[0].text as string);
+    const body = JSON.parse(textOf(branch));
     expect(body).toMatchObject({ v: 1, name: 'alice/auth', id: AUTH_TIP });
     expect(body.commits.map((x: { id: string }) => x.id)[0]).toBe(AUTH_TIP);
     expect(body.commits).toHaveLength(4);
     const commit = await c.readResource({ uri: `ctx://commit/${AUTH_TIP}` });
-    expect(JSON.parse(commit.contents[0].text as string)).toEqual(JSON.parse(ctx(store, ['show', AUTH_TIP, '--json'], { env: FIND_ENV }).stdout));
+    expect(JSON.parse(textOf(commit))).toEqual(JSON.parse(ctx(store, ['show', AUTH_TIP, '--json'], { env: FIND_ENV }).stdout));
     await expect(c.readResource({ uri: 'ctx://commit/..%2F..%2Fetc%2Fpasswd' })).rejects.toThrow(`MCP error -32603: not a commit or branch name: '../../etc/passwd' (contains "..")`);
     await withLink(() => expect(c.readResource({ uri: 'ctx://branch/link' })).rejects.toThrow('MCP error -32603: refs/heads/link: is a symbolic link, not a ref file'));
     await expect(c.readResource({ uri: 'ctx://elsewhere/x' })).rejects.toThrow('MCP error -32602: MCP error -32602: Resource ctx://elsewhere/x not found');

@@ -2,10 +2,11 @@
 // import byte-exact as `opencode export` prints them, ctx's plugin captures every turn, a compaction
 // becomes a compaction commit, and `ctx export opencode` writes sessions that `opencode import` and
 // `opencode run -s` resume sending the model what opencode's own resume sends.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, expect, it } from 'vitest';
-import { FIXTURES, ctx, newStore } from './helpers.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURES, ctx, newStore, type Run } from './helpers.js';
 import { agentMissing, describeAgent } from './agent-clis.js';
 import { messagesOf, text, toolCall, type ChatScript } from './mock-chat-api.js';
 import { agentRequests, exportSession, isTitleRequest, newSession, opencode, sandbox, type Sandbox } from './opencode-cli.js';
@@ -33,6 +34,13 @@ async function box(script?: (proj: string) => ChatScript, opts: Parameters<typeo
   return sb;
 }
 
+/** `ctx init` of a store at `store`, outside tempDir() (a shared sandbox's outlives a test). */
+function storeIn(store: string): string {
+  const r = ctx(store, ['init', store]);
+  if (r.code !== 0) throw new Error(r.stderr);
+  return store;
+}
+
 async function run(sb: Sandbox, args: string[]) {
   const r = await opencode(sb, args);
   expect(r.code, r.stderr).toBe(0);
@@ -57,71 +65,91 @@ async function untilCommits(store: string, branch: string, n: number): Promise<v
 }
 
 describeAgent('opencode CLI (real)', agentMissing('opencode'), () => {
-  it('imports a real session byte-exact, a delta per turn; a later export appends only its new turn', async () => {
-    const sb = await box();
-    const store = newStore();
-    const id = await newSession(sb, 'read the notes');
-    const first = await exportSession(sb, id);
-    writeFileSync(join(sb.root, 'one.json'), first);
-    const r1 = ctx(store, ['import', 'opencode', join(sb.root, 'one.json')], { env: ENV });
-    expect(r1.code, r1.stderr).toBe(0);
-    expect(r1.stdout).toContain(`opencode/${id}`);
-    expect(materialized(store, `opencode/${id}`).equals(Buffer.from(first))).toBe(true);
-    expect(commitTypes(store, `opencode/${id}`)).toEqual(['delta']);
+  // Two turns of one session ('read the notes', then 'and again'), run once with ctx's plugin installed:
+  // the plugin's capture (in `hooked`), the imports of each turn's export, and the resume of an
+  // exported copy are each checked on them. The sandbox outlives a test (tempDir() is emptied after each).
+  describe('one session of two turns', () => {
+    let root: string;
+    let sb: Sandbox;
+    let hooked: string;
+    let installed: Run;
+    let id: string;
+    /** `opencode export` after each turn, and the plugin's capture in `hooked` once it has caught up with that turn */
+    const exported: string[] = [];
+    const captured: Uint8Array[] = [];
+    beforeAll(async () => {
+      root = mkdtempSync(join(tmpdir(), 'ctx-opencode-'));
+      let proj = '';
+      sb = await sandbox((body, n) => readThenText(proj)(body, n), { root });
+      proj = sb.proj;
+      hooked = storeIn(join(root, 'hooked'));
+      sb.env = { ...sb.env, CTX_STORE: hooked };
+      installed = ctx(hooked, ['hooks', 'install', 'opencode'], { cwd: sb.proj, env: ENV });
+      if (installed.code !== 0) throw new Error(`ctx hooks install opencode: ${installed.stderr}`);
+      id = await newSession(sb, 'read the notes');
+      for (const [turn, next] of [[1, 'and again'], [2, null]] as const) {
+        await untilCommits(hooked, `opencode/${id}`, turn);
+        captured.push(materialized(hooked, `opencode/${id}`));
+        exported.push(await exportSession(sb, id));
+        if (next) await run(sb, ['run', '-s', id, next]);
+      }
+    }, TEST_TIMEOUT_MS);
+    afterAll(async () => {
+      await sb?.mock.close();
+      if (root) rmSync(root, { recursive: true, force: true });
+    });
 
-    await run(sb, ['run', '-s', id, 'and again']);
-    const second = await exportSession(sb, id);
-    writeFileSync(join(sb.root, 'two.json'), second);
-    const r2 = ctx(store, ['import', 'opencode', join(sb.root, 'two.json')], { env: ENV });
-    expect(r2.code, r2.stderr).toBe(0);
-    expect(commitTypes(store, `opencode/${id}`)).toEqual(['delta', 'delta']);
-    expect(materialized(store, `opencode/${id}`).equals(Buffer.from(second))).toBe(true);
-    // the second turn's commit holds the turn's messages (and any earlier one opencode changed since)
-    const mine = JSON.parse(ctx(store, ['materialize', `opencode/${id}`, '--stop', `opencode/${id}~1`], { env: ENV }).stdout) as { messages: { info: { role: string } }[] };
-    expect(mine.messages[0].info.role).toBe('user');
-  }, TEST_TIMEOUT_MS);
+    it('imports a real session byte-exact, a delta per turn; a later export appends only its new turn', () => {
+      const store = newStore();
+      const [first, second] = exported;
+      writeFileSync(join(sb.root, 'one.json'), first);
+      const r1 = ctx(store, ['import', 'opencode', join(sb.root, 'one.json')], { env: ENV });
+      expect(r1.code, r1.stderr).toBe(0);
+      expect(r1.stdout).toContain(`opencode/${id}`);
+      expect(materialized(store, `opencode/${id}`).equals(Buffer.from(first))).toBe(true);
+      expect(commitTypes(store, `opencode/${id}`)).toEqual(['delta']);
 
-  it('captures every turn through the plugin ctx hooks install opencode writes', async () => {
-    const sb = await box();
-    const store = newStore();
-    sb.env = { ...sb.env, CTX_STORE: store };
-    const inst = ctx(store, ['hooks', 'install', 'opencode'], { cwd: sb.proj, env: ENV });
-    expect(inst.code, inst.stderr).toBe(0);
-    expect(readFileSync(join(sb.proj, '.opencode', 'plugin', 'ctx.js'), 'utf8')).toContain('ctx-plugin v1');
-    const id = await newSession(sb, 'read the notes');
-    await untilCommits(store, `opencode/${id}`, 1);
-    expect(messagesOfDoc(materialized(store, `opencode/${id}`))).toEqual(messagesOfDoc(await exportSession(sb, id)));
-    await run(sb, ['run', '-s', id, 'and again']);
-    await untilCommits(store, `opencode/${id}`, 2);
-    expect(commitTypes(store, `opencode/${id}`)).toEqual(['delta', 'delta']);
-    expect(messagesOfDoc(materialized(store, `opencode/${id}`))).toEqual(messagesOfDoc(await exportSession(sb, id)));
-    const un = ctx(store, ['hooks', 'uninstall', 'opencode'], { cwd: sb.proj, env: ENV });
-    expect(un.code, un.stderr).toBe(0);
-    expect(ctx(store, ['hooks', 'status', 'opencode'], { cwd: sb.proj, env: ENV }).stdout).toBe('session.idle\t-\n');
-  }, TEST_TIMEOUT_MS);
+      writeFileSync(join(sb.root, 'two.json'), second);
+      const r2 = ctx(store, ['import', 'opencode', join(sb.root, 'two.json')], { env: ENV });
+      expect(r2.code, r2.stderr).toBe(0);
+      expect(commitTypes(store, `opencode/${id}`)).toEqual(['delta', 'delta']);
+      expect(materialized(store, `opencode/${id}`).equals(Buffer.from(second))).toBe(true);
+      // the second turn's commit holds the turn's messages (and any earlier one opencode changed since)
+      const mine = JSON.parse(ctx(store, ['materialize', `opencode/${id}`, '--stop', `opencode/${id}~1`], { env: ENV }).stdout) as { messages: { info: { role: string } }[] };
+      expect(mine.messages[0].info.role).toBe('user');
+    });
 
-  it('an exported session resumes sending what opencode sends resuming its own', async () => {
-    const sb = await box();
-    const store = newStore();
-    const id = await newSession(sb, 'read the notes');
-    writeFileSync(join(sb.root, 'one.json'), await exportSession(sb, id));
-    expect(ctx(store, ['import', 'opencode', join(sb.root, 'one.json')], { env: ENV }).code).toBe(0);
-    const e = ctx(store, ['export', 'opencode', `opencode/${id}`, '--dir', sb.root, '--json'], { cwd: sb.proj, env: { ...ENV, HOME: sb.home, XDG_CONFIG_HOME: sb.env.XDG_CONFIG_HOME } });
-    expect(e.code, e.stderr).toBe(0);
-    const { session_id: copy, path } = JSON.parse(e.stdout) as { session_id: string; path: string };
-    expect(path).toBe(join(sb.root, `${copy}.json`));
-    await run(sb, ['import', path]);
+    it('captures every turn through the plugin ctx hooks install opencode writes', () => {
+      expect(readFileSync(join(sb.proj, '.opencode', 'plugin', 'ctx.js'), 'utf8')).toContain('ctx-plugin v1');
+      expect(messagesOfDoc(captured[0])).toEqual(messagesOfDoc(exported[0]));
+      expect(commitTypes(hooked, `opencode/${id}`)).toEqual(['delta', 'delta']);
+      expect(messagesOfDoc(captured[1])).toEqual(messagesOfDoc(exported[1]));
+      const un = ctx(hooked, ['hooks', 'uninstall', 'opencode'], { cwd: sb.proj, env: ENV });
+      expect(un.code, un.stderr).toBe(0);
+      expect(ctx(hooked, ['hooks', 'status', 'opencode'], { cwd: sb.proj, env: ENV }).stdout).toBe('session.idle\t-\n');
+    });
 
-    const before = sb.mock.requests.length;
-    await run(sb, ['run', '-s', id, 'what next']);
-    const own = agentRequests({ ...sb.mock, requests: sb.mock.requests.slice(before) });
-    const mid = sb.mock.requests.length;
-    await run(sb, ['run', '-s', copy, 'what next']);
-    const theirs = agentRequests({ ...sb.mock, requests: sb.mock.requests.slice(mid) });
-    expect(theirs.length).toBe(own.length);
-    expect(theirs.map((r) => r.body.messages)).toEqual(own.map((r) => r.body.messages));
-    expect(theirs.map((r) => r.body.tools)).toEqual(own.map((r) => r.body.tools));
-  }, TEST_TIMEOUT_MS);
+    it('an exported session resumes sending what opencode sends resuming its own', async () => {
+      const store = newStore();
+      writeFileSync(join(sb.root, 'two.json'), exported[1]);
+      expect(ctx(store, ['import', 'opencode', join(sb.root, 'two.json')], { env: ENV }).code).toBe(0);
+      const e = ctx(store, ['export', 'opencode', `opencode/${id}`, '--dir', sb.root, '--json'], { cwd: sb.proj, env: { ...ENV, HOME: sb.home, XDG_CONFIG_HOME: sb.env.XDG_CONFIG_HOME } });
+      expect(e.code, e.stderr).toBe(0);
+      const { session_id: copy, path } = JSON.parse(e.stdout) as { session_id: string; path: string };
+      expect(path).toBe(join(sb.root, `${copy}.json`));
+      await run(sb, ['import', path]);
+
+      const before = sb.mock.requests.length;
+      await run(sb, ['run', '-s', id, 'what next']);
+      const own = agentRequests({ ...sb.mock, requests: sb.mock.requests.slice(before) });
+      const mid = sb.mock.requests.length;
+      await run(sb, ['run', '-s', copy, 'what next']);
+      const theirs = agentRequests({ ...sb.mock, requests: sb.mock.requests.slice(mid) });
+      expect(theirs.length).toBe(own.length);
+      expect(theirs.map((r) => r.body.messages)).toEqual(own.map((r) => r.body.messages));
+      expect(theirs.map((r) => r.body.tools)).toEqual(own.map((r) => r.body.tools));
+    }, TEST_TIMEOUT_MS);
+  });
 
   it('a Claude Code chain resumes in opencode with its tool calls and results paired', async () => {
     const sb = await box(() => () => text('resumed'));

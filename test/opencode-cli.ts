@@ -64,8 +64,9 @@ export function sandboxConfig(home: string, proj: string, baseUrl: string, model
 }
 
 /** A temp HOME whose opencode config names the mock provider, a project with notes.txt, the mock. */
-export async function sandbox(script: ChatScript, opts: { context?: number; promptTokens?: (n: number, body: Record<string, unknown>) => number } = {}): Promise<Sandbox> {
-  const root = tempDir();
+export async function sandbox(script: ChatScript, opts: { context?: number; promptTokens?: (n: number, body: Record<string, unknown>) => number; root?: string } = {}): Promise<Sandbox> {
+  // a sandbox several tests share lives in a root of the caller's: tempDir() is emptied after each test
+  const root = opts.root ?? tempDir();
   const home = join(root, 'home');
   const proj = join(root, 'proj');
   mkdirSync(proj);

@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // a plain .mjs module, shared with bench/resolve.mjs
-import { generateTimeline, linearResolve, prng, SPAN, T0 } from '../bench/timeline-gen.mjs';
+import { generateTimeline, linearResolve, prng, SPAN, T0, type TimelineCommit as Gen } from '../bench/timeline-gen.mjs';
 import { openStore } from '../src/api/library/context-store.js';
 import { parseAt } from '../src/api/capture/resolve.js';
 import { NotFoundError, UsageError } from '../src/errors/index.js';
@@ -14,8 +14,6 @@ import { ctx, FIXED_ENV, FIXTURES, git, tempDir } from './helpers.js';
 // npm test: 10,000 commits (a few seconds); `npm run bench resolve` runs the same check at 100,000
 const COMMITS = Number(process.env.RESOLVE_TEST_COMMITS ?? 10_000);
 const LINE = '{"type":"user","message":{"role":"user","content":"hi"}}\n';
-
-type Gen = { principal: string; t: number; depth: number; oid: string; branch: string };
 
 /** 1,000 random (principal, time) questions, some before anything and some after everything. */
 function questions(n: number, principals: number): { principal: string; t: number }[] {

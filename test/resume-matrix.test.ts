@@ -80,7 +80,7 @@ function expectResumed(rows: Row[], turn: Row[]): void {
   if (call.id !== undefined && rows[c].id !== undefined) expect(rows[c].id).toBe(call.id);
   // and nothing else: the source runtime's own system prompt, permissions, environment or session
   // context is not conversation (the target adds its own, which its driver leaves out)
-  expect(rows.map(strip), JSON.stringify(rows)).toEqual([prompt, call, result, { role: 'assistant', kind: 'text', text: SCRIPT.answer }, { role: 'user', kind: 'text', text: SCRIPT.next }].map(strip));
+  expect(rows.map(strip), JSON.stringify(rows)).toEqual(([prompt, call, result, { role: 'assistant', kind: 'text', text: SCRIPT.answer }, { role: 'user', kind: 'text', text: SCRIPT.next }] satisfies Row[]).map(strip));
 }
 
 for (const source of DRIVERS) {

@@ -5,19 +5,17 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CTX, ENGINES, ctx, git, newStore, tempDir } from './helpers.js';
+import { CTX, ENGINES, ctx, git, storeLike, tempDir } from './helpers.js';
 import { raw, startServe } from './serve-kit.js';
 
 const ENV = { CTX_PRINCIPAL: 'alice', CTX_MACHINE: 'box', CTX_NOW: '2026-01-02T03:04:05.678Z' };
 const line = (text: string) => `{"type":"user","message":{"role":"user","content":"${text}"}}\n`;
 const SECRET = 'SECRET-0123456789-do-not-print-me-anywhere';
 
-/** main: two commits; other: one commit whose artifact is as long as main's last. */
-function store(): string {
-  const s = newStore();
+/** main: two commits; other: one commit whose artifact is as long as main's last (built once, copied per test). */
+const store = storeLike((s) => {
   for (const [b, text] of [['main', 'one'], ['main', 'two'], ['other', 'six']]) expect(ctx(s, ['checkpoint', '-b', b, '--format', 'claude-code-v1', '-'], { input: line(text), env: ENV }).code).toBe(0);
-  return s;
-}
+});
 
 const oid = (s: string, rev: string) => git(s, ['rev-parse', rev]).trim();
 const id = (s: string, rev: string) => `ctx-${oid(s, rev).slice(0, 12)}`;

@@ -311,7 +311,8 @@ describe('ctx serve over HTTP', () => {
   });
 
   it('the library serves a store too: serveStore', async () => {
-    const lib = await import('../dist/index.js');
+    // @ts-expect-error the bundle is JavaScript: typed by the sources it is built from
+    const lib = (await import('../dist/index.js')) as typeof import('../src/index.js');
     const store = fixtureStore();
     const s = await lib.serveStore(store, { port: 0, env: { ...process.env, ...FIXED } });
     try {

@@ -12,8 +12,8 @@ let server: GitServer;
 let authServer: GitServer;
 let root: string;
 let n = 0;
-/** A PATH with node and nothing else: no git. */
-let noGitPath: string;
+/** The environment of a ctx without git: PATH holds node and nothing else (set in beforeAll, read by the tests). */
+const noGit: { PATH?: string } = {};
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'ctx-served-'));
@@ -21,9 +21,9 @@ beforeAll(async () => {
   mkdirSync(join(root, 'auth'));
   server = await startGitServer(join(root, 'open'));
   authServer = await startGitServer(join(root, 'auth'), { auth: { user: 'bob', password: 'hunter2-secret' } });
-  noGitPath = join(root, 'nogit-bin');
-  mkdirSync(noGitPath);
-  symlinkSync(process.execPath, join(noGitPath, 'node'));
+  noGit.PATH = join(root, 'nogit-bin');
+  mkdirSync(noGit.PATH);
+  symlinkSync(process.execPath, join(noGit.PATH, 'node'));
 });
 
 afterAll(async () => {
@@ -37,8 +37,6 @@ function served(s = server): { url: string; dir: string } {
   const name = `r${++n}.git`;
   return { url: `${s.url}/${name}`, dir: createServedRepo(s.root, name) };
 }
-
-const noGit = { PATH: noGitPath };
 
 /** One checkpoint with distinct content; returns the full commit id. */
 function commit(store: string, branch: string, text: string, env: Record<string, string> = {}): string {

@@ -13,7 +13,7 @@ import { claudeCode } from '../src/formats/claude-code.js';
 import { codexRollout } from '../src/formats/codex-rollout.js';
 import { codexRolloutV0 } from '../src/formats/codex-rollout-v0.js';
 import type { StorageFormat } from '../src/formats/format.js';
-import { forRuntime, resultText, type NeutralMessage } from '../src/core/neutral.js';
+import { forRuntime, resultText, type NeutralMessage, type TextBlock } from '../src/core/neutral.js';
 import { callId } from '../src/formats/gemini-messages.js';
 import { claudeLinesFromNeutral } from '../src/formats/claude-code-write.js';
 import { geminiJsonl } from '../src/formats/gemini-jsonl.js';
@@ -325,7 +325,7 @@ describe('translation between runtimes', () => {
   const SESSION_CONTEXT =
     "<session_context>\nThis is the Gemini CLI. We are setting up the context for our chat.\nToday's date is Monday, March 2, 2026 (formatted according to the user's locale).\nMy operating system is: linux\nThe project's temporary directory is: /work/gemini-cli/home/.gemini/tmp/proj\n- **Workspace Directories:**\n  - /work/proj\n- **Directory Structure:**\n\nShowing up to 200 items (files + folders).\n\n/work/proj/\n└───notes.txt\n\n\n</session_context>";
   const AGENTS_MD = '# AGENTS.md instructions for /work/proj\n\n<INSTRUCTIONS>\nRun the tests before you commit.\n</INSTRUCTIONS>';
-  const text = (t: string) => [{ type: 'text', text: t }];
+  const text = (t: string): TextBlock[] => [{ type: 'text', text: t }];
 
   it('reads Codex’s system prompt, developer sections and environment as its preamble, AGENTS.md and untagged developer text as the user’s instructions', () => {
     const developer = { timestamp: '2026-03-01T10:00:01.000Z', ids: { id: 'msg_01a21dd1-85f9-7ef1-8847-0c7f5138fadc' } };

@@ -4,7 +4,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import * as lib from '../dist/index.js';
+// @ts-expect-error the bundle is JavaScript: typed below by the sources it is built from
+import * as built from '../dist/index.js';
 import { CORPUS, FIXED_ENV, FIXTURES, ctx, describeCorpus, git, newStore, objectCount, refSnapshot, type Run } from './helpers.js';
 
 const CLAUDE = join(FIXTURES, 'claude-code', 'compacted-session.jsonl');
@@ -13,6 +14,7 @@ const GEMINI = join(FIXTURES, 'gemini-cli', 'session-2026-01-10T09-00-aaaa1111.j
 // a day and a quarter of an hour after the Claude Code fixture's compaction (09:14:22.640Z)
 const NOW = '2026-03-05T09:15:00.000Z';
 const env = { ...FIXED_ENV, CTX_NOW: NOW };
+const lib = built as typeof import('../src/index.js');
 
 function ok(r: Run): Run {
   if (r.code !== 0) throw new Error(`exit ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
