@@ -1,14 +1,15 @@
 // Run by build.mjs after dist/hook.cjs and dist/fast.cjs are built: loads them as dist/cli.cjs does
 // (src/cli/bundle-load.ts), captures a fixture session of every runtime into a temporary store (half of
-// it, then the rest, so a new chain and an append both run), two checkpoints and the git hooks of two
-// linked commits, then writes V8's code for all it compiled to dist/hook.cache; then a `ctx blame` of
-// the linked file, its code to dist/fast.cache.
+// it, then the rest, so a new chain and an append both run), two checkpoints, the git hooks of two linked
+// commits and a hook reading its input from stdin, then writes V8's code for all it compiled to
+// dist/hook.cache; then a `ctx blame` of the linked file, its code to dist/fast.cache.
 // The cache only saves compile time: a hook given it writes the same bytes as one without.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { isatty } from 'node:tty';
 
 const dist = resolve('dist');
 const loader = await build({ entryPoints: ['src/cli/bundle-load.ts'], bundle: true, write: false, format: 'esm', platform: 'node', logLevel: 'warning' });
@@ -52,11 +53,28 @@ try {
     writeFileSync(file, `${line}\n`);
     if (await hook.runCheckpointArgs({ branch: 'b', format: 'claude-code-v1', file, flags: { store: join(dir, 'claude-code', '.ctx') } })) throw new Error('build-hook-cache: the checkpoint failed');
   }
+  await stdinHook(join(dir, 'stdin', '.ctx'));
   const linked = await gitHooks(join(dir, 'git'));
   writeFileSync(join(dist, 'hook.cache'), script.createCachedData());
   await blame(linked);
 } finally {
   rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * A hook that reads its input from stdin, as every runtime but Codex's notify gives it: build.mjs pipes `{}`
+ * (the capture then refuses it: no session). Run by hand from a terminal, the hook would refuse stdin unread.
+ */
+async function stdinHook(store) {
+  if (isatty(0)) return;
+  const write = process.stderr.write;
+  // the refusal's line (no store to log it in): expected, not shown
+  process.stderr.write = () => true;
+  try {
+    await hook.runHookArgs({ runtime: 'claude-code', flags: { store } });
+  } finally {
+    process.stderr.write = write;
+  }
 }
 
 /**
