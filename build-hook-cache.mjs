@@ -2,7 +2,8 @@
 // (src/cli/bundle-load.ts), captures a fixture session of every runtime into a temporary store (half of
 // it, then the rest, so a new chain and an append both run), two checkpoints, the git hooks of two linked
 // commits and a hook reading its input from stdin, then writes V8's code for all it compiled to
-// dist/hook.cache; then a `ctx blame` of the linked file, its code to dist/fast.cache.
+// dist/hook.cache; then a `ctx blame` of the linked file, its code to dist/fast.cache. With
+// CTX_HOOK_CACHE_ONLY=<runtime> or checkpoint, only that one's runs, into dist/hook.<it>.cache.
 // The cache only saves compile time: a hook given it writes the same bytes as one without.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
@@ -14,7 +15,7 @@ import { isatty } from 'node:tty';
 const dist = resolve('dist');
 const loader = await build({ entryPoints: ['src/cli/bundle-load.ts'], bundle: true, write: false, format: 'esm', platform: 'node', logLevel: 'warning' });
 const { loadBundle } = await import(`data:text/javascript;base64,${Buffer.from(loader.outputFiles[0].contents).toString('base64')}`);
-const { exports: hook, script } = loadBundle(dist, 'hook', false);
+const { exports: hook, script } = loadBundle(dist, 'hook', []);
 
 const fixture = (p) => resolve('fixtures', p);
 /** name, fixture file, the file's name in the session dir, the hook input (as the runtime gives it) for the file at `file`. */
@@ -28,9 +29,39 @@ const RUNS = [
 ];
 
 const dir = mkdtempSync(join(tmpdir(), 'ctx-hook-cache-'));
+const only = process.env.CTX_HOOK_CACHE_ONLY;
 
 try {
-  for (const [runtime, from, name, input] of RUNS) {
+  if (only !== undefined) await alone(only);
+  else await all();
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+async function all() {
+  await runtimes(RUNS);
+  await checkpoints();
+  await stdinHook(join(dir, 'stdin', '.ctx'));
+  const linked = await gitHooks(join(dir, 'git'));
+  writeFileSync(join(dist, 'hook.cache'), script.createCachedData());
+  await blame(linked);
+}
+
+/** One runtime's hooks (with the stdin reader), or the checkpoints, into dist/hook.<name>.cache. */
+async function alone(name) {
+  if (name === 'checkpoint') await checkpoints();
+  else {
+    const runs = RUNS.filter(([runtime]) => runtime === name);
+    if (runs.length === 0) throw new Error(`build-hook-cache: no runtime ${name}`);
+    await runtimes(runs);
+    await stdinHook(join(dir, 'stdin', '.ctx'));
+  }
+  writeFileSync(join(dist, `hook.${name}.cache`), script.createCachedData());
+}
+
+/** Each runtime's fixture session captured in two hooks. */
+async function runtimes(runs) {
+  for (const [runtime, from, name, input] of runs) {
     const home = join(dir, runtime);
     const store = join(home, '.ctx');
     const file = join(home, name ?? 'session.json');
@@ -46,19 +77,28 @@ try {
     }
     if (existsSync(join(store, 'ctx', 'hook.log'))) process.stderr.write(`build-hook-cache: ${runtime}: ${readFileSync(join(store, 'ctx', 'hook.log'), 'utf8')}`);
   }
-  // the plain checkpoint (it prints each commit's id): a new branch, then a commit onto it
+}
+
+/** The plain checkpoint (it prints each commit's id): a new branch, then a commit onto it. */
+async function checkpoints() {
   const lines = readFileSync(fixture('claude-code/compacted-session.jsonl'), 'utf8').split('\n');
   for (const [i, line] of lines.slice(0, 2).entries()) {
     const file = join(dir, `line-${i}.jsonl`);
     writeFileSync(file, `${line}\n`);
-    if (await hook.runCheckpointArgs({ branch: 'b', format: 'claude-code-v1', file, flags: { store: join(dir, 'claude-code', '.ctx') } })) throw new Error('build-hook-cache: the checkpoint failed');
+    // the first makes the store, and says so on stderr
+    if (await quiet(() => hook.runCheckpointArgs({ branch: 'b', format: 'claude-code-v1', file, flags: { store: join(dir, 'cp', '.ctx') } }))) throw new Error('build-hook-cache: the checkpoint failed');
   }
-  await stdinHook(join(dir, 'stdin', '.ctx'));
-  const linked = await gitHooks(join(dir, 'git'));
-  writeFileSync(join(dist, 'hook.cache'), script.createCachedData());
-  await blame(linked);
-} finally {
-  rmSync(dir, { recursive: true, force: true });
+}
+
+/** `run()` with what it writes on stderr dropped. */
+async function quiet(run) {
+  const write = process.stderr.write;
+  process.stderr.write = () => true;
+  try {
+    return await run();
+  } finally {
+    process.stderr.write = write;
+  }
 }
 
 /**
@@ -66,15 +106,8 @@ try {
  * (the capture then refuses it: no session). Run by hand from a terminal, the hook would refuse stdin unread.
  */
 async function stdinHook(store) {
-  if (isatty(0)) return;
-  const write = process.stderr.write;
   // the refusal's line (no store to log it in): expected, not shown
-  process.stderr.write = () => true;
-  try {
-    await hook.runHookArgs({ runtime: 'claude-code', flags: { store } });
-  } finally {
-    process.stderr.write = write;
-  }
+  if (!isatty(0)) await quiet(() => hook.runHookArgs({ runtime: 'claude-code', flags: { store } }));
 }
 
 /**
@@ -133,7 +166,7 @@ async function gitHooks(home) {
 
 /** `ctx blame f.txt` in the repository gitHooks made (its output, on stdout, goes nowhere), then dist/fast.cache. */
 async function blame({ repo, store }) {
-  const { exports: fast, script } = loadBundle(dist, 'fast', false);
+  const { exports: fast, script } = loadBundle(dist, 'fast', []);
   const cwd = process.cwd();
   process.chdir(repo);
   try {

@@ -114,10 +114,13 @@ for (const [name, entry] of [['hook', 'src/cli/hook.ts'], ['fast', 'src/cli/fast
   const file = `dist/${name}.cjs`;
   writeFileSync(file, readFileSync(file, 'utf8').replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
 }
-// dist/hook.cache and dist/fast.cache: V8's code for every function hooks of each runtime and a blame ran (build-hook-cache.mjs)
+// dist/hook.cache and dist/fast.cache: V8's code for every function hooks of each runtime and a blame ran (build-hook-cache.mjs),
+// then dist/hook.<runtime>.cache and hook.checkpoint.cache, each made by a process that ran only that, so smaller;
 // its stdin, a pipe as a runtime's: `{}`, the hook input it reads as every hook does
-const cache = spawnSync(process.execPath, ['build-hook-cache.mjs'], { input: '{}', stdio: ['pipe', 'ignore', 'inherit'] });
-if (cache.status !== 0) throw new Error('build-hook-cache.mjs failed');
+for (const only of [undefined, 'claude-code', 'codex', 'gemini-cli', 'pi', 'copilot', 'opencode', 'checkpoint']) {
+  const cache = spawnSync(process.execPath, ['build-hook-cache.mjs'], { input: '{}', stdio: ['pipe', 'ignore', 'inherit'], env: only ? { ...process.env, CTX_HOOK_CACHE_ONLY: only } : process.env });
+  if (cache.status !== 0) throw new Error(`build-hook-cache.mjs ${only ?? ''} failed`);
+}
 
 // ctx serve's web view: one browser bundle and its two static files in dist/web/ (shipped with dist)
 await build({ entryPoints: ['src/web/app.ts'], outfile: 'dist/web/app.js', bundle: true, format: 'esm', platform: 'browser', target: 'chrome110', minify: true, sourcemap: true, logLevel: 'warning' });
