@@ -1,21 +1,24 @@
 // Run by build.mjs after dist/hook.cjs and dist/fast.cjs are built: loads them as dist/cli.cjs does
 // (src/cli/bundle-load.ts), captures a fixture session of every runtime into a temporary store (half of
-// it, then the rest, so a new chain and an append both run), two checkpoints and the git hooks of two
-// linked commits, then writes V8's code for all it compiled to dist/hook.cache; then a `ctx blame` of
-// the linked file, its code to dist/fast.cache; then a `ctx grep` and a `ctx files` of that store, their
-// code to dist/search.cache.
+// it, then the rest, so a new chain and an append both run), two checkpoints, the git hooks of two linked
+// commits and a hook reading its input from stdin, then writes V8's code for all it compiled to
+// dist/hook.cache; then a `ctx blame` of the linked file, its code to dist/fast.cache; then a `ctx grep`
+// and a `ctx files` of that store, their code to dist/search.cache. Then it runs itself once per runtime
+// and for the checkpoint with CTX_HOOK_CACHE_ONLY=<it>: only that one's runs, into dist/hook.<it>.cache.
 // The cache only saves compile time: a hook given it writes the same bytes as one without.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { isatty } from 'node:tty';
+import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 
 const dist = resolve('dist');
 const loader = await build({ entryPoints: ['src/cli/bundle-load.ts'], bundle: true, write: false, format: 'esm', platform: 'node', logLevel: 'warning' });
 const { loadBundle } = await import(`data:text/javascript;base64,${Buffer.from(loader.outputFiles[0].contents).toString('base64')}`);
-const { exports: hook, script } = loadBundle(dist, 'hook', false);
+const { exports: hook, script } = loadBundle(dist, 'hook', []);
 
 const fixture = (p) => resolve('fixtures', p);
 /** name, fixture file, the file's name in the session dir, the hook input (as the runtime gives it) for the file at `file`. */
@@ -29,9 +32,45 @@ const RUNS = [
 ];
 
 const dir = mkdtempSync(join(tmpdir(), 'ctx-hook-cache-'));
+const only = process.env.CTX_HOOK_CACHE_ONLY;
 
 try {
-  for (const [runtime, from, name, input] of RUNS) {
+  if (only !== undefined) await alone(only);
+  else await all();
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+async function all() {
+  await runtimes(RUNS);
+  await checkpoints();
+  await stdinHook(join(dir, 'stdin', '.ctx'));
+  const linked = await gitHooks(join(dir, 'git'));
+  writeFileSync(join(dist, 'hook.cache'), script.createCachedData());
+  await blame(linked);
+  await search(linked);
+  // each smaller cache from a process of its own, which compiles only what that one runs; stdin as this one's
+  for (const name of [...RUNS.map(([runtime]) => runtime), 'checkpoint']) {
+    const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url)], { input: '{}', stdio: ['pipe', 'ignore', 'inherit'], env: { ...process.env, CTX_HOOK_CACHE_ONLY: name } });
+    if (r.status !== 0) throw new Error(`build-hook-cache: ${name} failed`);
+  }
+}
+
+/** One runtime's hooks (with the stdin reader), or the checkpoints, into dist/hook.<name>.cache. */
+async function alone(name) {
+  if (name === 'checkpoint') await checkpoints();
+  else {
+    const runs = RUNS.filter(([runtime]) => runtime === name);
+    if (runs.length === 0) throw new Error(`build-hook-cache: no runtime ${name}`);
+    await runtimes(runs);
+    await stdinHook(join(dir, 'stdin', '.ctx'));
+  }
+  writeFileSync(join(dist, `hook.${name}.cache`), script.createCachedData());
+}
+
+/** Each runtime's fixture session captured in two hooks. */
+async function runtimes(runs) {
+  for (const [runtime, from, name, input] of runs) {
     const home = join(dir, runtime);
     const store = join(home, '.ctx');
     const file = join(home, name ?? 'session.json');
@@ -47,19 +86,37 @@ try {
     }
     if (existsSync(join(store, 'ctx', 'hook.log'))) process.stderr.write(`build-hook-cache: ${runtime}: ${readFileSync(join(store, 'ctx', 'hook.log'), 'utf8')}`);
   }
-  // the plain checkpoint (it prints each commit's id): a new branch, then a commit onto it
+}
+
+/** The plain checkpoint (it prints each commit's id): a new branch, then a commit onto it. */
+async function checkpoints() {
   const lines = readFileSync(fixture('claude-code/compacted-session.jsonl'), 'utf8').split('\n');
   for (const [i, line] of lines.slice(0, 2).entries()) {
     const file = join(dir, `line-${i}.jsonl`);
     writeFileSync(file, `${line}\n`);
-    if (await hook.runCheckpointArgs({ branch: 'b', format: 'claude-code-v1', file, flags: { store: join(dir, 'claude-code', '.ctx') } })) throw new Error('build-hook-cache: the checkpoint failed');
+    // the first makes the store, and says so on stderr
+    if (await quiet(() => hook.runCheckpointArgs({ branch: 'b', format: 'claude-code-v1', file, flags: { store: join(dir, 'cp', '.ctx') } }))) throw new Error('build-hook-cache: the checkpoint failed');
   }
-  const linked = await gitHooks(join(dir, 'git'));
-  writeFileSync(join(dist, 'hook.cache'), script.createCachedData());
-  await blame(linked);
-  await search(linked);
-} finally {
-  rmSync(dir, { recursive: true, force: true });
+}
+
+/** `run()` with what it writes on stderr dropped. */
+async function quiet(run) {
+  const write = process.stderr.write;
+  process.stderr.write = () => true;
+  try {
+    return await run();
+  } finally {
+    process.stderr.write = write;
+  }
+}
+
+/**
+ * A hook that reads its input from stdin, as every runtime but Codex's notify gives it: build.mjs pipes `{}`
+ * (the capture then refuses it: no session). Run by hand from a terminal, the hook would refuse stdin unread.
+ */
+async function stdinHook(store) {
+  // the refusal's line (no store to log it in): expected, not shown
+  if (!isatty(0)) await quiet(() => hook.runHookArgs({ runtime: 'claude-code', flags: { store } }));
 }
 
 /**
@@ -118,7 +175,7 @@ async function gitHooks(home) {
 
 /** `ctx blame f.txt` in the repository gitHooks made (its output, on stdout, goes nowhere), then dist/fast.cache. */
 async function blame({ repo, store }) {
-  const { exports: fast, script } = loadBundle(dist, 'fast', false);
+  const { exports: fast, script } = loadBundle(dist, 'fast', []);
   const cwd = process.cwd();
   process.chdir(repo);
   try {
@@ -139,7 +196,7 @@ async function blame({ repo, store }) {
  */
 async function search({ store }) {
   delete process.env.CTX_INDEX_ALWAYS;
-  const { exports: fast, script } = loadBundle(dist, 'search', false);
+  const { exports: fast, script } = loadBundle(dist, 'search', []);
   const runs = [
     { command: 'grep', args: ['count', []], opts: { index: true }, flags: { store } },
     { command: 'grep', args: ['Count', []], opts: { index: true, ignoreCase: true }, flags: { store, json: true } },

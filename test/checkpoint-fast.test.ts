@@ -1,9 +1,10 @@
 // `ctx checkpoint -b B --format F FILE` runs from the hook bundle (src/cli/checkpoint-fast.ts), any
 // other form through the whole CLI: both must print, fail and exit alike and write the same commits.
-import { writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ctx, newStore, refSnapshot, tempDir } from './helpers.js';
+import { ctx, newStore, refSnapshot, ROOT, tempDir } from './helpers.js';
 
 const ENV = { CTX_PRINCIPAL: 'p', CTX_MACHINE: 'm', CTX_NOW: '2026-01-02T03:04:05.678Z' };
 // `--type delta` (the default) sends the same checkpoint through commander
@@ -46,5 +47,31 @@ describe('ctx checkpoint -b B --format F FILE (the fast path)', () => {
       expect(ctx(store, ['checkpoint', ...FULL, ...args], { env: ENV })).toEqual(a);
     }
     expect(refSnapshot(store)).toBe('');
+  });
+
+  it('writes the same commit with its own code cache, without it, with a damaged one, or with none', () => {
+    // a copy of the build's files a checkpoint reads: bin/, dist/cli.cjs, hook.cjs, its caches, the token ranks
+    const copy = tempDir();
+    cpSync(join(ROOT, 'bin'), join(copy, 'bin'), { recursive: true });
+    mkdirSync(join(copy, 'dist', 'chunks'), { recursive: true });
+    for (const f of ['cli.cjs', 'hook.cjs', 'hook.cache', 'hook.checkpoint.cache', 'chunks/cl100k_base.ranks']) cpSync(join(ROOT, 'dist', f), join(copy, 'dist', f));
+    const line = join(tempDir(), 'a.jsonl');
+    writeFileSync(line, '{"type":"user","message":{"role":"user","content":"x"}}\n');
+    const run = () => {
+      const store = newStore();
+      const r = spawnSync(process.execPath, [join(copy, 'bin', 'ctx'), '--store', store, 'checkpoint', '-b', 'b', '--format', 'claude-code-v1', line], { env: { ...process.env, ...ENV } });
+      return [r.status, r.stdout.toString(), r.stderr.toString()];
+    };
+    const want = [0, ctx(newStore(), ['checkpoint', '-b', 'b', '--format', 'claude-code-v1', line], { env: ENV }).stdout, ''];
+    expect(want[1]).toMatch(/^ctx-[0-9a-f]{12}\n$/);
+    expect(run()).toEqual(want);
+    // damaged: V8 rejects it and compiles the bundle as without one
+    writeFileSync(join(copy, 'dist', 'hook.checkpoint.cache'), 'not a cache');
+    expect(run()).toEqual(want);
+    // missing: dist/hook.cache instead
+    rmSync(join(copy, 'dist', 'hook.checkpoint.cache'));
+    expect(run()).toEqual(want);
+    rmSync(join(copy, 'dist', 'hook.cache'));
+    expect(run()).toEqual(want);
   });
 });

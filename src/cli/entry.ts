@@ -17,11 +17,11 @@ async function start(argv: string[]): Promise<void> {
   }
   const hook = hookArgs(argv);
   const cp = hook ? null : checkpointArgs(argv);
-  // dist/, where this file is
-  const dist = () => loadBundle(__dirname, 'hook').exports;
+  // dist/, where this file is; the cache made by running only this runtime's hook (or checkpoint) first
+  const dist = (only: string | undefined) => loadBundle(__dirname, 'hook', only !== undefined && /^[a-z][a-z0-9-]{0,39}$/.test(only) ? [`hook.${only}`, 'hook'] : ['hook']).exports;
   const fast = hook || cp ? null : fastArgs(argv);
-  if (hook) process.exitCode = await dist().runHookArgs(hook);
-  else if (cp) process.exitCode = await dist().runCheckpointArgs(cp);
+  if (hook) process.exitCode = await dist(hook.runtime).runHookArgs(hook);
+  else if (cp) process.exitCode = await dist('checkpoint').runCheckpointArgs(cp);
   else if (fast?.command === 'blame') process.exitCode = await loadBundle(__dirname, 'fast').exports.runFast(fast);
   else if (fast) process.exitCode = await loadBundle(__dirname, 'search').exports.runSearch(fast);
   else await import('./main.js');
