@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ToolView } from '../src/api/capture/runtime.js';
+import { argEntries, argsLine } from '../src/core/tool-args.js';
 import { storageFormat } from '../src/formats/registry.js';
 import { allRuntimes } from '../src/runtimes/registry.js';
 import { FIXTURES } from './helpers.js';
@@ -123,5 +124,18 @@ describe('ToolKnowledge.view of each runtime', () => {
     expect(view({ name: 'patch', input: { patchText: '*** Begin Patch\n*** Update File: a.ts\n@@\n-a\n+b\n*** End Patch' } })).toEqual({ kind: 'patch', files: [{ path: 'a.ts', action: 'update', diff: '@@\n-a\n+b' }] });
     expect(view({ name: 'todowrite', input: { todos: [{ content: 'one', status: 'in_progress', priority: 'high', id: '1' }] } })).toEqual({ kind: 'todo', items: [{ text: 'one', status: 'in_progress' }] });
     expect(view({ name: 'task', input: { description: 'look', prompt: 'find x', subagent_type: 'general' } })).toEqual({ kind: 'agent', description: 'look', prompt: 'find x', agent: 'general' });
+  });
+});
+
+describe('the generic view of a tool no runtime describes', () => {
+  it('shows lists and objects nested past 16 levels as …, so arguments nested 100,000 deep neither overflow the stack nor print it all', () => {
+    let small: unknown = 'end';
+    for (let i = 0; i < 18; i++) small = { k: small };
+    expect(argEntries({ q: small })).toEqual([{ key: 'q', value: `${'k: '.repeat(16)}…` }]);
+    expect(argsLine({ q: small })).toBe(`q: ${'k: '.repeat(16)}…`);
+    let deep: unknown = 'end';
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(argEntries({ q: deep })).toEqual([{ key: 'q', value: `${'- '.repeat(16)}…` }]);
+    expect(argsLine({ q: deep })).toBe('q: …');
   });
 });

@@ -17,14 +17,18 @@ export function argEntries(input: unknown): ArgEntry[] {
 
 const indent = (s: string) => s.replace(/\n/g, '\n  ');
 
+/** Lists and objects deeper than this show as `…`: a transcript's arguments can nest past the stack. */
+const MAX_DEPTH = 16;
+
 /** A value as text: a scalar as itself, a list as `- item` lines, an object as `key: value` lines. */
-function valueText(v: unknown): string {
+function valueText(v: unknown, depth = 0): string {
   if (typeof v === 'string') return v;
-  if (Array.isArray(v)) return v.length === 0 ? '(none)' : v.map((x) => `- ${indent(valueText(x))}`).join('\n');
+  if ((Array.isArray(v) || isRecord(v)) && depth >= MAX_DEPTH) return '…';
+  if (Array.isArray(v)) return v.length === 0 ? '(none)' : v.map((x) => `- ${indent(valueText(x, depth + 1))}`).join('\n');
   if (isRecord(v)) {
     const entries = Object.entries(v);
     if (entries.length === 0) return '(none)';
-    return entries.map(([key, x]) => entryText({ key, value: valueText(x) })).join('\n');
+    return entries.map(([key, x]) => entryText({ key, value: valueText(x, depth + 1) })).join('\n');
   }
   return String(v);
 }
@@ -47,9 +51,10 @@ export function argsLine(input: unknown, max = 100): string {
   return line.length > max ? `${line.slice(0, max)}…` : line;
 }
 
-function compact(v: unknown): string {
+function compact(v: unknown, depth = 0): string {
   if (typeof v === 'string') return v.includes('\n') ? `${v.split('\n')[0]} …` : v;
-  if (Array.isArray(v)) return v.map(compact).join(', ');
-  if (isRecord(v)) return Object.entries(v).map(([k, x]) => `${k}: ${compact(x)}`).join(', ');
+  if ((Array.isArray(v) || isRecord(v)) && depth >= MAX_DEPTH) return '…';
+  if (Array.isArray(v)) return v.map((x) => compact(x, depth + 1)).join(', ');
+  if (isRecord(v)) return Object.entries(v).map(([k, x]) => `${k}: ${compact(x, depth + 1)}`).join(', ');
   return String(v);
 }
