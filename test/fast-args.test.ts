@@ -1,7 +1,10 @@
 // Which arguments entry.ts hands to the fast path (dist/fast.cjs) and which to the whole CLI: the
 // fast path takes only what it reads exactly as commander does.
 import { describe, expect, it } from 'vitest';
-import { fastArgs } from '../src/cli/fast-args.js';
+import { fastArgs, SPECS, type FastCommand } from '../src/cli/fast-args.js';
+import blame from '../src/commands/blame.js';
+import files from '../src/commands/files.js';
+import grep from '../src/commands/grep.js';
 import { ctx, newStore } from './helpers.js';
 
 describe('fastArgs', () => {
@@ -71,5 +74,28 @@ describe('fastArgs', () => {
     expect([role.code, role.stderr]).toEqual([2, "ctx: option '--role <role>' argument 'robot' is invalid. Allowed choices are user, assistant, tool.\n"]);
     const files = ctx(store, ['files', '--help']);
     expect([files.code, files.stdout.split('\n')[0]]).toEqual([0, 'Usage: ctx files [options] <path> [branch...]']);
+  });
+
+  it('reads exactly the options each command declares, as commander names them: no more, no fewer', () => {
+    const decls: Record<FastCommand, { options: readonly { flags: string; choices?: readonly string[] }[] }> = { blame, files, grep };
+    for (const command of Object.keys(SPECS) as FastCommand[]) {
+      const decl = decls[command];
+      const spec = SPECS[command];
+      const declared: string[] = [];
+      for (const o of decl.options) {
+        const spellings = o.flags.split(/[ ,]+/).filter((s) => s.startsWith('-'));
+        const long = spellings.find((s) => s.startsWith('--')) ?? spellings[0];
+        // commander's key: `--ignore-case` → ignoreCase, `--no-index` → index (false), `-n` → n
+        const key = long.replace(/^--(no-)?|^-/, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+        const valued = /<[^>]+>/.test(o.flags);
+        for (const s of spellings) {
+          declared.push(s);
+          const value = o.choices?.[0] ?? 'v';
+          expect([command, s, fastArgs([command, 'x', s, ...(valued ? [value] : [])])?.opts[key]]).toEqual([command, s, valued ? value : !long.startsWith('--no-')]);
+        }
+      }
+      expect([command, [...Object.keys(spec.valued), ...Object.keys(spec.bool)].sort()]).toEqual([command, declared.sort()]);
+      expect([command, Object.entries(spec.choices ?? {})]).toEqual([command, decl.options.flatMap((o) => (o.choices ? [[o.flags.split(' ')[0], [...o.choices]]] : []))]);
+    }
   });
 });

@@ -26,7 +26,8 @@ interface Spec {
   variadic: boolean;
 }
 
-const SPECS: Record<FastCommand, Spec> = {
+/** Pinned to commands/<name>.ts's declarations by test/fast-args.test.ts. */
+export const SPECS: Record<FastCommand, Spec> = {
   blame: { valued: { '--rev': 'rev' }, bool: {}, defaults: {}, variadic: false },
   grep: {
     valued: { '--role': 'role', '--since': 'since', '-n': 'n' },
