@@ -9,6 +9,21 @@ type Edit = Extract<ToolView, { kind: 'edit' }>;
 type Patch = Extract<ToolView, { kind: 'patch' }>;
 
 const ended = (s: string) => (s === '' || s.endsWith('\n') ? s : `${s}\n`);
+const textLines = (s: string) => (s === '' ? [] : ended(s).slice(0, -1).split('\n'));
+
+/** Past this many changed lines an edit is one hunk, all old lines out and all new in: a diff of texts that share little costs time in the product of their lengths, and a transcript is someone else's input (web/ui/hunks.ts bounds the web view's the same way). */
+const MAX_EDITS = 1000;
+
+/** One replacement's hunks: `@@` heads and the lines with their signs. */
+function replacementLines(old: string, now: string): string[] {
+  const patch = structuredPatch('a', 'b', ended(old), ended(now), '', '', { context: 3, maxEditLength: MAX_EDITS });
+  if (!patch) {
+    const out = textLines(old).map((l) => `-${l}`);
+    const into = textLines(now).map((l) => `+${l}`);
+    return [`@@ -${out.length ? 1 : 0},${out.length} +${into.length ? 1 : 0},${into.length} @@`, ...out, ...into];
+  }
+  return patch.hunks.flatMap((h) => [`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`, ...h.lines.filter((l) => !l.startsWith('\\'))]);
+}
 
 /** One diff line coloured by its sign: removed red, added green, a hunk's head cyan. */
 function signed(line: string, c: ChalkInstance): string {
@@ -18,12 +33,7 @@ function signed(line: string, c: ChalkInstance): string {
 
 /** The replacements' hunks, each replacement's in turn: `@@` heads and the lines with their signs. */
 function hunkLines(v: Edit): string[] {
-  return v.edits.flatMap((e) =>
-    structuredPatch('a', 'b', ended(e.old), ended(e.new), '', '', { context: 3 }).hunks.flatMap((h) => [
-      `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`,
-      ...h.lines.filter((l) => !l.startsWith('\\')),
-    ]),
-  );
+  return v.edits.flatMap((e) => replacementLines(e.old, e.new));
 }
 
 /** The lines the edit adds and removes, as its diff counts them (the web view's `+2 −1`). */
