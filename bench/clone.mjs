@@ -1,14 +1,15 @@
 // `ctx clone` against `git clone --bare` of the same remote, served by `git http-backend` on 127.0.0.1
 // (test/git-http-server.ts, `uploadpack.allowFilter` on), whole and with --filter=blob:none: wall time
 // and disk (the objects directory). Then `ctx push` against `git push` of the same refs into a fresh
-// repo, and when everything is up to date (node's start is the difference to expect). The store is
-// 1,000 generated sessions × 10 turns (BENCH_CLONE_SESSIONS; 10,000 is opt-in: its generation takes minutes, so
-// BENCH_CLONE_REMOTE=DIR keeps the generated store there for the next run; BENCH_CLONE_ROUNDS, default 3).
+// repo, and when everything is up to date (node's start is the difference to expect), CPU and wall,
+// BENCH_BASELINE's build in the same rounds. The store is 1,000 generated sessions × 10 turns
+// (BENCH_CLONE_SESSIONS; 10,000 is opt-in: its generation takes minutes, so BENCH_CLONE_REMOTE=DIR keeps
+// the generated store there for the next run; BENCH_CLONE_ROUNDS, default 3; BENCH_CLONE_CLONE=0 the pushes only).
 import { buildSync } from 'esbuild';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { NODE, ROOT, ctx, fmtInt, fmtMs, fmtRatio, median, progress, run, table, tempDir } from './lib.mjs';
+import { CTX_BIN, FIXED_ENV, NODE, ROOT, baselineBin, cpuRun, ctx, fmtInt, fmtMs, fmtRatio, median, progress, run, table, tempDir } from './lib.mjs';
 import { generateSessions } from './sessions-gen.mjs';
 
 const du = (dir) => Number(run('du', ['-sb', join(dir, 'objects')], { stdout: 'pipe' }).stdout.toString().split('\t')[0]);
@@ -49,17 +50,20 @@ export async function benchClone({ sessions = Number(process.env.BENCH_CLONE_SES
   let k = 0;
   const into = () => join(dir, `c${++k}`);
   try {
+    // BENCH_CLONE_CLONE=0: the pushes only (one ctx clone, untimed, as their source)
+    const clones = process.env.BENCH_CLONE_CLONE !== '0';
     const variants = {
       'git clone --bare': (d) => run('git', ['clone', '-q', '--bare', url, d]).ms,
       'ctx clone': (d) => ctx(['clone', url, d]).ms,
       'git clone --bare --filter=blob:none': (d) => run('git', ['clone', '-q', '--bare', '--filter=blob:none', url, d]).ms,
       'ctx clone --filter=blob:none': (d) => ctx(['clone', '--filter=blob:none', url, d]).ms,
     };
+    if (!clones) for (const v of Object.keys(variants)) if (v !== 'ctx clone') delete variants[v];
     const wall = Object.fromEntries(Object.keys(variants).map((v) => [v, []]));
     const disk = {};
     // the pushes below go from a whole ctx clone: a store as a user has it
     let source = null;
-    for (let i = 0; i < n; i++) {
+    for (let i = 0; i < (clones ? n : 1); i++) {
       progress(`clone: round ${i + 1} of ${n}`);
       for (const [v, fn] of Object.entries(variants)) {
         const d = into();
@@ -70,30 +74,44 @@ export async function benchClone({ sessions = Number(process.env.BENCH_CLONE_SES
       }
     }
     const med = Object.fromEntries(Object.entries(wall).map(([v, xs]) => [v, median(xs)]));
-    const cloneRows = Object.keys(variants).map((v) => [v, fmtMs(med[v]), mb(disk[v]), fmtRatio(med[v] / med[v.startsWith('ctx') ? v.replace('ctx clone', 'git clone --bare') : v])]);
+    const cloneRows = !clones ? [] : Object.keys(variants).map((v) => [v, fmtMs(med[v]), mb(disk[v]), fmtRatio(med[v] / med[v.startsWith('ctx') ? v.replace('ctx clone', 'git clone --bare') : v])]);
 
-    // push: the same refs into a fresh served repo, then again with nothing to send
+    // push: the same refs into a fresh served repo, then again with nothing to send; CPU (user + sys) of
+    // the pushing process tree from bash's `times` (the server's receive-pack is the same for both and not in it)
     progress('clone: push against git push');
-    const pushWall = { 'git push': [], 'ctx push': [], 'git push, up to date': [], 'ctx push, up to date': [], 'node -e 0': [] };
+    // BENCH_BASELINE=DIR: another build's ctx push in the same rounds
+    const tools = [
+      ['git', null],
+      ['ctx', CTX_BIN],
+      ...(process.env.BENCH_BASELINE ? [['ctx (baseline)', baselineBin(process.env.BENCH_BASELINE)]] : []),
+    ];
+    const pushed = Object.fromEntries([...tools.flatMap(([tool]) => [`${tool} push`, `${tool} push, up to date`]), 'node -e 0'].map((v) => [v, { cpu: [], ms: [] }]));
+    const record = (v, r) => (pushed[v].cpu.push(r.cpu), pushed[v].ms.push(r.ms));
     // BENCH_CLONE_PUSH=0: clones only (git's send-pack matches each pushed ref against every ref: 10,000 new branches take it the best part of an hour)
     for (let i = 0; i < (process.env.BENCH_CLONE_PUSH === '0' ? 0 : n); i++) {
-      for (const tool of ['git', 'ctx']) {
-        const name = `push-${process.pid}-${tool}-${i}.git`;
-        createServedRepo(server.root, name);
-        const target = `${server.url}/${name}`;
+      for (const [tool, bin] of tools) {
+        const remote = `t${tools.findIndex(([t]) => t === tool)}r${i}`;
+        const name = `push-${process.pid}-${remote}.git`;
+        const repo = createServedRepo(server.root, name);
         // both push to a named remote, so both write the remote-tracking refs
-        ctx(['--store', source, 'remote', 'add', `t${tool}${i}`, target]);
-        const push = tool === 'git' ? () => run('git', ['--git-dir', source, 'push', '-q', `t${tool}${i}`, 'refs/heads/*:refs/heads/*']).ms : () => ctx(['--store', source, 'push', `t${tool}${i}`]).ms;
+        ctx(['--store', source, 'remote', 'add', remote, `${server.url}/${name}`]);
+        const push = bin === null ? () => cpuRun('git', ['--git-dir', source, 'push', '-q', remote, 'refs/heads/*:refs/heads/*']) : () => cpuRun(NODE, [bin, '--store', source, 'push', remote], { env: FIXED_ENV });
         // a first push: no commit scanned before (the scan's cache of clean commits, ctx/scan/, emptied)
         rmSync(join(source, 'ctx', 'scan'), { recursive: true, force: true });
-        pushWall[`${tool} push`].push(push());
-        pushWall[`${tool} push, up to date`].push(push());
+        record(`${tool} push`, push());
+        // cpuRun does not see an exit code: the served repo must hold every branch
+        const held = run('git', ['--git-dir', repo, 'for-each-ref', '--format=%(refname)', 'refs/heads/'], { stdout: 'pipe' }).stdout.toString().trim().split('\n').length;
+        if (held !== sessions) throw new Error(`${tool} push left ${held} of ${sessions} branches on the server`);
+        record(`${tool} push, up to date`, push());
         rmSync(join(server.root, name), { recursive: true, force: true });
       }
-      pushWall['node -e 0'].push(run(NODE, ['-e', '0']).ms);
+      record('node -e 0', cpuRun(NODE, ['-e', '0'], { env: FIXED_ENV }));
     }
-    const pm = Object.fromEntries(Object.entries(pushWall).map(([v, xs]) => [v, median(xs)]));
-    const pushRows = Object.keys(pushWall).filter((v) => pushWall[v].length).map((v) => [v, fmtMs(pm[v])]);
+    const pm = Object.fromEntries(Object.entries(pushed).filter(([, x]) => x.ms.length).map(([v, x]) => [v, { cpu: median(x.cpu), ms: median(x.ms) }]));
+    const pushRows = Object.entries(pm).map(([v, x]) => {
+      const peer = v.startsWith('ctx') ? pm[v.replace(/^ctx( \(baseline\))?/, 'git')] : null;
+      return [v, fmtMs(x.cpu), peer ? `${x.cpu >= peer.cpu ? '+' : '−'}${fmtMs(Math.abs(x.cpu - peer.cpu))}` : '', fmtMs(x.ms), peer ? fmtRatio(x.ms / peer.ms) : ''];
+    });
     const summary = { sessions, commits, clone: med, disk, push: pm };
     return {
       markdown: [
@@ -101,12 +119,11 @@ export async function benchClone({ sessions = Number(process.env.BENCH_CLONE_SES
         `${fmtInt(sessions)} generated Claude Code sessions, ${fmtInt(commits)} commits (meta.json and a ~1 KB delta each; generated in ${fmtMs(generated)} ms with \`git fast-import\`, then \`git gc\`), ` +
           'served by `git http-backend` on 127.0.0.1 (test/git-http-server.ts) with `uploadpack.allowFilter`. Wall time (a whole process each, server included), ' +
           `median of ${n} interleaved rounds, each into a new directory; disk is \`du -sb objects/\` of the clone. A partial ctx clone also fetches every meta.json (one more fetch), so it holds more than git's.\n`,
-        table(['clone', 'ms wall', 'disk', '/ git clone'], cloneRows),
-        '',
+        ...(cloneRows.length ? [table(['clone', 'ms wall', 'disk', '/ git clone'], cloneRows), ''] : []),
         ...(pushRows.length
           ? [
-            `Push of the ${fmtInt(sessions)} branches from a ctx clone into a fresh served repo, each through a named remote (\`git push NAME 'refs/heads/*:refs/heads/*'\` against \`ctx push NAME\`, which lists the remote first and scans what is new for secrets, its cache of clean commits emptied before each round), then again with everything up to date; \`node -e 0\` is node's start. Wall ms, median of ${n} rounds.\n`,
-            table(['push', 'ms wall'], pushRows),
+            `Push of the ${fmtInt(sessions)} branches from a ctx clone into a fresh served repo, each through a named remote (\`git push NAME 'refs/heads/*:refs/heads/*'\` against \`ctx push NAME\`, which lists the remote first and scans what is new for secrets, its cache of clean commits emptied before each round), then again with everything up to date; \`node -e 0\` is node's start. CPU (user + sys) of the pushing process tree from bash's \`times\` (the server's side, the same for both, is not in it) and wall, median of ${n} interleaved rounds${process.env.BENCH_BASELINE ? `; (baseline) is the build in BENCH_BASELINE (${process.env.BENCH_BASELINE}), in the same rounds` : ''}.\n`,
+            table(['push', 'ms CPU', 'CPU over git', 'ms wall', 'wall / git'], pushRows),
             '',
           ]
           : []),

@@ -117,7 +117,10 @@ try {
       const r = await benchClone();
       sections.push(r.markdown);
       const c = r.summary.clone;
-      targets.push(`- \`ctx clone\`, ${fmtInt(r.summary.sessions)} sessions: ${c['ctx clone'].toFixed(0)} ms (git clone ${c['git clone --bare'].toFixed(0)} ms); --filter=blob:none ${c['ctx clone --filter=blob:none'].toFixed(0)} ms (git ${c['git clone --bare --filter=blob:none'].toFixed(0)} ms); push ${r.summary.push['ctx push'].toFixed(0)} ms (git push ${r.summary.push['git push'].toFixed(0)} ms)`);
+      const p = r.summary.push;
+      const clones = c['git clone --bare'] === undefined ? [] : [`${c['ctx clone'].toFixed(0)} ms (git clone ${c['git clone --bare'].toFixed(0)} ms); --filter=blob:none ${c['ctx clone --filter=blob:none'].toFixed(0)} ms (git ${c['git clone --bare --filter=blob:none'].toFixed(0)} ms)`];
+      const pushes = p['ctx push'] ? [`push ${p['ctx push'].cpu.toFixed(0)} ms CPU, ${p['ctx push'].ms.toFixed(0)} ms wall (git push ${p['git push'].cpu.toFixed(0)} ms CPU, ${p['git push'].ms.toFixed(0)} ms wall)`] : [];
+      targets.push(`- \`ctx clone\`, ${fmtInt(r.summary.sessions)} sessions: ${[...clones, ...pushes].join('; ')}`);
     } else if (b === 'session') {
       sections.push((await benchSession()).markdown);
     } else if (b === 'langgraph') {

@@ -71,6 +71,37 @@ describe.each([
   ['git binary', {}],
   ['isomorphic-git (no git on PATH)', noGit],
 ] as const)('over HTTP with the %s', (_, env) => {
+  it('scans the new commits as one text and still names each leaky one: a secret across two chunks, one in a summary after 4 MB of clean commits', () => {
+    const store = newStore();
+    const { url } = served();
+    git(store, ['config', 'ctx.secrets', 'warn']); // stored as they are, so only the push-time scan stands in the way
+    const token = 'ghp_' + 'q7Rk2mZp9XwL4vB8nT1cY6dF3hJ0sGaE5uQi'.slice(0, 36);
+    const line = (text: string) => `${JSON.stringify({ type: 'user', message: { role: 'user', content: text } })}\n`;
+    const big = (seed: string) => Array.from({ length: 90_000 }, (_, i) => `${seed}${i}`).join(' ').slice(0, 4_500_000);
+    const checkpoint = (input: string, args: string[] = []) =>
+      JSON.parse(ok(ctx(store, ['checkpoint', '-b', 'main', '--format', 'claude-code-v1', '--json', ...args, '-'], { input, env: FIXED_ENV })).stdout).id.slice(4) as string;
+    const c1 = checkpoint(line(big('alpha')));
+    // chunks of 1 KiB, the token starting 10 bytes before the first chunk ends
+    git(store, ['config', 'ctx.maxBlobSize', '1024']);
+    const head = line('').indexOf('""') + 1;
+    const c2 = checkpoint(line(`${'x'.repeat(1024 - head - 11)} ${token} `.padEnd(3000, 'z')));
+    git(store, ['config', '--unset', 'ctx.maxBlobSize']);
+    const chunks = git(store, ['ls-tree', '-r', '--format=%(objectname)', c2]).trim().split('\n').map((oid) => git(store, ['cat-file', 'blob', oid]));
+    expect(chunks.length).toBeGreaterThan(3);
+    expect(chunks.some((c) => c.includes(token))).toBe(false);
+    expect(chunks.join('')).toContain(token);
+    const c3 = checkpoint(line(big('beta')));
+    const c4 = checkpoint(line('a clean prompt'), ['--summary', `deploy with ${token}`]);
+    ok(ctx(store, ['remote', 'add', 'origin', url], { env }));
+    const blocked = ctx(store, ['push'], { env });
+    expect([blocked.code, blocked.stderr]).toEqual([1, `ctx: push blocked: 2 commits new to the remote hold secrets: ctx-${c4.slice(0, 12)} (github-token), ctx-${c2.slice(0, 12)} (github-token)\n`]);
+    expect(lsRemote(url).size).toBe(0);
+    const [file] = readdirSync(join(store, 'ctx', 'scan'));
+    expect(readFileSync(join(store, 'ctx', 'scan', file), 'utf8')).toBe(`${c3}\n${c1}\n`);
+    ok(ctx(store, ['push', '--allow-secrets'], { env }));
+    expect(lsRemote(url).get('refs/heads/main')).toBe(c4);
+  });
+
   it('pushes branches and notes that native git clones, and reports up to date after', () => {
     const store = newStore();
     const { url } = served();

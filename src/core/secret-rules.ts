@@ -224,11 +224,44 @@ export const SECRET_RULES: readonly SecretRule[] = lazyPatterns([
 
 type Ordered = Finding & { order: number };
 
+/** From this many chars a text's keywords are found in one pass per case, not one pass per keyword. */
+const KEYWORD_PASS = 64 * 1024;
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+
+/**
+ * Which of `keys` `text` holds, in one regex pass over it: the leftmost keyword found is set aside and the
+ * search goes on from where it starts with the others (so a keyword starting at the same place is found too).
+ */
+function keywordsIn(text: string, keys: readonly string[], into: Set<string>): void {
+  let left = keys;
+  for (let at = 0; left.length; ) {
+    const re = new RegExp(left.map(escapeRegExp).join('|'), 'g');
+    re.lastIndex = at;
+    const m = re.exec(text);
+    if (!m) return;
+    into.add(m[0]);
+    at = m.index;
+    left = left.filter((k) => k !== m[0]);
+  }
+}
+
 /** Every match of every rule in `text` as it stands, overlaps included. */
 function matchRules(text: string, rules: readonly SecretRule[]): Ordered[] {
   const found: Ordered[] = [];
   let lower: string | undefined;
-  const holds = (k: string) => (k === k.toLowerCase() ? (lower ??= text.toLowerCase()) : text).includes(k);
+  let held: Set<string> | undefined;
+  const holds =
+    text.length < KEYWORD_PASS
+      ? (k: string) => (k === k.toLowerCase() ? (lower ??= text.toLowerCase()) : text).includes(k)
+      : (k: string) => {
+          if (!held) {
+            const keys = [...new Set(rules.flatMap((r) => r.keywords ?? []))];
+            held = new Set();
+            keywordsIn(text, keys.filter((x) => x !== x.toLowerCase()), held);
+            keywordsIn((lower ??= text.toLowerCase()), keys.filter((x) => x === x.toLowerCase()), held);
+          }
+          return held.has(k);
+        };
   rules.forEach((rule, order) => {
     if (rule.keywords && !rule.keywords.some(holds)) return;
     rule.pattern.lastIndex = 0;
