@@ -104,6 +104,8 @@ export async function benchClone({ sessions = Number(process.env.BENCH_CLONE_SES
         if (held !== sessions) throw new Error(`${tool} push left ${held} of ${sessions} branches on the server`);
         record(`${tool} push, up to date`, push());
         rmSync(join(server.root, name), { recursive: true, force: true });
+        // and its 1,000 remote-tracking refs: left there, each round's pushes would carry all the rounds' before
+        run('git', ['--git-dir', source, 'remote', 'remove', remote]);
       }
       record('node -e 0', cpuRun(NODE, ['-e', '0'], { env: FIXED_ENV }));
     }
