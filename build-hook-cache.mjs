@@ -3,8 +3,9 @@
 // it, then the rest, so a new chain and an append both run), two checkpoints, the git hooks of two linked
 // commits and a hook reading its input from stdin, then writes V8's code for all it compiled to
 // dist/hook.cache; then a `ctx blame` of the linked file, its code to dist/fast.cache; then a `ctx grep`
-// and a `ctx files` of that store, their code to dist/search.cache. Then it runs itself once per runtime
-// and for the checkpoint with CTX_HOOK_CACHE_ONLY=<it>: only that one's runs, into dist/hook.<it>.cache.
+// and a `ctx files` of that store, their code to dist/search.cache. Then it runs itself once per runtime,
+// for the checkpoint and for the git hooks with CTX_HOOK_CACHE_ONLY=<it>: only that one's runs, into
+// dist/hook.<it>.cache (entry.ts: `ctx hook git …` reads dist/hook.git.cache).
 // The cache only saves compile time: a hook given it writes the same bytes as one without.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
@@ -50,15 +51,16 @@ async function all() {
   await blame(linked);
   await search(linked);
   // each smaller cache from a process of its own, which compiles only what that one runs; stdin as this one's
-  for (const name of [...RUNS.map(([runtime]) => runtime), 'checkpoint']) {
+  for (const name of [...RUNS.map(([runtime]) => runtime), 'checkpoint', 'git']) {
     const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url)], { input: '{}', stdio: ['pipe', 'ignore', 'inherit'], env: { ...process.env, CTX_HOOK_CACHE_ONLY: name } });
     if (r.status !== 0) throw new Error(`build-hook-cache: ${name} failed`);
   }
 }
 
-/** One runtime's hooks (with the stdin reader), or the checkpoints, into dist/hook.<name>.cache. */
+/** One runtime's hooks (with the stdin reader), the checkpoints, or the git hooks' linked commits, into dist/hook.<name>.cache. */
 async function alone(name) {
   if (name === 'checkpoint') await checkpoints();
+  else if (name === 'git') await gitHooks(join(dir, 'git'));
   else {
     const runs = RUNS.filter(([runtime]) => runtime === name);
     if (runs.length === 0) throw new Error(`build-hook-cache: no runtime ${name}`);
