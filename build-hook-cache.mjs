@@ -147,13 +147,19 @@ async function gitHooks(home) {
   writeFileSync(transcript, line('p', { type: 'user', message: { role: 'user', content: 'count' } }));
   await hook.runHookArgs({ runtime: 'claude-code', input: JSON.stringify({ session_id: session, transcript_path: transcript, hook_event_name: 'Stop', cwd: repo }), flags: { store } });
   const msg = join(repo, '.git', 'COMMIT_EDITMSG');
+  // git runs its hooks at the worktree's top with GIT_EXEC_PATH set (so the repository's config is read in-process, as in a real commit)
+  const execPath = git('--exec-path');
   const gitHook = async (...rest) => {
     const cwd = process.cwd();
+    const before = process.env.GIT_EXEC_PATH;
     process.chdir(repo);
+    process.env.GIT_EXEC_PATH = execPath;
     try {
       await hook.runHookArgs({ runtime: 'git', rest, flags: { store } });
     } finally {
       process.chdir(cwd);
+      if (before === undefined) delete process.env.GIT_EXEC_PATH;
+      else process.env.GIT_EXEC_PATH = before;
     }
   };
   for (let i = 0; i < 2; i++) {

@@ -35,7 +35,7 @@ export async function commitHook(name: string, args: string[], opts: { store?: s
   if (site === null) return;
   // a pending file a commit that did not happen left behind (an empty message) is no one's
   if (name === 'prepare-commit-msg') rmIfThere(site.pending);
-  const config = codeConfig(site.top, env);
+  const config = codeConfig(site.top, env, site.plain);
   if (config.links === false) return;
   const loc = locateStore(opts.store, env, cwd, site.top);
   if (!loc.exists) return;
