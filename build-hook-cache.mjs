@@ -175,6 +175,8 @@ async function gitHooks(home) {
     unlinkSync(pending);
   }
   await gitHook('post-rewrite', 'amend');
+  // the commit hook turned V8's compilers past the interpreter off (commit-hooks.ts): V8 rejects a cache made under other flags than the loading process's
+  setFlagsFromString('--opt --sparkplug');
   const log = join(store, 'ctx', 'hook.log');
   if (existsSync(log)) process.stderr.write(`build-hook-cache: git: ${readFileSync(log, 'utf8')}`);
   if (!/^Ctx-Context: ctx-[0-9a-f]{40}$/m.test(git('log', '-1', '--format=%B'))) throw new Error('build-hook-cache: the git hook named no context');
