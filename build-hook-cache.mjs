@@ -3,8 +3,9 @@
 // it, then the rest, so a new chain and an append both run), two checkpoints, the git hooks of two linked
 // commits and a hook reading its input from stdin, then writes V8's code for all it compiled to
 // dist/hook.cache; then a `ctx blame` of the linked file, its code to dist/fast.cache; then a `ctx grep`
-// and a `ctx files` of that store, their code to dist/search.cache. Then it runs itself once per runtime
-// and for the checkpoint with CTX_HOOK_CACHE_ONLY=<it>: only that one's runs, into dist/hook.<it>.cache.
+// and a `ctx files` of that store, their code to dist/search.cache. Then it runs itself once per runtime,
+// for the checkpoint and for the git hooks with CTX_HOOK_CACHE_ONLY=<it>: only that one's runs, into
+// dist/hook.<it>.cache (entry.ts: `ctx hook git …` reads dist/hook.git.cache).
 // The cache only saves compile time: a hook given it writes the same bytes as one without.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
@@ -50,15 +51,16 @@ async function all() {
   await blame(linked);
   await search(linked);
   // each smaller cache from a process of its own, which compiles only what that one runs; stdin as this one's
-  for (const name of [...RUNS.map(([runtime]) => runtime), 'checkpoint']) {
+  for (const name of [...RUNS.map(([runtime]) => runtime), 'checkpoint', 'git']) {
     const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url)], { input: '{}', stdio: ['pipe', 'ignore', 'inherit'], env: { ...process.env, CTX_HOOK_CACHE_ONLY: name } });
     if (r.status !== 0) throw new Error(`build-hook-cache: ${name} failed`);
   }
 }
 
-/** One runtime's hooks (with the stdin reader), or the checkpoints, into dist/hook.<name>.cache. */
+/** One runtime's hooks (with the stdin reader), the checkpoints, or the git hooks' linked commits, into dist/hook.<name>.cache. */
 async function alone(name) {
   if (name === 'checkpoint') await checkpoints();
+  else if (name === 'git') await gitHooks(join(dir, 'git'));
   else {
     const runs = RUNS.filter(([runtime]) => runtime === name);
     if (runs.length === 0) throw new Error(`build-hook-cache: no runtime ${name}`);
@@ -145,13 +147,19 @@ async function gitHooks(home) {
   writeFileSync(transcript, line('p', { type: 'user', message: { role: 'user', content: 'count' } }));
   await hook.runHookArgs({ runtime: 'claude-code', input: JSON.stringify({ session_id: session, transcript_path: transcript, hook_event_name: 'Stop', cwd: repo }), flags: { store } });
   const msg = join(repo, '.git', 'COMMIT_EDITMSG');
+  // git runs its hooks at the worktree's top with GIT_EXEC_PATH set (so the repository's config is read in-process, as in a real commit)
+  const execPath = git('--exec-path');
   const gitHook = async (...rest) => {
     const cwd = process.cwd();
+    const before = process.env.GIT_EXEC_PATH;
     process.chdir(repo);
+    process.env.GIT_EXEC_PATH = execPath;
     try {
       await hook.runHookArgs({ runtime: 'git', rest, flags: { store } });
     } finally {
       process.chdir(cwd);
+      if (before === undefined) delete process.env.GIT_EXEC_PATH;
+      else process.env.GIT_EXEC_PATH = before;
     }
   };
   for (let i = 0; i < 2; i++) {
@@ -167,6 +175,8 @@ async function gitHooks(home) {
     unlinkSync(pending);
   }
   await gitHook('post-rewrite', 'amend');
+  // the commit hook turned V8's compilers past the interpreter off (commit-hooks.ts): V8 rejects a cache made under other flags than the loading process's
+  setFlagsFromString('--opt --sparkplug');
   const log = join(store, 'ctx', 'hook.log');
   if (existsSync(log)) process.stderr.write(`build-hook-cache: git: ${readFileSync(log, 'utf8')}`);
   if (!/^Ctx-Context: ctx-[0-9a-f]{40}$/m.test(git('log', '-1', '--format=%B'))) throw new Error('build-hook-cache: the git hook named no context');

@@ -7,6 +7,7 @@
 // links carried from each old commit to its new one. This file decides cheaply whether there is
 // work; commit-work.ts, loaded then, does it.
 import { existsSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { contextClaims } from '../../core/links.js';
 import { codeConfig, commitSite } from '../../store/code/repo.js';
@@ -35,7 +36,7 @@ export async function commitHook(name: string, args: string[], opts: { store?: s
   if (site === null) return;
   // a pending file a commit that did not happen left behind (an empty message) is no one's
   if (name === 'prepare-commit-msg') rmIfThere(site.pending);
-  const config = codeConfig(site.top, env);
+  const config = codeConfig(site.top, env, site.plain);
   if (config.links === false) return;
   const loc = locateStore(opts.store, env, cwd, site.top);
   if (!loc.exists) return;
@@ -48,6 +49,7 @@ export async function commitHook(name: string, args: string[], opts: { store?: s
   const queued = existsSync(site.queue);
   // nothing to do, decided without loading the store's code: nothing queued, no live session here and no claim in the message
   if (name === 'prepare-commit-msg' && !queued && (msgFile === undefined || site.rebasing || (!liveSessions(loc.gitdir, site.top, clock(env)).some((l) => !idle(loc.gitdir, l)) && contextClaims(readFileSync(msgFile, 'utf8')).length === 0))) return;
+  if (msgFile !== undefined && !site.rebasing) interpreterOnly(loc.gitdir, liveSessions(loc.gitdir, site.top, clock(env)));
   const input = name === 'post-rewrite' ? await opts.stdin() : '';
   const { RepoContext } = await import('../repo/repo-context.js');
   const work = await import('./commit-work.js');
@@ -77,6 +79,32 @@ async function noteShellSession(store: string, env: NodeJS.ProcessEnv): Promise<
     const s = r.capture?.shellSession?.(env);
     if (s) recordLive(store, r.name, s.session, s.cwd, { branch: s.branch, ...(s.transcript ? { transcript: s.transcript } : {}), ...(s.input !== undefined ? { input: s.input } : {}) }, clock(env));
   }
+}
+
+/** Transcript bytes not yet captured, over the worktree's live sessions, up to which a commit's work runs in V8's interpreter alone. */
+export const SMALL_CATCH_UP = 64 * 1024;
+/** No TurboFan and no Sparkplug (Maglev is off in node 20): what build-hook-cache.mjs sets back with `--opt --sparkplug`. */
+export const INTERPRETER_ONLY = '--no-opt --no-sparkplug';
+
+/**
+ * V8's compilers past its interpreter (Sparkplug, TurboFan), off for the rest of this process when
+ * what the live sessions' catch-up will read is small, as it is when the runtime's hooks capture every
+ * turn: the process ends moments later. Set after the bundle's code cache was read (a flag changed
+ * before makes V8 reject it); a session whose transcript is not known, or a large catch-up (a first
+ * capture of a long session), keeps them.
+ */
+function interpreterOnly(store: string, live: { live: LiveSession }[]): void {
+  let pending = 0;
+  for (const { live: s } of live) {
+    if (s.transcript === undefined) return;
+    const state = readState(statePath(store, s.session));
+    try {
+      pending += statSync(s.transcript).size - (state?.transcript === s.transcript ? state.offset : 0);
+    } catch {
+      return;
+    }
+  }
+  if (pending <= SMALL_CATCH_UP) (createRequire(import.meta.url)('node:v8') as typeof import('node:v8')).setFlagsFromString(INTERPRETER_ONLY);
 }
 
 /**

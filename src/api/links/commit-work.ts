@@ -10,6 +10,7 @@ import { assistedValue, contextClaims, CONTEXT_TRAILER, ASSISTED_TRAILER } from 
 import { lockSession, readState, statePath } from '../../store/capture-state.js';
 import { addTrailers, commitInfo, repoName, stagedChanges, type CodeConfig } from '../../store/code/repo.js';
 import { codeEnv } from '../../store/code/code-git.js';
+import { plainCommitChanges, plainDirs } from '../../store/code/plain.js';
 import { appendDerived, writeDerived } from '../../store/derived.js';
 import { refs } from '../../store/refs.js';
 import { liveSessions, markLinked, type LiveSession } from '../capture/live.js';
@@ -36,7 +37,8 @@ export async function prepareCommitMsg(ctx: RepoContext, site: CommitSite, confi
   const live = liveSessions(ctx.gitdir, site.top, ctx.now());
   const claimed = contextClaims(readFileSync(msgFile, 'utf8'));
   if (live.length === 0 && claimed.length === 0) return none;
-  const staged = new Map((live.length ? stagedChanges(site.top, env) : []).map((c) => [c.path, c]));
+  const plain = site.plain && config.plainDiff ? { dirs: site.plain, head: site.head?.sha ?? null } : undefined;
+  const staged = new Map((live.length ? stagedChanges(site.top, env, plain) : []).map((c) => [c.path, c]));
   const registry = await runtimeRegistry();
   // the plug-ins of the live sessions' runtimes alone (built-in ones: a live entry never names an executable to run)
   const runtimeOf = async (name: string) => (registry.runtimeNames().includes(name) ? await registry.runtime(name) : undefined);
@@ -118,7 +120,7 @@ export const recorder =
  */
 export async function recordCommit(ctx: RepoContext, top: string, common: string, pending: Pending, sha: string, callerEnv: NodeJS.ProcessEnv, origin?: string): Promise<Recorded | null> {
   const env = codeEnv(callerEnv);
-  const head = commitInfo(top, sha, env);
+  const head = queuedCommit(top, sha, env, pending);
   if (!head || head.sha !== sha) return null;
   const parent = head.parents[0] ?? null;
   // a commit on top of the HEAD the message was prepared at, or an amend of it (same parent)
@@ -146,6 +148,24 @@ export async function recordCommit(ctx: RepoContext, top: string, common: string
     done.push(claimed);
   }
   return { code: head.sha, contexts: done };
+}
+
+/**
+ * The queued commit, its parents and message, and the files it changed: for the plain case read
+ * in-process (plain.ts), then only which of the pending files it changed, enough when every context
+ * its message claims is a pending one it records anyway (its own trailers); else `git log` (commitInfo).
+ */
+function queuedCommit(top: string, sha: string, env: NodeJS.ProcessEnv, pending: Pending): { sha: string; parents: string[]; message: string; files: string[] } | null {
+  const plain = plainDirs(top, env);
+  const wanted = new Set<string>();
+  for (const p of pending.contexts) for (const f of Array.isArray(p.files) ? p.files : []) if (typeof f === 'string') wanted.add(f);
+  const read = plain && plainCommitChanges(plain.common, sha, [...wanted]);
+  if (read) {
+    const changed = new Set(read.changed);
+    const recorded = (c: string) => pending.contexts.some((p) => p.context === c && Array.isArray(p.files) && p.files.some((f) => changed.has(f)));
+    if (contextClaims(read.message).every(recorded)) return { sha: read.sha, parents: read.parents, message: read.message, files: read.changed };
+  }
+  return commitInfo(top, sha, env);
 }
 
 async function isContext(ctx: RepoContext, oid: string): Promise<boolean> {

@@ -5,6 +5,8 @@ import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { CtxError } from '../../errors/index.js';
 import { codeGitSync } from './code-git.js';
+import { plainConfig, plainDirs, plainHead, type PlainDirs } from './plain.js';
+import { plainStaged } from './plain-staged.js';
 
 /** Git on the code repository at `cwd`, with the caller's environment (GIT_INDEX_FILE of a partial commit included). */
 function gitIn(cwd: string, args: string[], env: NodeJS.ProcessEnv, input?: string): { ok: boolean; out: string; err: string } {
@@ -75,10 +77,14 @@ export interface CodeConfig {
   origin: string;
   /** core.commentChar or core.commentString is set, or some trailer.* key: trailers are left to git */
   trailerRules: boolean;
+  /** read in-process, and nothing set that changes what `git diff --cached` prints (a diff.* key, core.attributesFile, core.bigFileThreshold): stagedChanges may read the index in-process too */
+  plainDiff?: boolean;
 }
 
-/** The last value of each key ctx's commit hooks care about: `git config -z --get-regexp` once. */
-export function codeConfig(top: string, env: NodeJS.ProcessEnv): CodeConfig {
+/** The last value of each key ctx's commit hooks care about: read in-process for the plain case (`plain`: the site's), else `git config -z --get-regexp` once. */
+export function codeConfig(top: string, env: NodeJS.ProcessEnv, plain?: PlainDirs): CodeConfig {
+  const read = plain && plainConfig(plain, env);
+  if (read) return { ...(read.links !== undefined ? { links: gitBool(read.links) } : {}), origin: read.origin ?? '', trailerRules: read.trailerRules, plainDiff: !read.diffRules };
   const r = gitIn(top, ['config', '-z', '--get-regexp', '^(ctx\\.links|remote\\.origin\\.url|core\\.comment(char|string)|trailer\\..*)$'], env);
   const out: CodeConfig = { origin: '', trailerRules: false };
   for (const item of r.ok ? r.out.split('\0') : []) {
@@ -110,8 +116,14 @@ export interface StagedChange {
   removed: string[];
 }
 
-/** What `git commit` would commit against HEAD (GIT_INDEX_FILE honoured), file by file, in one git: `diff --cached -U0`. */
-export function stagedChanges(top: string, env: NodeJS.ProcessEnv): StagedChange[] {
+/**
+ * What `git commit` would commit against HEAD (GIT_INDEX_FILE honoured), file by file: read in-process
+ * for the plain case (`plain`: the site's directories and HEAD, plain-staged.ts), else in one git,
+ * `diff --cached -U0`.
+ */
+export function stagedChanges(top: string, env: NodeJS.ProcessEnv, plain?: { dirs: PlainDirs; head: string | null }): StagedChange[] {
+  const read = plain && plainStaged(plain.dirs, top, plain.head, env);
+  if (read) return read;
   const diff = mustGit(top, ['-c', 'core.quotePath=false', 'diff', '--cached', '-U0', '--no-renames', '--no-ext-diff', '--no-textconv', '--no-color', '--src-prefix=a/', '--dst-prefix=b/'], env);
   return parseChanges(diff);
 }
@@ -213,12 +225,23 @@ export interface CommitSite {
   rebasing: boolean;
   /** HEAD and its parents (null: unborn) */
   head: { sha: string; parents: string[] } | null;
+  /** the git directories, when the site was read in-process (plain.ts): its config can be too */
+  plain?: PlainDirs;
 }
 
-/** The worktree holding `cwd` (null outside one); one git process for its per-worktree paths and HEAD (two when HEAD is unborn). */
+/**
+ * The worktree holding `cwd` (null outside one): read in-process for the plain case (plain.ts), else
+ * one git process for its per-worktree paths and HEAD (two when HEAD is unborn).
+ */
 export function commitSite(cwd: string, env: NodeJS.ProcessEnv): CommitSite | null {
   const top = worktreeTop(cwd);
   if (top === null) return null;
+  const plain = plainDirs(top, env);
+  const head = plain && plainHead(plain);
+  if (plain && head) {
+    const at = (name: string) => join(plain.gitdir, name);
+    return { top, common: plain.common, pending: at('ctx-pending.json'), queue: at('ctx-queue'), rebasing: existsSync(at('rebase-merge')) || existsSync(at('rebase-apply')), head: head === 'unborn' ? null : head, plain };
+  }
   const paths = ['rev-parse', '--path-format=absolute', '--git-common-dir', '--git-path', 'ctx-pending.json', '--git-path', 'ctx-queue', '--git-path', 'rebase-merge', '--git-path', 'rebase-apply'];
   // `HEAD^@`: its parents, none for a root commit; an unborn HEAD fails the whole call
   let r = gitIn(top, [...paths, 'HEAD', 'HEAD^@'], env);
