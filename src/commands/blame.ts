@@ -21,7 +21,7 @@ export default defineCommand({
   examples: ['ctx blame src/auth.ts', 'ctx blame src/auth.ts:10,40', 'ctx blame src/auth.ts --rev v1.2 --json'],
   async run(io, [target]: [string], o: Opts) {
     const { file, range } = parseBlameTarget(target);
-    return io.withRepo(false, (repo) => blame(repo, { file, range, rev: o.rev, cwd: io.cwd }));
+    return io.withRepo(false, (repo) => blame(repo, { file, range, rev: o.rev, cwd: io.cwd, blocking: true }));
   },
   print(io, r: BlameResult) {
     if (io.flags.json) return r.lines.forEach((l) => io.json(blameLineJson(r.path, l)));
