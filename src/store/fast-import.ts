@@ -1,6 +1,6 @@
 // Bulk writes through one `git fast-import` per batch: commits onto a temp ref that fast-import
 // deletes at the end, their ids read back with `get-mark`.
-import { randomBytes } from 'node:crypto';
+import { nodeCrypto } from './node-crypto.js';
 import { existsSync, readFileSync, rmSync, rmdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CommitSpec } from './engine.js';
@@ -14,7 +14,7 @@ function fiPath(path: string): string {
 
 export async function fastImport(gitdir: string, specs: readonly CommitSpec[]): Promise<string[]> {
   if (specs.length === 0) return [];
-  const ref = `refs/ctx-tmp/${process.pid}-${randomBytes(6).toString('hex')}`;
+  const ref = `refs/ctx-tmp/${process.pid}-${nodeCrypto().randomBytes(6).toString('hex')}`;
   const parts: Uint8Array[] = [];
   let text = ''; // pending command text, flushed before each block of raw bytes
   const flush = () => {
