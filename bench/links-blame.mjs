@@ -83,7 +83,7 @@ function setup({ lines, commits, linked, perCommit, seed = 21 }) {
   return { dir, code, store };
 }
 
-export async function benchLinksBlame({ lines = 2000, commits = 300, linked = 200, perCommit = 10, n = 5 } = {}) {
+export async function benchLinksBlame({ lines = 2000, commits = 300, linked = 200, perCommit = 10, n = Number(process.env.BENCH_ROUNDS ?? 5) } = {}) {
   if (!existsSync(TIME)) return { markdown: `## ctx blame\n\nskipped: ${TIME} (Debian package \`time\`) is not installed\n`, summary: null };
   progress(`blame: a ${fmtInt(lines)}-line file, ${commits} commits, ${linked} linked`);
   const { code, store } = setup({ lines, commits, linked, perCommit });
@@ -140,9 +140,11 @@ export async function benchLinksBlame({ lines = 2000, commits = 300, linked = 20
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { snapshotBuild, cleanup } = await import('./lib.mjs');
+  // as run.mjs does: every node start would read the CA bundle it names first (~70 ms)
+  delete process.env.NODE_EXTRA_CA_CERTS;
   snapshotBuild();
   try {
-    process.stdout.write((await benchLinksBlame({ n: Number(process.env.BENCH_ROUNDS ?? 5) })).markdown + '\n');
+    process.stdout.write((await benchLinksBlame()).markdown + '\n');
   } finally {
     cleanup();
   }

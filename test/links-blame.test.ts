@@ -8,6 +8,7 @@ import { FIXED_ENV, ROOT, ctx, git, newStore, tempDir } from './helpers.js';
 import { claudeTranscript, codeGit, commitFiles, newCodeRepo, type Turn } from './why-kit.js';
 import { RepoContext } from '../src/api/repo/repo-context.js';
 import { contentIndex, normalise } from '../src/api/links/content-index.js';
+import { oneLine } from '../src/output/style.js';
 import { TRACE_NAMESPACE, uuid5 } from '../src/core/agent-trace.js';
 
 const SESSION_A = 'aaaaaaaa-1111-4222-8333-444455556666';
@@ -39,6 +40,24 @@ describe('the content index', () => {
       expect([l, normalise(l)]).toEqual([l, null]);
     expect(normalise('} else if (ok) {')).toBe('} else if (ok) {');
     expect(normalise('const x = 1;')).toBe('const x = 1;');
+  });
+
+  it('normalise: 16 ASCII letters or digits from the start keep a line whatever else it holds; fewer, or a non-ASCII character among them, are counted as letters', () => {
+    expect(normalise('  a-b-c-d-e-f-g-h-i-j-k-l-m-n-o-p  ')).toBe('a-b-c-d-e-f-g-h-i-j-k-l-m-n-o-p');
+    expect(normalise('é-a-b-c-d-e-f-g-h-i-j-k-l-m-n-o')).toBe('é-a-b-c-d-e-f-g-h-i-j-k-l-m-n-o');
+    expect(normalise('{ é }')).toBe(null);
+    expect(normalise('{ éüàç }')).toBe('{ éüàç }');
+    expect(normalise('} ELSE {')).toBe(null);
+    expect(normalise('\u00a0\u3000return;\u3000')).toBe(null);
+  });
+
+  it("oneLine (blame's gist): text already on one line as it is; white space other than one space between words, and control characters, made one line", () => {
+    expect(oneLine('#3 Change 10 lines, round 7.', 36)).toBe('#3 Change 10 lines, round 7.');
+    expect(oneLine('#3 Make the retry\n\tonce,  not twice ', 36)).toBe('#3 Make the retry once, not twice');
+    expect(oneLine('#3 a\u00a0b\u2028c \x1b[31m', 36)).toBe('#3 a b c \ufffd[31m');
+    expect(oneLine(' #3 x\x85y', 36)).toBe('#3 x\ufffdy');
+    expect(oneLine('#12 Write /home/alice/projects/app/src/auth/refresh-token.ts', 36)).toBe('#12 Write /home/alice/projects/app/…');
+    expect(oneLine('#12 Explain why the refresh token is retried once and not twice', 36)).toBe('#12 Explain why the refresh token…');
   });
 
   it('maps each written line to the commit, entry, path, tool, branch and session; an edit repeats lines it did not write', async () => {

@@ -21,31 +21,42 @@ export default defineCommand({
   examples: ['ctx blame src/auth.ts', 'ctx blame src/auth.ts:10,40', 'ctx blame src/auth.ts --rev v1.2 --json'],
   async run(io, [target]: [string], o: Opts) {
     const { file, range } = parseBlameTarget(target);
-    return io.withRepo(false, (repo) => blame(repo, { file, range, rev: o.rev, cwd: io.cwd }));
+    return io.withRepo(false, (repo) => blame(repo, { file, range, rev: o.rev, cwd: io.cwd, blocking: true }));
   },
   print(io, r: BlameResult) {
-    if (io.flags.json) return r.lines.forEach((l) => io.json(blameLineJson(r.path, l)));
+    // one record a line, in one write (a write per record cost a 2,000-line file ~2,000 system calls)
+    if (io.flags.json) return io.out(r.lines.map((l) => `${JSON.stringify(blameLineJson(r.path, l))}\n`).join(''));
     const c = io.chalk;
     const width = String(r.lines.reduce((m, l) => Math.max(m, l.line), 0)).length;
-    const gists = new Map<string, string>();
+    const yellow = new Map<string, string>();
+    const human = c.dim('human'.padEnd(17));
+    const noGist = ''.padEnd(GIST);
+    // without a prompt, the gist is the call's tool and path: a call that wrote several files shows the first one met
+    const toolGists = new Map<string, string>();
     const gistOf = (l: (typeof r.lines)[number]) => {
+      if (l.prompt !== null) return oneLine(`#${l.entry} ${l.prompt}`, GIST);
       const key = `${l.context} ${l.entry}`;
-      return gists.get(key) ?? gists.set(key, oneLine(`#${l.entry} ${l.prompt ?? `${l.tool} ${l.toolPath}`}`, GIST)).get(key)!;
+      return toolGists.get(key) ?? toolGists.set(key, oneLine(`#${l.entry} ${l.tool} ${l.toolPath}`, GIST)).get(key)!;
     };
-    // what comes before the line number is the same for every line of one commit and entry: made once
-    const heads = new Map<string, string>();
-    const headOf = (l: (typeof r.lines)[number]) => {
-      const key = `${l.commit} ${l.context} ${l.entry} ${l.how}`;
-      let head = heads.get(key);
-      if (head === undefined) {
-        const who = l.context === null ? 'human'.padEnd(17) : `${shortId(l.context)}${l.how === 'matched' ? '*' : ' '}`;
-        const gist = l.context === null ? '' : gistOf(l);
-        heads.set(key, (head = `${c.yellow(l.commit.slice(0, 8))} ${l.context === null ? c.dim(who) : c.green(who)} ${gist.padEnd(GIST)} `));
+    // what comes before the line number is the same for the lines of one commit and entry, which mostly
+    // come in a run: made again only when the line before had another (no table keyed by both: a file's
+    // lines are mostly of different entries, and the keys cost more than they saved)
+    let before: (typeof r.lines)[number] | null = null;
+    let head = '';
+    let out = '';
+    for (const l of r.lines) {
+      if (before === null || l.commit !== before.commit || l.context !== before.context || l.entry !== before.entry || l.how !== before.how) {
+        let y = yellow.get(l.commit);
+        if (y === undefined) yellow.set(l.commit, (y = c.yellow(l.commit.slice(0, 8))));
+        head =
+          l.context === null
+            ? `${y} ${human} ${noGist} `
+            : `${y} ${c.green(`${shortId(l.context)}${l.how === 'matched' ? '*' : ' '}`)} ${gistOf(l).padEnd(GIST)} `;
       }
-      return head;
-    };
-    // a line has no newline: visibleLines keeps its TABs and shows any other control character as U+FFFD
-    const out = r.lines.map((l) => `${headOf(l)}${String(l.line).padStart(width)}) ${visibleLines(l.text)}\n`);
-    io.out(out.join(''));
+      before = l;
+      // a line has no newline: visibleLines keeps its TABs and shows any other control character as U+FFFD
+      out += `${head}${String(l.line).padStart(width)}) ${visibleLines(l.text)}\n`;
+    }
+    io.out(out);
   },
 });

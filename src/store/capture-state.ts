@@ -1,6 +1,6 @@
 // Derived data of live capture: per transcript file, how far it is in the repo. Kept under
 // `<repo>/ctx/hooks/`, never trusted over the repo: it is used only while it names the branch tip.
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from './node-crypto.js';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { derivedDir, writeDerived } from './derived.js';
@@ -74,7 +74,7 @@ export function writeState(gitdir: string, key: string, state: StreamState): voi
 }
 
 export function tailHash(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
+  return nodeCrypto().createHash('sha256').update(bytes).digest('hex');
 }
 
 /**

@@ -1,5 +1,5 @@
 // Picks the object engine: the git binary when it is on PATH, else isomorphic-git.
-import fs from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { UsageError } from '../errors/index.js';
 import type { Engine } from './engine.js';
@@ -15,8 +15,8 @@ export function gitOnPath(env: NodeJS.ProcessEnv = process.env): boolean {
     for (const name of names) {
       try {
         const file = join(dir, name);
-        if (!fs.statSync(file).isFile()) continue;
-        fs.accessSync(file, fs.constants.X_OK);
+        if (!statSync(file).isFile()) continue;
+        accessSync(file, constants.X_OK);
         return true;
       } catch {
         // not here; try the next entry

@@ -1,7 +1,7 @@
 // Bulk writes through one `git fast-import` per batch: commits onto a temp ref that fast-import
 // deletes at the end, their ids read back with `get-mark`.
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
+import { nodeCrypto } from './node-crypto.js';
+import { existsSync, readFileSync, rmSync, rmdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CommitSpec } from './engine.js';
 import { run } from './git-process.js';
@@ -14,7 +14,7 @@ function fiPath(path: string): string {
 
 export async function fastImport(gitdir: string, specs: readonly CommitSpec[]): Promise<string[]> {
   if (specs.length === 0) return [];
-  const ref = `refs/ctx-tmp/${process.pid}-${randomBytes(6).toString('hex')}`;
+  const ref = `refs/ctx-tmp/${process.pid}-${nodeCrypto().randomBytes(6).toString('hex')}`;
   const parts: Uint8Array[] = [];
   let text = ''; // pending command text, flushed before each block of raw bytes
   const flush = () => {
@@ -71,7 +71,7 @@ export async function fastImport(gitdir: string, specs: readonly CommitSpec[]): 
     return ids;
   } catch (e) {
     const pid = (e as { pid?: number }).pid;
-    if (pid !== undefined) fs.rmSync(join(gitdir, `fast_import_crash_${pid}`), { force: true });
+    if (pid !== undefined) rmSync(join(gitdir, `fast_import_crash_${pid}`), { force: true });
     throw e;
   } finally {
     await removeTempRef(gitdir, ref);
@@ -80,15 +80,15 @@ export async function fastImport(gitdir: string, specs: readonly CommitSpec[]): 
 
 /** Make sure the temp ref is gone: its loose file, its now-empty directories, any packed-refs line. */
 async function removeTempRef(gitdir: string, ref: string): Promise<void> {
-  fs.rmSync(join(gitdir, ref), { force: true });
+  rmSync(join(gitdir, ref), { force: true });
   for (let d = dirname(ref); d !== 'refs'; d = dirname(d)) {
     try {
-      fs.rmdirSync(join(gitdir, d));
+      rmdirSync(join(gitdir, d));
     } catch {
       break; // not empty, or never created
     }
   }
   const packed = join(gitdir, 'packed-refs');
   // fast-import never packs refs; this guards against a `git pack-refs` racing with us.
-  if (fs.existsSync(packed) && fs.readFileSync(packed, 'latin1').includes(` ${ref}\n`)) await run(gitdir, ['update-ref', '-d', ref], []);
+  if (existsSync(packed) && readFileSync(packed, 'latin1').includes(` ${ref}\n`)) await run(gitdir, ['update-ref', '-d', ref], []);
 }

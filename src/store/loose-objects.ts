@@ -2,7 +2,7 @@
 // their SHA-1. A checkpoint or a hook call writes a handful of objects; starting `git fast-import`
 // for them costs more than the write (two processes: fast-import unpacks small packs itself). And the
 // reads of such objects: a hook reads back what the last hooks wrote, without starting `git cat-file`.
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from './node-crypto.js';
 import { linkSync, lstatSync, mkdirSync, readFileSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync, inflateSync } from 'node:zlib';
@@ -77,7 +77,7 @@ function treeBytes(entries: TreeEntryOut[]): Buffer {
 }
 
 /** An object's id, as `git hash-object -t TYPE` computes it. */
-export const objectId = (type: string, data: Uint8Array): string => createHash('sha1').update(`${type} ${data.byteLength}\0`).update(data).digest('hex');
+export const objectId = (type: string, data: Uint8Array): string => nodeCrypto().createHash('sha1').update(`${type} ${data.byteLength}\0`).update(data).digest('hex');
 
 /** One object, loose, as `git hash-object -w -t TYPE` writes it; returns its id. */
 export function writeObject(gitdir: string, type: string, data: Uint8Array): string {
@@ -150,6 +150,6 @@ export function readLoose(gitdir: string, oid: string): GitObject | null {
   const nul = body.indexOf(0);
   const m = nul > 0 && nul < 32 ? LOOSE_HEADER.exec(body.toString('latin1', 0, nul)) : null;
   if (!m || Number(m[2]) !== body.length - nul - 1) return null;
-  if (createHash('sha1').update(body).digest('hex') !== oid) return null;
+  if (nodeCrypto().createHash('sha1').update(body).digest('hex') !== oid) return null;
   return { type: m[1] as ObjectType, data: body.subarray(nul + 1) };
 }

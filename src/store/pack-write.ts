@@ -3,7 +3,7 @@
 // cost (a checkpointer's put), that is most of a write. `git gc --auto` folds the packs later.
 // Until the caller's ref reaches it, the pack is held by a `.keep` file, as git's receive-pack
 // holds a pushed pack: a repack running meanwhile neither deletes it nor reads it as unreachable.
-import { createHash, randomBytes } from 'node:crypto';
+import { nodeCrypto } from './node-crypto.js';
 import { closeSync, constants, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, unlinkSync, writeSync, writevSync } from 'node:fs';
 import { join } from 'node:path';
 import * as zlib from 'node:zlib';
@@ -108,7 +108,7 @@ function writePack(gitdir: string, objects: ReadonlyMap<string, { type: string; 
     parts.push(entry);
     offset += entry.length;
   }
-  const hash = createHash('sha1');
+  const hash = nodeCrypto().createHash('sha1');
   for (const part of parts) hash.update(part);
   const sum = hash.digest();
   const dir = join(gitdir, 'objects', 'pack');
@@ -158,12 +158,12 @@ function indexOf(entries: { oid: string; offset: number; crc: number }[], packSu
   for (const e of sorted) at = buf.writeUInt32BE(e.crc >>> 0, at);
   for (const e of sorted) at = buf.writeUInt32BE(e.offset, at);
   packSum.copy(buf, at);
-  return Buffer.concat([buf, createHash('sha1').update(buf).digest()]);
+  return Buffer.concat([buf, nodeCrypto().createHash('sha1').update(buf).digest()]);
 }
 
 /** `parts` as the whole of `path`, through a new temporary file beside it (git's tmp_ prefix, which its gc removes when old). */
 function place(dir: string, path: string, parts: Buffer[], sync: boolean): void {
-  const tmp = join(dir, `tmp_pack_ctx_${process.pid}_${randomBytes(6).toString('hex')}`);
+  const tmp = join(dir, `tmp_pack_ctx_${process.pid}_${nodeCrypto().randomBytes(6).toString('hex')}`);
   const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o444);
   try {
     // the parts as they are (a large write is not copied whole once more), however many calls that takes

@@ -56,15 +56,23 @@ export async function attributions(ctx: RepoContext, lines: readonly CodeLine[],
     if (key === null) return human();
     const hits = index!.hits(key);
     if (hits.length === 0) return human();
-    const mine = linked.get(l.commit) ?? [];
-    for (const c of mine) {
-      const session = sessions.get(c);
-      const ofC = hits.filter((h) => h.context === c || (session !== undefined && h.session === session));
-      const hit = ofC.find(sameFile) ?? ofC[0];
-      if (hit) return written(hit, 'linked', c);
+    const mine = linked.get(l.commit);
+    if (mine === undefined || mine.length === 0) {
+      const hit = hits.find(sameFile);
+      return hit ? written(hit, 'matched', hit.context) : human();
     }
-    const hit = mine.length === 0 ? hits.find(sameFile) : undefined;
-    return hit ? written(hit, 'matched', hit.context) : human();
+    for (const c of mine) {
+      // c's hits (its own, or its session's): the first in this file, else the first
+      const session = sessions.get(c);
+      let first: ContentHit | undefined;
+      for (const h of hits) {
+        if (h.context !== c && (session === undefined || h.session !== session)) continue;
+        if (sameFile(h)) return written(h, 'linked', c);
+        first ??= h;
+      }
+      if (first) return written(first, 'linked', c);
+    }
+    return human();
   });
   carryOver(lines, out, keys.map((k) => k !== null));
   return out;

@@ -17,6 +17,8 @@ export interface BlameOptions {
   range?: [number, number];
   /** the code revision blamed (default HEAD) */
   rev?: string;
+  /** the process waits for each git (the CLI: nothing else to do meanwhile, and less CPU; store/code/blame.ts) */
+  blocking?: boolean;
 }
 
 /** A blamed line; its `prompt` is the user message that led to the tool call. */
@@ -43,8 +45,8 @@ export function parseBlameTarget(target: string): { file: string; range?: [numbe
 export async function blame(ctx: RepoContext, o: BlameOptions): Promise<BlameResult> {
   const f = await codeFileOf(o.file, o.cwd).catch(blameError);
   await drainAt(ctx, f.top);
-  const lines = await codeBlame(f, { rev: o.rev, ranges: o.range ? [o.range] : undefined }).catch(blameError);
-  const linked = await linkedContexts(ctx, f.top, [...new Set(lines.map((l) => l.commit))]);
+  const lines = await codeBlame(f, { rev: o.rev, ranges: o.range ? [o.range] : undefined, blocking: o.blocking }).catch(blameError);
+  const linked = await linkedContexts(ctx, f.top, [...new Set(lines.map((l) => l.commit))], o.blocking);
   const who = await attributions(ctx, lines, linked, f.path);
   // one literal per line: V8 makes `{ ...line, ...who }` a slow object, and a file has thousands
   const out = lines.map((l, i): BlameLine => {
@@ -75,9 +77,9 @@ function blameError(e: unknown): never {
  * the file in one git run: its link records, the Ctx-Context lines of its message, and the records of
  * a commit it was cherry-picked from. A claim is borne out line by line: only what it wrote is its.
  */
-async function linkedContexts(ctx: RepoContext, top: string, codes: readonly string[]): Promise<Map<string, string[]>> {
+async function linkedContexts(ctx: RepoContext, top: string, codes: readonly string[], blocking?: boolean): Promise<Map<string, string[]>> {
   const index = await linkIndex(ctx);
-  const messages = await codeMessages(top, codes);
+  const messages = await codeMessages(top, codes, blocking);
   const out = new Map<string, string[]>();
   for (const code of codes) {
     const message = messages.get(code) ?? '';

@@ -4,7 +4,7 @@
 // fsmonitor) and no textconv program, and the environment cannot point it at another repository.
 import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { codeEnv, codeGit, firstErrorLine } from './code-git.js';
+import { codeEnv, codeGit, codeGitSync, firstErrorLine, type CodeGitSync } from './code-git.js';
 import { discoverTop } from './discover.js';
 
 export interface CodeBlameLine {
@@ -40,13 +40,30 @@ export class CodeBlameError extends Error {
   }
 }
 
-/** Run git in `cwd`; its stdout, or a CodeBlameError of `kind` with git's first error line. */
-async function blameGit(cwd: string, args: readonly string[], kind: CodeBlameError['kind'] = 'git'): Promise<Buffer> {
-  const r = await codeGit(cwd, ['-c', 'diff.external=', ...args], { env: codeEnv() }).catch((e: Error) => {
-    throw new CodeBlameError(`git: ${e.message}`, 'git');
-  });
+/**
+ * Run git in `cwd`; its stdout as text, or a CodeBlameError of `kind` with git's first error line.
+ * `blocking`: the process waits for git (spawnSync), whose output node then reads in C++ in one piece
+ * instead of a stream event per pipe read: for a CLI run with nothing else to do (a 2,000-line blame's
+ * 320 KB: ~6 ms less CPU); a server keeps serving while git runs.
+ */
+async function blameGit(cwd: string, args: readonly string[], kind: CodeBlameError['kind'] = 'git', blocking = false): Promise<string> {
+  const all = ['-c', 'diff.external=', ...args];
+  const r = blocking
+    ? syncRun(codeGitSync(cwd, all, { env: codeEnv(), maxBuffer: Infinity }))
+    : await codeGit(cwd, all, { env: codeEnv() }).then(
+        (a) => ({ code: a.code, out: a.out.toString('utf8'), err: a.err }),
+        (e: Error) => {
+          throw new CodeBlameError(`git: ${e.message}`, 'git');
+        },
+      );
   if (r.code === 0) return r.out;
   throw new CodeBlameError(firstErrorLine(r.err, `git ${args[0]} exited with ${r.code}`), kind);
+}
+
+/** A synchronous run as the asynchronous one reports it: a git that cannot start says `spawn git ENOENT`, as codeGit's does. */
+function syncRun(r: CodeGitSync): { code: number | null; out: string; err: string } {
+  if (r.error) throw new CodeBlameError(`git: ${r.error.message.replace(/^spawnSync /, 'spawn ')}`, 'git');
+  return { code: r.status, out: r.out, err: r.err };
 }
 
 /** The repository holding `file` (relative to `cwd`) and its path there; the file need not exist at HEAD yet. */
@@ -57,25 +74,25 @@ export async function codeFileOf(file: string, cwd: string): Promise<CodeFile> {
     discoverTop(dirname(abs)) ??
     (await blameGit(dirname(abs), ['rev-parse', '--show-toplevel'], 'no-repo').catch(() => {
       throw new CodeBlameError(`${file} is not in a git repository`, 'no-repo');
-    })).toString('utf8').replace(/\n$/, '');
+    })).replace(/\n$/, '');
   // the top git prints has its links resolved: resolve the file's directory the same way
   const path = relative(top, join(realpathSync(dirname(abs)), basename(abs))).split(sep).join('/');
   if (path === '' || path.startsWith('../')) throw new CodeBlameError(`${file} is not in a git repository`, 'no-repo');
   return { top, path };
 }
 
-/** `git blame` of a file at `rev` (default HEAD), every line or only the `ranges` (1-based, inclusive): one git process. */
-export async function codeBlame(f: CodeFile, o: { rev?: string; ranges?: readonly [number, number][] } = {}): Promise<CodeBlameLine[]> {
+/** `git blame` of a file at `rev` (default HEAD), every line or only the `ranges` (1-based, inclusive): one git process (`blocking`: see blameGit). */
+export async function codeBlame(f: CodeFile, o: { rev?: string; ranges?: readonly [number, number][]; blocking?: boolean } = {}): Promise<CodeBlameLine[]> {
   const rev = o.rev ?? 'HEAD';
   if (rev.startsWith('-')) throw new CodeBlameError(`not a revision: '${rev}'`, 'revision');
   const ranges = (o.ranges ?? []).flatMap(([a, b]) => ['-L', `${a},${b}`]);
-  const out = await blameGit(f.top, ['blame', '--porcelain', '--no-textconv', ...ranges, rev, '--', f.path], 'range').catch((e: CodeBlameError) => {
+  const out = await blameGit(f.top, ['blame', '--porcelain', '--no-textconv', ...ranges, rev, '--', f.path], 'range', o.blocking).catch((e: CodeBlameError) => {
     // git's own words say which failure it was
     if (/^no such path /.test(e.message)) throw new CodeBlameError(`${f.path} is not tracked at ${rev}`, 'no-file');
     if (/has only \d+ lines?$|invalid -L|-L range/.test(e.message)) throw e;
     throw new CodeBlameError(`not a commit in ${f.top}: '${rev}'`, 'revision');
   });
-  return parsePorcelain(out.toString('utf8'));
+  return parsePorcelain(out);
 }
 
 interface CommitInfo {
@@ -138,12 +155,12 @@ export function parsePorcelain(text: string): CodeBlameLine[] {
   return out;
 }
 
-/** The full messages of code commits, sha → message, in one git run. */
-export async function codeMessages(top: string, shas: readonly string[]): Promise<Map<string, string>> {
+/** The full messages of code commits, sha → message, in one git run (`blocking`: see blameGit). */
+export async function codeMessages(top: string, shas: readonly string[], blocking = false): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   const wanted = [...new Set(shas)].filter((s) => /^[0-9a-f]{40,64}$/.test(s) && !/^0+$/.test(s));
   if (wanted.length === 0) return out;
-  const text = (await blameGit(top, ['log', '--no-walk=unsorted', '-z', '--format=%H%n%B', ...wanted])).toString('utf8');
+  const text = await blameGit(top, ['log', '--no-walk=unsorted', '-z', '--format=%H%n%B', ...wanted], 'git', blocking);
   for (const rec of text.split('\0')) {
     const nl = rec.indexOf('\n');
     if (nl > 0) out.set(rec.slice(0, nl), rec.slice(nl + 1));
