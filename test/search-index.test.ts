@@ -358,6 +358,7 @@ describe('files over many calls', { timeout: 600_000 }, () => {
       const calls = !touch ? [] : [
         ...(n % 3 !== 2 ? [{ type: 'tool_use', id: `r${n}`, name: 'Read', input: { file_path: `/repo/${n % 7 === 0 ? 'lib' : 'src'}/auth.ts` } }] : []),
         ...(n % 5 === 0 ? [{ type: 'tool_use', id: `e${n}`, name: 'Edit', input: { file_path: '/repo/src/auth.ts', old_string: 'a', new_string: 'b' } }] : []),
+        ...(n === 160 ? [{ type: 'tool_use', id: 'once', name: 'Read', input: { file_path: '/repo/once.ts' } }] : []),
       ];
       const lines =
         `${JSON.stringify({ type: 'user', sessionId: session(s), timestamp: at, message: { role: 'user', content: `turn ${n}` } })}\n` +
@@ -414,5 +415,7 @@ describe('files over many calls', { timeout: 600_000 }, () => {
       ['files', 'auth.ts', 's/06', 'a0/inside', '--json'],
     ])
       same(args);
+    // one call: fewer commits walked than there are refs (those at them looked up one by one)
+    expect(same(['files', 'once.ts']).stdout).toMatch(/^[^\n]*\tread\tRead\tctx-[0-9a-f]{12}\ts\/04\t[^\n]*\t\/repo\/once\.ts\n$/);
   });
 });

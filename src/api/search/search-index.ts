@@ -141,49 +141,55 @@ const LEVELS = 64;
 
 /**
  * The commits `ids` and every commit after them, each with the parent it was reached from, and with
- * `withRefs` the refs at each. A level of children at a time, off the covering index on parents:
- * SQLite's recursive query cost about half as much again per commit. A chain deeper than LEVELS is
- * read on in one recursive query.
+ * `withRefs` the refs at each. A level of children at a time, off the covering index on parents
+ * (SQLite's recursive query cost about half as much again per commit); a chain deeper than LEVELS
+ * is read on in one recursive query.
  */
 function walkUp(db: Database, ids: readonly number[], withRefs: boolean): Walk {
-  const refsAt = withRefs ? 'json_group_array(json_array(r.name, r.commit_id)) FILTER (WHERE r.name IS NOT NULL)' : "'[]'";
-  const joined = withRefs ? 'LEFT JOIN refs r ON r.commit_id = c.id' : '';
   const w: Walk = { id: [], up: [], place: new Map(), refs: [] };
   let frontier: number[] = [];
   // pairs of id and the id of the parent it was reached from (-1: a commit walked from)
-  const take = (row: { walk: string; at: string }): void => {
-    const got = JSON.parse(row.walk) as number[];
-    for (let i = 0; i < got.length; i += 2)
-      if (!w.place.has(got[i])) {
-        w.place.set(got[i], w.id.length);
-        w.id.push(got[i]);
+  const take = (pairs: number[]): void => {
+    for (let i = 0; i < pairs.length; i += 2)
+      if (!w.place.has(pairs[i])) {
+        w.place.set(pairs[i], w.id.length);
+        w.id.push(pairs[i]);
         w.up.push(-1);
-        frontier.push(got[i]);
+        frontier.push(pairs[i]);
       }
     // in any order: a recursive query's rows are in no promised order
-    for (let i = 0; i < got.length; i += 2) if (got[i + 1] !== -1) w.up[w.place.get(got[i])!] = w.place.get(got[i + 1]) ?? -1;
-    for (const r of JSON.parse(row.at) as [string, number][]) w.refs.push(r);
+    for (let i = 0; i < pairs.length; i += 2) if (pairs[i + 1] !== -1) w.up[w.place.get(pairs[i])!] = w.place.get(pairs[i + 1]) ?? -1;
   };
-  take(db.get(`SELECT '[' || ifnull(group_concat(c.id || ',-1'), '') || ']' AS walk, ${refsAt} AS at FROM (SELECT value AS id FROM json_each(?)) c ${joined}`, [JSON.stringify(ids)]) as { walk: string; at: string });
-  const level = db.prepare(`SELECT '[' || ifnull(group_concat(c.id || ',' || c.parent), '') || ']' AS walk, ${refsAt} AS at FROM commits c ${joined} WHERE c.parent IN (SELECT value FROM json_each(?))`);
+  const pairsOf = (row: unknown) => JSON.parse((row as { pairs: string }).pairs) as number[];
+  take(ids.flatMap((id) => [id, -1]));
+  const level = db.prepare("SELECT '[' || ifnull(group_concat(c.id || ',' || c.parent), '') || ']' AS pairs FROM json_each(?) j JOIN commits c ON c.parent = j.value");
   try {
     for (let depth = 0; frontier.length > 0 && depth < LEVELS; depth++) {
       const from = JSON.stringify(frontier);
       frontier = [];
-      take(level.get([from]) as { walk: string; at: string });
+      take(pairsOf(level.get([from])));
     }
   } finally {
     level.finalize();
   }
   if (frontier.length > 0) {
     const from = JSON.stringify(frontier);
-    take(db.get(
+    take(pairsOf(db.get(
       `WITH RECURSIVE d(id, parent) AS (SELECT value, -1 FROM json_each(?) UNION SELECT c.id, c.parent FROM commits c JOIN d ON c.parent = d.id)
-       SELECT '[' || ifnull(group_concat(c.id || ',' || c.parent), '') || ']' AS walk, ${refsAt} AS at FROM d c ${joined}`,
+       SELECT '[' || ifnull(group_concat(id || ',' || parent), '') || ']' AS pairs FROM d`,
       [from],
-    ) as { walk: string; at: string });
+    )));
   }
+  if (withRefs) w.refs = refsAmong(db, w);
   return w;
+}
+
+/** The refs (full name, id) at the commits walked: all of them read when there are fewer than commits walked, else looked up by commit. */
+function refsAmong(db: Database, w: Walk): [string, number][] {
+  // the largest rowid is at least the number of refs (more once refs were replaced: then they are looked up)
+  const most = Number((db.get('SELECT max(rowid) AS n FROM refs') as { n: number | null }).n ?? 0);
+  if (most < w.id.length) return jsonRows<[string, number]>(db, 'name, commit_id', 'FROM refs', []).filter(([, id]) => w.place.has(id));
+  return jsonRows<[string, number]>(db, 'r.name, r.commit_id', 'FROM json_each(?) j JOIN refs r ON r.commit_id = j.value', [JSON.stringify(w.id)]);
 }
 
 /** The branches searched among the refs `at` (full name, commit id), by name, as `searchedTips` names them (`refsAt` for ids). */
