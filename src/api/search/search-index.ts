@@ -117,22 +117,25 @@ function tipIds(db: Database, searched: readonly [string, string][]): [string, n
 function writersOf(db: Database, searched: Searched, given: [string, number][] | null, ids: readonly number[]): Map<number, string> {
   if (ids.length === 0) return new Map();
   const walk = walkUp(db, ids, given === null);
-  const tips = given ?? tipsNamed(db, walk.refs, searched === 'all');
+  const tips = given ? given.map(([name, id]): [string, number] => [name, walk.placeOf(id) ?? -1]) : tipsNamed(db, walk.refs, searched === 'all');
   const owner = ownersOf(db, tips, walk);
   const out = new Map<number, string>();
   for (const id of ids) {
-    const k = owner[walk.place.get(id)!];
+    const k = owner[walk.start.get(id)!];
     if (k !== -1) out.set(id, tips[k][0]);
   }
   return out;
 }
 
-/** Commits read walking up from some: each one's id and place, and the place of the parent it was reached from (-1: none). */
+/** Commits read walking up from some, by place: each one's id, and the place of the parent it was reached from (-1: none). */
 interface Walk {
   id: number[];
   up: number[];
-  place: Map<number, number>;
-  /** the refs at them (full name, id) */
+  /** the place of each commit walked from */
+  start: Map<number, number>;
+  /** the place of any commit walked (a map of them all made on first use) */
+  placeOf(id: number): number | undefined;
+  /** the refs at them (full name, place) */
   refs: [string, number][];
 }
 
@@ -142,57 +145,62 @@ const LEVELS = 64;
 /**
  * The commits `ids` and every commit after them, each with the parent it was reached from, and with
  * `withRefs` the refs at each. A level of children at a time, off the covering index on parents
- * (SQLite's recursive query cost about half as much again per commit); a chain deeper than LEVELS
- * is read on in one recursive query.
+ * (SQLite's recursive query cost about half as much again per commit), each child with its parent's
+ * place in the level before; a chain deeper than LEVELS is read on in one recursive query.
  */
 function walkUp(db: Database, ids: readonly number[], withRefs: boolean): Walk {
-  const w: Walk = { id: [], up: [], place: new Map(), refs: [] };
-  let frontier: number[] = [];
-  // pairs of id and the id of the parent it was reached from (-1: a commit walked from)
-  const take = (pairs: number[]): void => {
-    for (let i = 0; i < pairs.length; i += 2)
-      if (!w.place.has(pairs[i])) {
-        w.place.set(pairs[i], w.id.length);
-        w.id.push(pairs[i]);
-        w.up.push(-1);
-        frontier.push(pairs[i]);
-      }
-    // in any order: a recursive query's rows are in no promised order
-    for (let i = 0; i < pairs.length; i += 2) if (pairs[i + 1] !== -1) w.up[w.place.get(pairs[i])!] = w.place.get(pairs[i + 1]) ?? -1;
-  };
-  const pairsOf = (row: unknown) => JSON.parse((row as { pairs: string }).pairs) as number[];
-  take(ids.flatMap((id) => [id, -1]));
-  const level = db.prepare("SELECT '[' || ifnull(group_concat(c.id || ',' || c.parent), '') || ']' AS pairs FROM json_each(?) j JOIN commits c ON c.parent = j.value");
+  let every: Map<number, number> | null = null;
+  const w: Walk = { id: [...ids], up: ids.map(() => -1), start: new Map(ids.map((id, i) => [id, i])), placeOf: (id) => (every ??= new Map(w.id.map((x, i) => [x, i]))).get(id), refs: [] };
+  let frontier = ids.map((_, i) => i);
+  const level = db.prepare("SELECT '[' || ifnull(group_concat(c.id || ',' || j.key), '') || ']' AS pairs FROM json_each(?) j JOIN commits c ON c.parent = j.value");
   try {
     for (let depth = 0; frontier.length > 0 && depth < LEVELS; depth++) {
-      const from = JSON.stringify(frontier);
+      const from = frontier;
+      // each child, and its parent's place in the list asked
+      const pairs = JSON.parse((level.get([JSON.stringify(from.map((i) => w.id[i]))]) as { pairs: string }).pairs) as number[];
       frontier = [];
-      take(pairsOf(level.get([from])));
+      for (let i = 0; i < pairs.length; i += 2) {
+        const up = from[pairs[i + 1]];
+        // a child is new unless it was walked from (a commit has one parent: none is reached twice)
+        const start = w.start.get(pairs[i]);
+        if (start !== undefined) w.up[start] = up;
+        else (frontier.push(w.id.length), w.id.push(pairs[i]), w.up.push(up));
+      }
     }
   } finally {
     level.finalize();
   }
   if (frontier.length > 0) {
-    const from = JSON.stringify(frontier);
-    take(pairsOf(db.get(
-      `WITH RECURSIVE d(id, parent) AS (SELECT value, -1 FROM json_each(?) UNION SELECT c.id, c.parent FROM commits c JOIN d ON c.parent = d.id)
-       SELECT '[' || ifnull(group_concat(id || ',' || parent), '') || ']' AS pairs FROM d`,
-      [from],
-    )));
+    // id and the id of the parent it was reached from (-1: one asked), in no promised order
+    const pairs = JSON.parse(
+      (db.get(
+        `WITH RECURSIVE d(id, parent) AS (SELECT value, -1 FROM json_each(?) UNION SELECT c.id, c.parent FROM commits c JOIN d ON c.parent = d.id)
+         SELECT '[' || ifnull(group_concat(id || ',' || parent), '') || ']' AS pairs FROM d`,
+        [JSON.stringify(frontier.map((i) => w.id[i]))],
+      ) as { pairs: string }).pairs,
+    ) as number[];
+    const placed = new Map(w.id.map((x, i) => [x, i]));
+    for (let i = 0; i < pairs.length; i += 2) if (!placed.has(pairs[i])) (placed.set(pairs[i], w.id.length), w.id.push(pairs[i]), w.up.push(-1));
+    for (let i = 0; i < pairs.length; i += 2) if (pairs[i + 1] !== -1) w.up[placed.get(pairs[i])!] = placed.get(pairs[i + 1]) ?? -1;
+    every = placed;
   }
   if (withRefs) w.refs = refsAmong(db, w);
   return w;
 }
 
-/** The refs (full name, id) at the commits walked: all of them read when there are fewer than commits walked, else looked up by commit. */
+/** The refs (full name, place) at the commits walked: all of them read when there are fewer than commits walked, else looked up by commit. */
 function refsAmong(db: Database, w: Walk): [string, number][] {
   // the largest rowid is at least the number of refs (more once refs were replaced: then they are looked up)
   const most = Number((db.get('SELECT max(rowid) AS n FROM refs') as { n: number | null }).n ?? 0);
-  if (most < w.id.length) return jsonRows<[string, number]>(db, 'name, commit_id', 'FROM refs', []).filter(([, id]) => w.place.has(id));
-  return jsonRows<[string, number]>(db, 'r.name, r.commit_id', 'FROM json_each(?) j JOIN refs r ON r.commit_id = j.value', [JSON.stringify(w.id)]);
+  if (most < w.id.length)
+    return jsonRows<[string, number]>(db, 'name, commit_id', 'FROM refs', []).flatMap(([name, id]): [string, number][] => {
+      const at = w.placeOf(id);
+      return at === undefined ? [] : [[name, at]];
+    });
+  return jsonRows<[string, number]>(db, 'r.name, j.key', 'FROM json_each(?) j JOIN refs r ON r.commit_id = j.value', [JSON.stringify(w.id)]);
 }
 
-/** The branches searched among the refs `at` (full name, commit id), by name, as `searchedTips` names them (`refsAt` for ids). */
+/** The branches searched among the refs `at` (full name, and a commit's id or place), by name, as `searchedTips` names them. */
 function tipsNamed(db: Database, at: readonly [string, number][], all: boolean): [string, number][] {
   const out = new Map<string, number>();
   const remote = db.prepare('SELECT 1 FROM refs WHERE name = ?');
@@ -238,11 +246,10 @@ function ownersOf(db: Database, tips: readonly [string, number][], w: Walk): Int
   // each branch name once, at its first place; a commit's own first tip
   const named = new Set<string>();
   const own = new Int32Array(n).fill(-1);
-  tips.forEach(([name, id], k) => {
+  tips.forEach(([name, at], k) => {
     if (named.has(name)) return;
     named.add(name);
-    const at = w.place.get(id);
-    if (at !== undefined && own[at] === -1) own[at] = k;
+    if (at !== -1 && own[at] === -1) own[at] = k;
   });
   const minTip = new Int32Array(n).fill(-1);
   // commits whose owner depends on sessions (children after them with a tip, and a tip of their own or more than one such child)
