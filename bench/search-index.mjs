@@ -1,7 +1,7 @@
 // Search index: `ctx grep needle777 --all` and `ctx files src/auth.ts` over generated stores of 1,000
 // sessions (and 100,000 with BENCH_SEARCH_BIG=1: about a million commits, minutes to generate and
 // index) of 10 turns each, written by one `git fast-import` stream in ctx's on-disk format: Claude
-// Code lines, a Read of src/auth.ts in one turn of 50, `needle777` in one session. Warm (the index up
+// Code lines, a Read of src/auth.ts in one turn of 50 (BENCH_SEARCH_TOUCH_EVERY), `needle777` in one session. Warm (the index up
 // to date), after one new commit (the search catches up with it), and without the index
 // (`--no-index`), beside `git log --all -S needle777` over the same store; then a checkpoint with and
 // without an index in the store (writers never touch it). CPU of the whole process tree (GNU time),
