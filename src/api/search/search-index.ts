@@ -82,20 +82,17 @@ export async function indexedTouches(ctx: RepoContext, searched: Searched, name:
     const given = typeof searched === 'string' ? null : tipIds(db, searched);
     if (given === undefined) return null;
     // from the index on names alone (it holds every column), a list per column (fewer and smaller texts than a list per row)
-    const t = db.get(
-      `SELECT '[' || ifnull(group_concat(rowid || ',' || commit_id || ',' || entry), '') || ']' AS nums, json_group_array(path) AS path, json_group_array(tool) AS tool,
-       json_group_array(action) AS action, json_group_array(at) AS at, json_group_array(session) AS session, json_group_array(oid) AS oid FROM touches WHERE name = ?`,
-      [name],
-    ) as Record<'nums' | 'path' | 'tool' | 'action' | 'at' | 'session' | 'oid', string>;
-    const nums = JSON.parse(t.nums) as number[];
+    const cols = ['rowid', 'commit_id', 'entry', 'path', 'tool', 'action', 'at', 'session', 'oid'] as const;
+    const t = db.get(`SELECT ${cols.map((c) => `json_group_array(${c}) AS ${c}`).join(', ')} FROM touches WHERE name = ?`, [name]) as Record<(typeof cols)[number], string>;
+    const [rowid, commit, entry] = [t.rowid, t.commit_id, t.entry].map((j) => JSON.parse(j) as number[]);
     const [path, tool, action, at, session, oid] = [t.path, t.tool, t.action, t.at, t.session, t.oid].map((j) => JSON.parse(j) as string[]);
     // in the order they were written: the calls' order in their commits
-    const order = Array.from({ length: nums.length / 3 }, (_, i) => i).sort((a, b) => nums[3 * a] - nums[3 * b]);
-    const branchOf = writersOf(db, searched, given, [...new Set(order.map((i) => nums[3 * i + 1]))]);
+    const order = rowid.map((_, i) => i).sort((a, b) => rowid[a] - rowid[b]);
+    const branchOf = writersOf(db, searched, given, [...new Set(commit)]);
     const out: IndexedTouch[] = [];
     for (const i of order) {
-      const branch = branchOf.get(nums[3 * i + 1]);
-      if (branch !== undefined) out.push({ oid: oid[i], branch, entry: nums[3 * i + 2], path: path[i], tool: tool[i], action: action[i] as TouchAction, at: at[i], session: session[i] });
+      const branch = branchOf.get(commit[i]);
+      if (branch !== undefined) out.push({ oid: oid[i], branch, entry: entry[i], path: path[i], tool: tool[i], action: action[i] as TouchAction, at: at[i], session: session[i] });
     }
     return out;
   });
