@@ -117,9 +117,9 @@ function tipIds(db: Database, searched: readonly [string, string][]): [string, n
 /**
  * The branch each of the commits `ids` is searched on (scan.ts `writers`, as `ordered` tells it for
  * grep), those no tip searched holds left out. One walk up from them reads only ids and parents off
- * the index on parents, and the refs at each commit; sessions are read only where forks or a tip
- * inside a chain make the owner depend on them (rare: a `files` answer of thousands of rows costs
- * about an index probe per commit after its candidates).
+ * the index on parents, and the refs at each commit; sessions are read only where a fork or a tip
+ * inside a chain makes the owner depend on them (rare). A `files` answer of thousands of rows costs
+ * about one probe of that index, and of the refs', per commit at or after its candidates.
  */
 function writersOf(db: Database, searched: Searched, given: [string, number][] | null, ids: readonly number[]): Map<number, string> {
   if (ids.length === 0) return new Map();
