@@ -1,7 +1,7 @@
 // Search index: `ctx grep needle777 --all` and `ctx files src/auth.ts` over generated stores of 1,000
 // sessions (and 100,000 with BENCH_SEARCH_BIG=1: about a million commits, minutes to generate and
 // index) of 10 turns each, written by one `git fast-import` stream in ctx's on-disk format: Claude
-// Code lines, a Read of src/auth.ts in one turn of 50, `needle777` in one session. Warm (the index up
+// Code lines, a Read of src/auth.ts in one turn of 50 (BENCH_SEARCH_TOUCH_EVERY), `needle777` in one session. Warm (the index up
 // to date), after one new commit (the search catches up with it), and without the index
 // (`--no-index`), beside `git log --all -S needle777` over the same store; then a checkpoint with and
 // without an index in the store (writers never touch it). CPU of the whole process tree (GNU time),
@@ -14,6 +14,9 @@ import { measured } from './resume.mjs';
 
 const TIME = '/usr/bin/time';
 const TURNS = Number(process.env.BENCH_SEARCH_TURNS ?? 10);
+// a Read of src/auth.ts in one turn of TOUCH_EVERY: `files`' answer is commits / TOUCH_EVERY rows
+// (BENCH_SEARCH_TOUCH_EVERY=5 at 100,000 × 1 gives the 20,000 rows of 100,000 × 10 without its million commits)
+const TOUCH_EVERY = Number(process.env.BENCH_SEARCH_TOUCH_EVERY ?? 50);
 const WORDS = 'the token refresh retries once after a failure and logs each attempt with its status code while the session keeps going'.split(' ');
 
 /** A bare store of `sessions` Claude Code sessions of TURNS commits each, by one fast-import stream. */
@@ -37,7 +40,7 @@ export function generateSessions(dir, sessions) {
       const words = Array.from({ length: 60 }, (_, i) => WORDS[(n * 7 + i * 13) % WORDS.length]).join(' ');
       const text = `${s === 777 && t === Math.min(5, TURNS - 1) ? 'needle777 ' : ''}turn ${n}: ${words}`;
       let lines = JSON.stringify({ type: 'user', sessionId: session, timestamp: at, message: { role: 'user', content: text } }) + '\n';
-      const tool = n % 50 === 25 ? [{ type: 'tool_use', id: `t${n}`, name: 'Read', input: { file_path: '/repo/src/auth.ts' } }] : [];
+      const tool = n % TOUCH_EVERY === Math.floor(TOUCH_EVERY / 2) ? [{ type: 'tool_use', id: `t${n}`, name: 'Read', input: { file_path: '/repo/src/auth.ts' } }] : [];
       lines += JSON.stringify({ type: 'assistant', sessionId: session, timestamp: at, message: { id: `m${n}`, role: 'assistant', content: [{ type: 'text', text: `Done with turn ${n}.` }, ...tool] } }) + '\n';
       const meta = JSON.stringify({ artifact: `blake3:${'0'.repeat(64)}`, artifact_size: Buffer.byteLength(lines), checkpoint: 'import', created_at: at, format: 'claude-code-v1', machine: 'box', message_count: 2, principal: 'bench', session_id: session, summary: '', template: 'claude-code', token_count: 1, type: 'delta', v: 1 }) + '\n';
       const who = `bench <bench@box> ${Math.floor(Date.parse(at) / 1000)} +0000`;
@@ -61,7 +64,7 @@ export function generateSessions(dir, sessions) {
  * (git replaces what it changes by rename, so the cached copy stays as generated). */
 function cachedSessions(dir, sessions) {
   const cache = process.env.BENCH_SEARCH_CACHE;
-  const cached = cache && join(cache, `sessions-${sessions}x${TURNS}`);
+  const cached = cache && join(cache, `sessions-${sessions}x${TURNS}${TOUCH_EVERY === 50 ? '' : `-touch${TOUCH_EVERY}`}`);
   if (cached && existsSync(join(cached, 'store.git', 'packed-refs'))) progress(`search-index: ${fmtInt(sessions)} sessions from ${cached}`);
   else {
     progress(`search-index: generating ${fmtInt(sessions)} sessions of ${TURNS} turns`);
@@ -145,7 +148,7 @@ export async function benchSearchIndex({ n = Number(process.env.BENCH_SEARCH_ROU
   for (const s of sizes) results.push(await one(s, n));
   const out = ['## Search index: `ctx grep` and `ctx files` at scale\n'];
   out.push(
-    `Generated stores of Claude Code sessions, ${TURNS} turns (commits) each; \`needle777\` in one commit, a Read of src/auth.ts in one turn of 50. ` +
+    `Generated stores of Claude Code sessions, ${TURNS} turns (commits) each; \`needle777\` in one commit, a Read of src/auth.ts in one turn of ${TOUCH_EVERY}. ` +
       '**warm**: the index up to date; **after one commit**: a checkpoint just before (not timed), which the search reads into the index first; **--no-index**: every commit read, as before the index. ' +
       `The 100,000-session store is BENCH_SEARCH_BIG=1 (minutes to generate and index${sizes.includes(100_000) ? '' : '; not run here'}); BENCH_SEARCH_SIZES=1000,10000 picks others. CPU of the whole process tree (user + sys), median of ${n} interleaved rounds (--no-index is not run from 10,000 sessions up: minutes a search).\n`,
   );

@@ -338,3 +338,84 @@ describe('the SQLite package', () => {
     expect(holding[1]).toMatch(/^chunks\/search-index-[0-9A-Z]+\.js$/);
   });
 });
+
+describe('files over many calls', { timeout: 600_000 }, () => {
+  let dir: string;
+  let store: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'ctx-files-many-'));
+    store = join(dir, 'store.git');
+    execFileSync('git', ['init', '--bare', '-q', store]);
+    // sessions written by one fast-import stream in ctx's format: chains of 2 to 8 commits, one of 150
+    // that touches files in its first 12 only (deeper than the walk up from them reads level by level), forks from inside chains on the same session and
+    // on new ones, a branch at a commit inside a chain, and two names for one tip; Reads of
+    // src/auth.ts (and lib/auth.ts, another file of the same name) in most commits
+    let stream = '';
+    let mark = 0;
+    const session = (s: number) => `00000000-0000-4000-8000-${String(s).padStart(12, '0')}`;
+    const commit = (ref: string, s: number, n: number, parent: number, touch: boolean): number => {
+      const at = new Date(Date.parse('2026-11-01T00:00:00Z') + n * 1000).toISOString();
+      const calls = !touch ? [] : [
+        ...(n % 3 !== 2 ? [{ type: 'tool_use', id: `r${n}`, name: 'Read', input: { file_path: `/repo/${n % 7 === 0 ? 'lib' : 'src'}/auth.ts` } }] : []),
+        ...(n % 5 === 0 ? [{ type: 'tool_use', id: `e${n}`, name: 'Edit', input: { file_path: '/repo/src/auth.ts', old_string: 'a', new_string: 'b' } }] : []),
+        ...(n === 160 ? [{ type: 'tool_use', id: 'once', name: 'Read', input: { file_path: '/repo/once.ts' } }] : []),
+      ];
+      const lines =
+        `${JSON.stringify({ type: 'user', sessionId: session(s), timestamp: at, message: { role: 'user', content: `turn ${n}` } })}\n` +
+        `${JSON.stringify({ type: 'assistant', sessionId: session(s), timestamp: n % 4 === 0 ? '2026-11-01T00:00:00.000Z' : at, message: { id: `m${n}`, role: 'assistant', content: [{ type: 'text', text: `done ${n}` }, ...calls] } })}\n`;
+      const meta = `${JSON.stringify({ artifact: `blake3:${'0'.repeat(64)}`, artifact_size: Buffer.byteLength(lines), checkpoint: 'import', created_at: at, format: 'claude-code-v1', machine: 'box', message_count: 2, principal: 'test', session_id: session(s), summary: '', template: 'claude-code', token_count: 1, type: 'delta', v: 1 })}\n`;
+      const who = `test <test@box> ${Math.floor(Date.parse(at) / 1000)} +0000`;
+      const msg = `delta: 2 messages\n\nCtx-Type: delta\nCtx-Format: claude-code-v1\nCtx-Session: ${session(s)}\nCtx-Template: claude-code\n`;
+      stream +=
+        `commit ${ref}\nmark :${++mark}\nauthor ${who}\ncommitter ${who}\ndata ${Buffer.byteLength(msg)}\n${msg}` +
+        (parent ? `from :${parent}\n` : '') +
+        `M 100644 inline delta.jsonl\ndata ${Buffer.byteLength(lines)}\n${lines}\nM 100644 inline meta.json\ndata ${Buffer.byteLength(meta)}\n${meta}\n`;
+      return mark;
+    };
+    let n = 0;
+    // `touching`: the first commits that touch files (the rest after them are read walking up to the tips)
+    const chain = (ref: string, s: number, length: number, parent = 0, touching = length): number[] => {
+      const marks: number[] = [];
+      stream += `reset refs/heads/${ref}\n`;
+      for (let i = 0; i < length; i++) marks.push((parent = commit(`refs/heads/${ref}`, s, n++, parent, i < touching)));
+      return marks;
+    };
+    const long = chain('main/long', 0, 150, 0, 12);
+    const chains = Array.from({ length: 24 }, (_, s) => chain(`s/${String(s + 1).padStart(2, '0')}`, s + 1, 2 + (s % 7)));
+    chain('fork/a-same', 0, 5, long[10]);
+    chain('fork/b-new', 100, 3, long[10]);
+    chain('aa/fork-same', 1, 2, chains[0][0]);
+    chain('zz/fork-new', 101, 4, chains[3][1]);
+    stream += `reset refs/heads/old/long\nfrom :${long[100]}\n\nreset refs/heads/a0/inside\nfrom :${chains[5][1]}\n\nreset refs/heads/copy/s05\nfrom :${chains[4].at(-1)}\n\n`;
+    execFileSync('git', ['--git-dir', store, 'fast-import', '--quiet'], { input: stream });
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('answers every row exactly as reading every commit does, whatever the forks and branches inside chains', () => {
+    const run = (args: string[], env: Record<string, string> = {}) => ctx(store, args, { env: { ...FIND_ENV, ...env } });
+    const same = (args: string[]) => {
+      const plain = run(args, { CTX_NO_INDEX: '1' });
+      const indexed = run(args);
+      expect({ args, ...indexed }).toEqual({ args, ...plain });
+      return indexed;
+    };
+    const first = same(['files', 'src/auth.ts']);
+    expect(existsSync(join(store, 'ctx', 'search', 'index.sqlite'))).toBe(true);
+    const rows = first.stdout.split('\n').slice(0, -1).map((l) => l.split('\t'));
+    expect(rows).toHaveLength(109);
+    // the branches rows went to: each chain's, the forks' own commits, the first name of a tip with two; none to
+    // a branch inside a chain (the chain carries on its session), nor to main/long, whose reads before its fork
+    // point go with fork/a-same, the first branch to carry on their session
+    expect(new Set(rows.map((r) => r[4]))).toEqual(new Set(['aa/fork-same', 'fork/a-same', 'fork/b-new', ...Array.from({ length: 24 }, (_, s) => `s/${String(s + 1).padStart(2, '0')}`).filter((b) => b !== 's/05'), 'copy/s05', 'zz/fork-new']));
+    for (const args of [
+      ['files', 'src/auth.ts', '--json'],
+      ['files', 'auth.ts'],
+      ['files', 'src/auth.ts', 'old/long', 'fork/a-same'],
+      ['files', 'src/auth.ts', 'fork/b-new', 'main/long', 'fork/b-new'],
+      ['files', 'auth.ts', 's/06', 'a0/inside', '--json'],
+    ])
+      same(args);
+    // one call: fewer commits walked than there are refs (those at them looked up one by one)
+    expect(same(['files', 'once.ts']).stdout).toMatch(/^[^\n]*\tread\tRead\tctx-[0-9a-f]{12}\ts\/04\t[^\n]*\t\/repo\/once\.ts\n$/);
+  });
+});

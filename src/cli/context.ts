@@ -65,6 +65,10 @@ export class Cli implements CommandIO {
     process.stdout.write(`${JSON.stringify(record)}\n`);
   }
 
+  jsonLines(records: readonly unknown[]): void {
+    if (records.length) process.stdout.write(records.map((r) => `${JSON.stringify(r)}\n`).join(''));
+  }
+
   note(text: string): void {
     process.stderr.write(`${visibleLines(text)}\n`);
   }

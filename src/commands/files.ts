@@ -20,7 +20,7 @@ export default defineCommand({
     return io.withRepo(false, (repo) => filesTouched(repo, path, { branches, noIndex: flags.index === false }));
   },
   print(io, touches) {
-    if (io.flags.json) return touches.forEach((t) => io.json(fileTouchJson(t)));
+    if (io.flags.json) return io.jsonLines(touches.map(fileTouchJson));
     const c = io.chalk;
     if (!io.tty) return io.out(touches.map((t) => tsvLine([t.at, t.action, t.tool, shortId(t.commit.slice(4)), t.branch, t.session, t.entry, t.path])).join(''));
     const rows = touches.map((t) => [visible(shortTime(t.at)), t.action, visible(t.tool), c.yellow(shortId(t.commit.slice(4))), c.green(visible(t.branch)), visible(t.path)]);

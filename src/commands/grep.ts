@@ -51,7 +51,7 @@ export default defineCommand({
     });
   },
   print(io, { hits, re }) {
-    if (io.flags.json) return hits.forEach((h) => io.json(grepJson(h)));
+    if (io.flags.json) return io.jsonLines(hits.map(grepJson));
     const c = io.chalk;
     if (!io.tty) return io.out(hits.map((h) => tsvLine([c.yellow(shortId(h.commit.slice(4))), h.branch, h.entry, h.role, h.at ?? '-', highlight(io, h.snippet, re)])).join(''));
     io.out(hits.map((h) => `${c.yellow(shortId(h.commit.slice(4)))} ${c.green(visible(h.branch))} ${h.entry} ${c.cyan(visible(h.role))}  ${highlight(io, h.snippet, re)}\n`).join(''));

@@ -28,6 +28,8 @@ export interface CommandIO {
   page(text: string): Promise<void>;
   /** one JSON document, or one JSON-lines record */
   json(record: unknown): void;
+  /** JSON-lines records, one write for all of them (thousands of lines written one by one cost a system call each) */
+  jsonLines(records: readonly unknown[]): void;
   /** a line for people on stderr */
   note(text: string): void;
   /** a progress line on stderr (silent on a pipe or under CI) */

@@ -27,7 +27,10 @@ export function table(cells: readonly string[][], visibleWidth: (s: string) => n
 
 /** One TAB-separated line of cells, each made inert (`cell`): a TAB or newline inside one cannot split it. */
 export function tsvLine(cells: readonly (string | number)[]): string {
-  return `${cells.map((c) => cell(String(c))).join('\t')}\n`;
+  const texts = cells.map(String);
+  // most lines hold no control character at all: the cells as they are (one test instead of a replace per cell)
+  if (!HAS_CONTROL.test(texts.join(''))) return `${texts.join('\t')}\n`;
+  return `${texts.map(cell).join('\t')}\n`;
 }
 
 // C0 (escape, tab, newline, carriage return…), DEL and C1 (0x9b is CSI on some terminals)
@@ -35,6 +38,8 @@ export function tsvLine(cells: readonly (string | number)[]): string {
 const CONTROL = /[\x00-\x1f\x7f-\x9f]/g;
 // eslint-disable-next-line no-control-regex
 const COLOUR_OR_CONTROL = /(\x1b\[[0-9;]*m)|[\x00-\x1f\x7f-\x9f]/g;
+// eslint-disable-next-line no-control-regex
+const HAS_CONTROL = /[\x00-\x1f\x7f-\x9f]/;
 
 /** Text from a store made inert on a terminal: every control character shown as U+FFFD, as grep's snippets show them. */
 export function visible(s: string): string {

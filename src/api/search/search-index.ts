@@ -79,20 +79,229 @@ export interface IndexedTouch {
 export async function indexedTouches(ctx: RepoContext, searched: Searched, name: string): Promise<IndexedTouch[] | null> {
   return withIndex(ctx, false, async (db, exact) => {
     if (typeof searched === 'string' && !exact) return null;
-    if (!tipsHeld(db, searched)) return null;
-    // from the index on names alone (it holds every column), then in the order they were written: the calls' order in their commits
-    const rows = jsonRows<[number, number, number, string, string, TouchAction, string, string, string, number]>(db, 'rowid, commit_id, entry, path, tool, action, at, session, oid, gen', 'FROM touches WHERE name = ?', [name]).sort((a, b) => a[0] - b[0]);
-    // a commit with no child is its own chain's tip or on none: the commits table is read only below those with later commits
-    const ids = [...new Set(rows.map((r) => r[1]))];
-    const later = new Set(jsonRows<[number]>(db, 'value', 'FROM json_each(?) WHERE EXISTS (SELECT 1 FROM commits WHERE parent = value)', [JSON.stringify(ids)]).map((r) => r[0]));
-    const leaves = new Map<number, Row>();
-    for (const r of rows) if (!later.has(r[1])) leaves.set(r[1], { id: r[1], oid: r[8], parent: null, gen: r[9], session: null, parent_oid: null });
-    const at = new Map(owned(db, searched, [...later], false, [...leaves.values()]).map((l) => [l.id, l]));
-    return rows.flatMap(([, id, entry, path, tool, action, when, session]) => {
-      const l = at.get(id);
-      return l ? [{ oid: l.oid, branch: l.branch, entry, path, tool, action, at: when, session }] : [];
-    });
+    const given = typeof searched === 'string' ? null : tipIds(db, searched);
+    if (given === undefined) return null;
+    // from the index on names alone (it holds every column), a list per column (fewer and smaller texts than a list per row)
+    const cols = ['rowid', 'commit_id', 'entry', 'path', 'tool', 'action', 'at', 'session', 'oid'] as const;
+    const t = db.get(`SELECT ${cols.map((c) => `json_group_array(${c}) AS ${c}`).join(', ')} FROM touches WHERE name = ?`, [name]) as Record<(typeof cols)[number], string>;
+    const [rowid, commit, entry] = [t.rowid, t.commit_id, t.entry].map((j) => JSON.parse(j) as number[]);
+    const [path, tool, action, at, session, oid] = [t.path, t.tool, t.action, t.at, t.session, t.oid].map((j) => JSON.parse(j) as string[]);
+    // in the order they were written: the calls' order in their commits
+    const order = rowid.map((_, i) => i).sort((a, b) => rowid[a] - rowid[b]);
+    const branchOf = writersOf(db, searched, given, [...new Set(commit)]);
+    const out: IndexedTouch[] = [];
+    for (const i of order) {
+      const branch = branchOf.get(commit[i]);
+      if (branch !== undefined) out.push({ oid: oid[i], branch, entry: entry[i], path: path[i], tool: tool[i], action: action[i] as TouchAction, at: at[i], session: session[i] });
+    }
+    return out;
   });
+}
+
+/** The index's ids of the tips given, by their place (undefined when one is not in the index). */
+function tipIds(db: Database, searched: readonly [string, string][]): [string, number][] | undefined {
+  const known = db.prepare('SELECT id FROM commits WHERE oid = ?');
+  try {
+    const out: [string, number][] = [];
+    for (const [name, oid] of searched) {
+      const row = known.get([oid]) as { id: number } | null;
+      if (!row) return undefined;
+      out.push([name, row.id]);
+    }
+    return out;
+  } finally {
+    known.finalize();
+  }
+}
+
+/**
+ * The branch each of the commits `ids` is searched on (scan.ts `writers`, as `ordered` tells it for
+ * grep), those no tip searched holds left out. One walk up from them reads only ids and parents off
+ * the index on parents, and the refs at each commit; sessions are read only where a fork or a tip
+ * inside a chain makes the owner depend on them (rare). A `files` answer of thousands of rows costs
+ * about one probe of that index, and of the refs', per commit at or after its candidates.
+ */
+function writersOf(db: Database, searched: Searched, given: [string, number][] | null, ids: readonly number[]): Map<number, string> {
+  if (ids.length === 0) return new Map();
+  const walk = walkUp(db, ids, given === null);
+  const tips = given ? given.map(([name, id]): [string, number] => [name, walk.placeOf(id) ?? -1]) : tipsNamed(db, walk.refs, searched === 'all');
+  const owner = ownersOf(db, tips, walk);
+  const out = new Map<number, string>();
+  for (const id of ids) {
+    const k = owner[walk.start.get(id)!];
+    if (k !== -1) out.set(id, tips[k][0]);
+  }
+  return out;
+}
+
+/** Commits read walking up from some, by place: each one's id, and the place of the parent it was reached from (-1: none). */
+interface Walk {
+  id: number[];
+  up: number[];
+  /** the place of each commit walked from */
+  start: Map<number, number>;
+  /** the place of any commit walked (a map of them all made on first use) */
+  placeOf(id: number): number | undefined;
+  /** the refs at them (full name, place) */
+  refs: [string, number][];
+}
+
+/** Levels of children read one query each before the rest of a walk is read in one recursive query. */
+const LEVELS = 64;
+
+/**
+ * The commits `ids` and every commit after them, each with the parent it was reached from, and with
+ * `withRefs` the refs at each. A level of children at a time, off the covering index on parents
+ * (SQLite's recursive query cost about half as much again per commit), each child with its parent's
+ * place in the level before; a chain deeper than LEVELS is read on in one recursive query.
+ */
+function walkUp(db: Database, ids: readonly number[], withRefs: boolean): Walk {
+  let every: Map<number, number> | null = null;
+  const w: Walk = { id: [...ids], up: ids.map(() => -1), start: new Map(ids.map((id, i) => [id, i])), placeOf: (id) => (every ??= new Map(w.id.map((x, i) => [x, i]))).get(id), refs: [] };
+  let frontier = ids.map((_, i) => i);
+  const level = db.prepare("SELECT '[' || ifnull(group_concat(c.id || ',' || j.key), '') || ']' AS pairs FROM json_each(?) j JOIN commits c ON c.parent = j.value");
+  try {
+    for (let depth = 0; frontier.length > 0 && depth < LEVELS; depth++) {
+      const from = frontier;
+      // each child, and its parent's place in the list asked
+      const pairs = JSON.parse((level.get([JSON.stringify(from.map((i) => w.id[i]))]) as { pairs: string }).pairs) as number[];
+      frontier = [];
+      for (let i = 0; i < pairs.length; i += 2) {
+        const up = from[pairs[i + 1]];
+        // a child is new unless it was walked from (a commit has one parent: none is reached twice)
+        const start = w.start.get(pairs[i]);
+        if (start !== undefined) w.up[start] = up;
+        else (frontier.push(w.id.length), w.id.push(pairs[i]), w.up.push(up));
+      }
+    }
+  } finally {
+    level.finalize();
+  }
+  if (frontier.length > 0) {
+    // id and the id of the parent it was reached from (-1: one asked), in no promised order
+    const pairs = JSON.parse(
+      (db.get(
+        `WITH RECURSIVE d(id, parent) AS (SELECT value, -1 FROM json_each(?) UNION SELECT c.id, c.parent FROM commits c JOIN d ON c.parent = d.id)
+         SELECT '[' || ifnull(group_concat(id || ',' || parent), '') || ']' AS pairs FROM d`,
+        [JSON.stringify(frontier.map((i) => w.id[i]))],
+      ) as { pairs: string }).pairs,
+    ) as number[];
+    const placed = new Map(w.id.map((x, i) => [x, i]));
+    for (let i = 0; i < pairs.length; i += 2) if (!placed.has(pairs[i])) (placed.set(pairs[i], w.id.length), w.id.push(pairs[i]), w.up.push(-1));
+    for (let i = 0; i < pairs.length; i += 2) if (pairs[i + 1] !== -1) w.up[placed.get(pairs[i])!] = placed.get(pairs[i + 1]) ?? -1;
+    every = placed;
+  }
+  if (withRefs) w.refs = refsAmong(db, w);
+  return w;
+}
+
+/** The refs (full name, place) at the commits walked: all of them read when there are fewer than commits walked, else looked up by commit. */
+function refsAmong(db: Database, w: Walk): [string, number][] {
+  // the largest rowid is at least the number of refs (more once refs were replaced: then they are looked up)
+  const most = Number((db.get('SELECT max(rowid) AS n FROM refs') as { n: number | null }).n ?? 0);
+  if (most < w.id.length)
+    return jsonRows<[string, number]>(db, 'name, commit_id', 'FROM refs', []).flatMap(([name, id]): [string, number][] => {
+      const at = w.placeOf(id);
+      return at === undefined ? [] : [[name, at]];
+    });
+  return jsonRows<[string, number]>(db, 'r.name, j.key', 'FROM json_each(?) j JOIN refs r ON r.commit_id = j.value', [JSON.stringify(w.id)]);
+}
+
+/** The branches searched among the refs `at` (full name, and a commit's id or place), by name, as `searchedTips` names them. */
+function tipsNamed(db: Database, at: readonly [string, number][], all: boolean): [string, number][] {
+  const out = new Map<string, number>();
+  const remote = db.prepare('SELECT 1 FROM refs WHERE name = ?');
+  try {
+    for (const [name, id] of at) {
+      if (name.startsWith(refs.heads)) {
+        const short = name.slice(refs.heads.length);
+        // `--all` names a remote-tracking ref and a local branch of the same name once, as the remote one (RepoContext.allTips)
+        if (!all || !remote.get([refs.remotes + short])) out.set(short, id);
+      } else if (all && name.startsWith(refs.remotes)) out.set(name.slice(refs.remotes.length), id);
+    }
+  } finally {
+    remote.finalize();
+  }
+  return [...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * The place in `tips` of the branch that owns each commit of the walk (-1: none), by `ordered`'s
+ * rule: the first tip at or after it; a commit with one child after it and no tip of its own goes
+ * with that child; otherwise with the first tip after a child that carries on its session, else the
+ * first tip. Children are decided before parents. Kept in arrays by the commits' places: a walk is
+ * tens of thousands of commits.
+ */
+function ownersOf(db: Database, tips: readonly [string, number][], w: Walk): Int32Array {
+  const n = w.id.length;
+  const count = new Int32Array(n);
+  for (let i = 0; i < n; i++) if (w.up[i] !== -1) count[w.up[i]]++;
+  // the children of each, kids[from[i]] to kids[from[i + 1]]
+  const from = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) from[i + 1] = from[i] + count[i];
+  const kids = new Int32Array(from[n]);
+  const fill = from.slice(0, n);
+  for (let i = 0; i < n; i++) if (w.up[i] !== -1) kids[fill[w.up[i]]++] = i;
+  // children first: a commit once every child of it is done
+  const order = new Int32Array(n);
+  let done = 0;
+  for (let i = 0; i < n; i++) if (count[i] === 0) order[done++] = i;
+  for (let j = 0; j < done; j++) {
+    const p = w.up[order[j]];
+    if (p !== -1 && --count[p] === 0) order[done++] = p;
+  }
+  // each branch name once, at its first place; a commit's own first tip
+  const named = new Set<string>();
+  const own = new Int32Array(n).fill(-1);
+  tips.forEach(([name, at], k) => {
+    if (named.has(name)) return;
+    named.add(name);
+    if (at !== -1 && own[at] === -1) own[at] = k;
+  });
+  const minTip = new Int32Array(n).fill(-1);
+  // commits whose owner depends on sessions (children after them with a tip, and a tip of their own or more than one such child)
+  const forks: number[] = [];
+  for (let j = 0; j < done; j++) {
+    const i = order[j];
+    let first = own[i] === -1 ? Infinity : own[i];
+    let below = 0;
+    for (let c = from[i]; c < from[i + 1]; c++) {
+      const t = minTip[kids[c]];
+      if (t === -1) continue;
+      below++;
+      if (t < first) first = t;
+    }
+    if (first === Infinity) continue;
+    minTip[i] = first;
+    if (below > 1 || (below === 1 && own[i] !== -1)) forks.push(i);
+  }
+  const session = sessionsOf(db, forks.flatMap((i) => [i, ...kids.subarray(from[i], from[i + 1])]).map((i) => w.id[i]));
+  const fork = new Set(forks);
+  const owner = new Int32Array(n).fill(-1);
+  for (let j = 0; j < done; j++) {
+    const i = order[j];
+    if (minTip[i] === -1) continue;
+    let to = own[i] === -1 ? -1 : minTip[i];
+    if (fork.has(i)) {
+      let same = Infinity;
+      for (let c = from[i]; c < from[i + 1]; c++) {
+        const k = kids[c];
+        if (minTip[k] !== -1 && session.get(w.id[k]) === session.get(w.id[i]) && minTip[k] < same) same = minTip[k];
+      }
+      to = same === Infinity ? minTip[i] : same;
+    } else if (to === -1) {
+      // no tip of its own and one child after it: that child's owner
+      for (let c = from[i]; c < from[i + 1] && to === -1; c++) if (minTip[kids[c]] !== -1) to = owner[kids[c]];
+    }
+    owner[i] = to;
+  }
+  return owner;
+}
+
+/** The session of each commit `ids`, from the commits table (null for none). */
+function sessionsOf(db: Database, ids: readonly number[]): Map<number, string | null> {
+  if (ids.length === 0) return new Map();
+  return new Map(jsonRows<[number, string | null]>(db, 'id, session', 'FROM commits WHERE id IN (SELECT value FROM json_each(?))', [JSON.stringify([...new Set(ids)])]));
 }
 
 /** What `ctx index` reports: where the index is, whether it is there and up to date with the refs, and what it holds. */
@@ -476,44 +685,27 @@ function tipsHeld(db: Database, searched: Searched): boolean {
  * The commits `ids` on the chains searched, in the chain walk's order: branch by branch in search
  * order, newest first, each on the branch that wrote it (scan.ts `writers`); those no tip searched
  * holds left out. Every branch (`heads`, `all`) comes from the index's exact copy of the refs, only
- * those whose tips sit at or after one of `ids`. `leaves`: more such commits, known to have no child
- * (no row of the commits table is read for them).
+ * those whose tips sit at or after one of `ids`.
  */
-function owned(db: Database, searched: Searched, ids: readonly number[], parents = true, leaves: readonly Row[] = []): Listed[] {
-  if (ids.length === 0 && leaves.length === 0) return [];
-  // the candidates and every commit after them: where the tips are, and which chains hold each (`parents`: with their parents' ids)
-  const below = ids.length === 0 ? [] : jsonRows<[number, string, number | null, number, string | null, string | null]>(
+function owned(db: Database, searched: Searched, ids: readonly number[]): Listed[] {
+  if (ids.length === 0) return [];
+  // the candidates and every commit after them, with their parents' ids: where the tips are, and which chains hold each
+  const rows = jsonRows<[number, string, number | null, number, string | null, string | null]>(
     db,
-    `c.id, c.oid, c.parent, c.gen, c.session, ${parents ? 'p.oid' : 'NULL'}`,
-    `FROM d JOIN commits c ON c.id = d.id ${parents ? 'LEFT JOIN commits p ON p.id = c.parent' : ''}`,
+    'c.id, c.oid, c.parent, c.gen, c.session, p.oid',
+    'FROM d JOIN commits c ON c.id = d.id LEFT JOIN commits p ON p.id = c.parent',
     [JSON.stringify(ids)],
     'WITH RECURSIVE d(id) AS (SELECT value FROM json_each(?) UNION SELECT c.id FROM commits c JOIN d ON c.parent = d.id)',
   ).map(([id, oid, parent, gen, session, parent_oid]): Row => ({ id, oid, parent, gen, session, parent_oid }));
-  // a leaf after another candidate is among `below` already, read from the commits table
-  const held = new Set(below.map((r) => r.id));
-  const rows = [...below, ...leaves.filter((r) => !held.has(r.id))];
   const tips = typeof searched === 'string' ? refsAt(db, rows, searched === 'all') : searched;
-  return ordered(tips, rows, new Set([...ids, ...leaves.map((r) => r.id)]));
+  return ordered(tips, rows, new Set(ids));
 }
 
 /** The branches (name → tip, by name) of the index's copy of the refs whose tips are among `rows`, as `searchedTips` names them. */
 function refsAt(db: Database, rows: Row[], all: boolean): [string, string][] {
   const oidOf = new Map(rows.map((r) => [r.id, r.oid]));
   const at = jsonRows<[string, number]>(db, 'name, commit_id', 'FROM refs WHERE commit_id IN (SELECT value FROM json_each(?))', [JSON.stringify([...oidOf.keys()])]);
-  const out = new Map<string, string>();
-  const remote = db.prepare('SELECT 1 FROM refs WHERE name = ?');
-  try {
-    for (const [name, commit_id] of at) {
-      if (name.startsWith(refs.heads)) {
-        const short = name.slice(refs.heads.length);
-        // `--all` names a remote-tracking ref and a local branch of the same name once, as the remote one (RepoContext.allTips)
-        if (!all || !remote.get([refs.remotes + short])) out.set(short, oidOf.get(commit_id)!);
-      } else if (all && name.startsWith(refs.remotes)) out.set(name.slice(refs.remotes.length), oidOf.get(commit_id)!);
-    }
-  } finally {
-    remote.finalize();
-  }
-  return [...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return tipsNamed(db, at, all).map(([name, id]) => [name, oidOf.get(id)!]);
 }
 
 /** The owners and order of the candidates among `rows` (they and their descendants), as the chain walk would give them. */

@@ -39,8 +39,15 @@ export async function filesTouched(ctx: RepoContext, path: string, o: { branches
   const name = query[query.length - 1];
   const out = (await indexedFiles(ctx, o, name)) ?? (await walkedFiles(ctx, o, name));
   const seen = new Set<string>();
+  // thousands of calls name a few paths: each path matched once
+  const matched = new Map<string, boolean>();
+  const same = (path: string): boolean => {
+    let m = matched.get(path);
+    if (m === undefined) matched.set(path, (m = samePath(query, path)));
+    return m;
+  };
   return out
-    .filter((t) => samePath(query, t.path))
+    .filter((t) => same(t.path))
     .filter((t) => {
       const key = `${t.commit} ${t.entry} ${t.tool} ${t.action} ${t.path}`;
       return !seen.has(key) && seen.add(key);
