@@ -2,7 +2,7 @@
 // (a `Ctx-Context:` trailer) to the context commit of the session turn whose Edit calls wrote their
 // lines; the other 100 and the first are a person's. Beside it, `git blame --porcelain HEAD` of the
 // same file and `node -e 0` (node's start). Warm store: the content index is built by one untimed
-// run. CPU is user + sys of the whole process tree (GNU time), in interleaved rounds.
+// run. CPU is user + sys of the whole process tree (bash's times, to the millisecond), in interleaved rounds.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
