@@ -26,12 +26,15 @@ const { rankTable } = await import(`data:text/javascript;base64,${Buffer.from(ra
 mkdirSync('dist/chunks', { recursive: true });
 writeFileSync('dist/chunks/cl100k_base.ranks', rankTable());
 /** `./cl100k-ranks.js` as one read of the serialized ranks, `dir` being where the file is from the module. */
-const prebuiltRanks = (dir) => ({
+const prebuiltRanks = (dir, cjs = false) => ({
   name: 'prebuilt-ranks',
   setup(b) {
     b.onResolve({ filter: /^\.\/cl100k-ranks\.js$/ }, () => ({ path: 'cl100k-ranks', namespace: 'prebuilt-ranks' }));
+    // a CommonJS bundle finds the file from its __dirname: a file URL would load node's URL code on every hook
     b.onLoad({ filter: /.*/, namespace: 'prebuilt-ranks' }, () => ({
-      contents: `import { readFileSync } from 'node:fs';\nexport function rankTable() { return readFileSync(new URL('${dir}cl100k_base.ranks', import.meta.url)); }\n`,
+      contents: cjs
+        ? `import { readFileSync } from 'node:fs';\nimport { join } from 'node:path';\nexport function rankTable() { return readFileSync(join(__dirname, '${dir}cl100k_base.ranks')); }\n`
+        : `import { readFileSync } from 'node:fs';\nexport function rankTable() { return readFileSync(new URL('${dir}cl100k_base.ranks', import.meta.url)); }\n`,
       loader: 'js',
     }));
   },
@@ -106,9 +109,10 @@ for (const [name, entry] of [['hook', 'src/cli/hook.ts'], ['fast', 'src/cli/fast
     outdir: 'dist',
     outExtension: { '.js': '.cjs' },
     external: ['cbor-extract', 'isomorphic-git', 'isomorphic-git/*', 'ajv', 'ajv/*', 'node-sqlite3-wasm'],
-    define: { ...common.define, 'import.meta.url': '__ctxModuleUrl' },
-    banner: { js: "const __ctxModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
-    plugins: [prebuiltRanks('./chunks/'), nativeBase64],
+    // import.meta.url made when first asked for (a lazy require of a package): node's URL code is not loaded for every hook
+    define: { ...common.define, 'import.meta.url': '__ctxMeta.url' },
+    banner: { js: "const __ctxMeta = { get url() { return require('node:url').pathToFileURL(__filename).href; } };" },
+    plugins: [prebuiltRanks('./chunks/', true), nativeBase64],
   });
   // ASCII only: esbuild escapes what code holds but keeps a comment's `→` or `…`, and one such character
   // makes V8 hold the whole source as a two-byte string, decoded from UTF-8 on every run (~13 M instructions)

@@ -2,7 +2,7 @@
 // real copilot 1.0.102 run, its long system prompt and usage lines shortened) imports byte-exact as
 // turn and compaction commits, reads as neutral messages, captures through `ctx hook copilot` as the
 // import splits it, exports for `copilot --resume`; the hook file, the recognizer and tool effects.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -117,6 +117,18 @@ describe('copilot: live capture through ctx hook copilot', { timeout: 240_000 },
     expect([await exited, out]).toEqual([0, '']);
     expect(existsSync(join(store, 'ctx', 'hook.log'))).toBe(false);
     expect(ctx(store, ['materialize', BRANCH, '--stop', 'root'], { env: ENV }).bytes.equals(upTo(n))).toBe(true);
+  });
+
+  it('a FIFO as transcriptPath: logged after the wait for its hook.start line, exit 0, nothing captured (it never blocks the hook)', () => {
+    const store = newStore();
+    const fifo = join(tempDir(), 'events.jsonl');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const input = JSON.stringify({ sessionId: SESSION, timestamp: 1, cwd: '/home/alice/proj', transcriptPath: fifo, stopReason: 'end_turn', stop_hook_active: false });
+    // with no writer, opening the FIFO for reading would block: the hook would never end
+    const r = spawnSync(process.execPath, [CTX, '--store', store, 'hook', 'copilot'], { input, env: { ...process.env, ...ENV }, encoding: 'utf8', timeout: 60_000 });
+    expect([r.status, r.signal, r.stdout, r.stderr]).toEqual([0, null, '', '']);
+    expect(readFileSync(join(store, 'ctx', 'hook.log'), 'utf8')).toMatch(new RegExp(`^[^\\t]+\\tagentStop\\t${SESSION}\\ttranscript is not a regular file: ${fifo}\\n$`));
+    expect(git(store, ['for-each-ref'])).toBe('');
   });
 
   it('captures up to each hook\'s own line, as the import splits the file, and the rest at sessionEnd', () => {

@@ -108,6 +108,36 @@ describe('opencode sessions (fixtures)', () => {
     }
   });
 
+  it("the chain index's texts file: the messages from the last compaction on as last captured, believed only for its tip", async () => {
+    const fixture = parseSession(readFileSync(FIXTURE));
+    const [user, call, answer] = fixture.messages;
+    const mk = (m: (typeof fixture.messages)[number], id: string, parts = structuredClone(m.parts)) => ({ info: { ...m.info, id }, parts });
+    const doc = { info: fixture.info, messages: [user, call, answer, mk(user, 'msg_c1', [{ type: 'compaction', auto: true, id: 'prt_c1' }]), mk(answer, 'msg_s1'), mk(user, 'msg_u2'), mk(answer, 'msg_a2')] };
+    const store = newStore();
+    const tip = 'a'.repeat(40);
+    (await ChainIndex.of(doc.messages))!.save(store, 'ses_1', 'opencode/ses_1', tip, doc.messages);
+    const texts = join(store, 'ctx', 'hooks', 'ses_1.opencode.texts');
+    // from the compaction request (the chain's 4th message) on, one line each
+    expect(readFileSync(texts, 'utf8')).toBe(`{"v":1,"tip":"${tip}","from":3,"count":4}\n${doc.messages.slice(3).map((m) => `${JSON.stringify(m)}\n`).join('')}`);
+    const ids = (turns: ReturnType<typeof newTurns>) => turns.map((t) => [t.kind, t.messages.map((m) => m.info.id)]);
+    const reordered = structuredClone(doc);
+    reordered.messages[5].info = Object.fromEntries(Object.entries(reordered.messages[5].info).reverse());
+    const after = structuredClone(doc);
+    after.messages[6].parts[0].text = 'changed after the compaction';
+    const grown = { ...doc, messages: [...doc.messages, mk(user, 'msg_u3'), mk(answer, 'msg_a3')] };
+    // the same answers as a chain read back, with the texts file, with a wrong one (its lines no longer the messages'), and without one
+    const wrong = `{"v":1,"tip":"${tip}","from":3,"count":4}\n${doc.messages.slice(3).map((m, i) => `${i === 3 ? '{}' : JSON.stringify(m)}\n`).join('')}`;
+    for (const file of [null, wrong, '', `{"v":1,"tip":"${'b'.repeat(40)}","from":0,"count":0}\n`, '{"v":1}\n{}\n']) {
+      if (file !== null) writeFileSync(texts, file);
+      for (const d of [doc, reordered, after, grown]) expect(ids(newTurns((await readIndex(store, 'ses_1', 'opencode/ses_1', tip))!, d))).toEqual(ids(newTurns(knownChain(doc), d)));
+    }
+    // a session holding an id twice leaves no texts file
+    const twice = { ...doc, messages: [...doc.messages, doc.messages[6]] };
+    (await ChainIndex.of(doc.messages))!.save(store, 'ses_2', 'opencode/ses_2', tip, twice.messages);
+    expect(existsSync(join(store, 'ctx', 'hooks', 'ses_2.opencode.json'))).toBe(true);
+    expect(existsSync(join(store, 'ctx', 'hooks', 'ses_2.opencode.texts'))).toBe(false);
+  });
+
   it('translates to neutral with each tool call answered by its result', () => {
     const neutral = opencodeToNeutral(parseSession(readFileSync(FIXTURE)).messages);
     expect(neutral.map((m) => [m.role, m.content.map((b) => b.type)])).toEqual([

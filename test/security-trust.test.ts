@@ -129,6 +129,34 @@ describe('a store that came with a clone', () => {
   });
 });
 
+describe('the trust check reads the work tree\'s index', () => {
+  it('paths holding "link" (src/links/, linker.md): a store ctx made in the work tree is checked from the index alone, no git started', () => {
+    const dir = tempDir();
+    execFileSync('git', ['init', '-q', dir]);
+    mkdirSync(join(dir, 'src', 'links'), { recursive: true });
+    writeFileSync(join(dir, 'src', 'links', 'a.ts'), 'a\n');
+    writeFileSync(join(dir, 'linker.md'), 'b\n');
+    execFileSync('git', ['-C', dir, 'add', '-A']);
+    execFileSync('git', ['-C', dir, '-c', 'user.name=x', '-c', 'user.email=x@x', 'commit', '-qm', 'links']);
+    const store = join(dir, '.ctx');
+    expect(ctx(store, ['init', store], { env: ENV }).code).toBe(0);
+    // git's own trace names every git process started with the environment ctx passes on
+    const trace = join(tempDir(), 'trace');
+    const r = ctx(store, ['checkpoint', '-b', 'b', '--format', 'claude-code-v1', '-'], { input: LINE, cwd: dir, env: { ...ENV, ...NO_GLOBAL, CTX_STORE: undefined, GIT_TRACE: trace } });
+    expect(r).toMatchObject({ code: 0, stdout: expect.stringMatching(/^ctx-[0-9a-f]{12}\n$/), stderr: '' });
+    expect(existsSync(trace)).toBe(false);
+  });
+
+  it('a split index (its paths in a shared index): the store it tracks is still refused', () => {
+    const { clone, store, marker } = hostileClone();
+    execFileSync('git', ['-C', clone, 'update-index', '--split-index']);
+    expect(readdirSync(join(clone, '.git')).some((f) => f.startsWith('sharedindex.'))).toBe(true);
+    const r = ctx(store, ['log'], { cwd: clone, env: { ...ENV, ...NO_GLOBAL, CTX_STORE: undefined } });
+    expect(r).toMatchObject({ code: 1, stdout: '', stderr: `ctx: refusing the store ${store}: it is tracked by the git repository ${clone} (a store that came with a clone can run code); trust it with: git config --global --add ctx.safeStore ${store}\n` });
+    expect(existsSync(marker)).toBe(false);
+  });
+});
+
 describe('a store owned by another user', () => {
   const root = process.getuid?.() === 0;
   it.skipIf(!root)('is refused, explicit path or not, until trusted in the global config', () => {

@@ -50,7 +50,7 @@ function isTracked(top: string, rel: string, env: NodeJS.ProcessEnv): boolean {
   const index = readIndex(top);
   if (index === null) return false;
   const path = Buffer.from(`${rel.split('\\').join('/')}/`);
-  const whole = (index.readUInt32BE(4) === 2 || index.readUInt32BE(4) === 3) && !index.includes('link');
+  const whole = (index.readUInt32BE(4) === 2 || index.readUInt32BE(4) === 3) && !maySplit(index);
   if (whole && !index.includes(path)) return false;
   if (!gitOnPath()) return index.includes(path);
   const clean: NodeJS.ProcessEnv = { ...env, GIT_LITERAL_PATHSPECS: '1' };
@@ -58,6 +58,25 @@ function isTracked(top: string, rel: string, env: NodeJS.ProcessEnv): boolean {
   // SAFE_CONFIG keeps the work tree's fsmonitor and hooks from running; a git that cannot read it says nothing
   const r = spawnGitSync(['-C', top, 'ls-files', '-z', '--', rel], { env: clean, encoding: 'utf8' });
   return r.status === 0 && r.stdout !== '';
+}
+
+/**
+ * Whether the index may be split: it has a `link` extension, which names a shared index holding
+ * the paths. Extensions follow the entries, each a 4-byte name and a 4-byte size, up to the
+ * checksum that ends the file (20 bytes, 32 in a SHA-256 repository). Each `link` in the bytes is
+ * taken for one unless the sizes read from it do not lead exactly to that checksum: a path holding
+ * "link" (src/links/…, a linker) no longer sends every hook to git ls-files; a real one always passes.
+ */
+function maySplit(index: Buffer): boolean {
+  const ends = (q: number) => q === index.length - 20 || q === index.length - 32;
+  for (let at = index.indexOf('link', 12); at !== -1; at = index.indexOf('link', at + 1)) {
+    let q = at;
+    while (q + 8 <= index.length) {
+      q += 8 + index.readUInt32BE(q + 4);
+      if (ends(q)) return true;
+    }
+  }
+  return false;
 }
 
 /** The work tree's index (`.git/index`, or the one a `.git` file's `gitdir:` names), or null without one. */

@@ -2,7 +2,7 @@
 // events.jsonl (live capture's runtime-neutral code, api/capture/capture.ts). Copilot's hook input
 // names no event: agentStop's carries `stopReason`, preCompact's a `trigger`, sessionEnd's a `reason`
 // and no transcript (the session's file is then found under Copilot's home).
-import { open } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CtxError } from '../../errors/index.js';
 import type { Trigger } from '../../core/meta.js';
@@ -48,20 +48,34 @@ export function captureEvent(v: unknown, env: NodeJS.ProcessEnv = process.env): 
 /** How long a hook waits for Copilot to write the `hook.start` line of the hook it is running. */
 const FLUSH_WAIT_MS = 5_000;
 
-/** The file's last line, if it is whole (at most its last 64 KB); null when the file is not there yet. */
-async function lastLine(file: string): Promise<string | null> {
-  const f = await open(file, 'r').catch(() => null);
-  if (f === null) return null;
+/**
+ * The file's last line, if it is whole (at most its last 64 KB); null when the file is not there yet
+ * (or is no regular file: read without blocking, so a FIFO named as the transcript cannot hang the
+ * hook). Read synchronously: node's promise-based files would load fs/promises and readline.
+ */
+function lastLine(file: string): string | null {
+  let fd: number;
   try {
-    const { size } = await f.stat();
-    const n = Math.min(size, 64 * 1024);
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return null;
+    const n = Math.min(st.size, 64 * 1024);
     const buf = Buffer.alloc(n);
-    await f.read(buf, 0, n, size - n);
-    const text = buf.toString('utf8');
+    let got = 0;
+    while (got < n) {
+      const k = readSync(fd, buf, got, n - got, st.size - n + got);
+      if (k === 0) break;
+      got += k;
+    }
+    const text = buf.toString('utf8', 0, got);
     if (!text.endsWith('\n')) return '';
     return text.slice(text.lastIndexOf('\n', text.length - 2) + 1, -1);
   } finally {
-    await f.close();
+    closeSync(fd);
   }
 }
 
@@ -73,7 +87,7 @@ async function lastLine(file: string): Promise<string | null> {
 async function flushed(file: string, hookType: string): Promise<void> {
   const until = Date.now() + FLUSH_WAIT_MS;
   for (;;) {
-    const line = await lastLine(file);
+    const line = lastLine(file);
     if (line !== null && line !== '') {
       try {
         const e = JSON.parse(line) as { type?: unknown; data?: { hookType?: unknown } };

@@ -101,7 +101,7 @@ export async function appendSession(ctx: RepoContext, branch: string, doc: Openc
   const turns = newTurns(known, doc);
   if (turns.length === 0) {
     // a chain read back: its index, for the next turn
-    if (tip !== null && index && known !== index) index.save(ctx.gitdir, indexed!, branch, tip);
+    if (tip !== null && index && known !== index) index.save(ctx.gitdir, indexed!, branch, tip, doc.messages);
     return { commits: [], tip };
   }
   const items = turns.map((t) => ({
@@ -114,7 +114,7 @@ export async function appendSession(ctx: RepoContext, branch: string, doc: Openc
     artifact: encodeSession({ info: doc.info, messages: t.messages }),
   })) satisfies LazyChainItem[];
   const commits = await writeChain(ctx, branch, OPENCODE_FORMAT, items, undefined, tip);
-  if (index && commits.length && (await storedAsGiven(items, commits)) && index.add(turns.flatMap((t) => t.messages))) index.save(ctx.gitdir, indexed!, branch, commits[commits.length - 1].oid);
+  if (index && commits.length && (await storedAsGiven(items, commits)) && index.add(turns.flatMap((t) => t.messages))) index.save(ctx.gitdir, indexed!, branch, commits[commits.length - 1].oid, doc.messages);
   return { commits, tip: commits.length ? commits[commits.length - 1].oid : tip };
 }
 
