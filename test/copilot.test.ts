@@ -131,6 +131,36 @@ describe('copilot: live capture through ctx hook copilot', { timeout: 240_000 },
     expect(git(store, ['for-each-ref'])).toBe('');
   });
 
+  it('a resumed session whose lines are not written yet: the previous run\'s session.shutdown, older than the hook, is not its end', async () => {
+    const store = newStore();
+    const home = join(tempDir(), '.copilot');
+    const file = join(home, 'session-state', SESSION, 'events.jsonl');
+    mkdirSync(join(home, 'session-state', SESSION), { recursive: true });
+    const env = { ...process.env, ...ENV, COPILOT_HOME: home, CTX_STORE: store };
+    const [firstEnd] = hookStarts('sessionEnd');
+    const n = hookStarts('agentStop')[1];
+    // the first run, captured by its sessionEnd hook; then Copilot wrote its hook.end and session.shutdown
+    writeFileSync(file, upTo(firstEnd));
+    expect(ctx(store, ['hook', 'copilot'], { input: JSON.stringify({ sessionId: SESSION, timestamp: Date.parse(JSON.parse(lines[firstEnd - 1]).timestamp), cwd: '/home/alice/proj', reason: 'complete' }), env: { ...ENV, COPILOT_HOME: home } })).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    writeFileSync(file, upTo(firstEnd + 2));
+    expect(JSON.parse(lines[firstEnd + 1]).type).toBe('session.shutdown');
+    // the resumed run's agentStop hook starts before Copilot has written any of that run's lines (as the real CLI does)
+    const child = spawn(process.execPath, [CTX, 'hook', 'copilot'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    child.stdin.end(JSON.stringify({ sessionId: SESSION, timestamp: Date.parse(JSON.parse(lines[n - 1]).timestamp), cwd: '/home/alice/proj', transcriptPath: file, stopReason: 'end_turn', stop_hook_active: false }));
+    let out = '';
+    child.stdout.on('data', (b) => (out += b));
+    child.stderr.on('data', (b) => (out += b));
+    let code: number | null | undefined;
+    const exited = new Promise<number | null>((done) => child.on('close', (c) => done((code = c))));
+    // the old hook took the previous run's session.shutdown for the end and exited at once, capturing none of the run
+    for (let waited = 0; code === undefined && waited < 2_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    expect(code).toBeUndefined();
+    appendFileSync(file, upTo(n).subarray(upTo(firstEnd + 2).length));
+    expect([await exited, out]).toEqual([0, '']);
+    expect(existsSync(join(store, 'ctx', 'hook.log'))).toBe(false);
+    expect(ctx(store, ['materialize', BRANCH, '--stop', 'root'], { env: ENV }).bytes.equals(upTo(n))).toBe(true);
+  });
+
   it('captures up to each hook\'s own line, as the import splits the file, and the rest at sessionEnd', () => {
     const store = newStore();
     const home = join(tempDir(), '.copilot');

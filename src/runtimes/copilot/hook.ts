@@ -21,6 +21,8 @@ export interface HookInput {
   transcriptPath?: string;
   event: string;
   file: string;
+  /** when Copilot ran the hook (ms since the epoch): its hook.start line bears the same time */
+  timestamp?: number;
 }
 
 /** ctx's events (settings.ts installs these), as what they checkpoint. */
@@ -42,6 +44,7 @@ export function captureEvent(v: unknown, env: NodeJS.ProcessEnv = process.env): 
   const file = typeof o.transcriptPath === 'string' && o.transcriptPath !== '' ? resolve(cwd ?? '.', o.transcriptPath) : eventsFile(copilotHome(env), o.sessionId);
   if (file === null) throw new CtxError(`hook input names no session file for session ${o.sessionId}`);
   const input: HookInput = { sessionId: o.sessionId, cwd, transcriptPath: typeof o.transcriptPath === 'string' ? o.transcriptPath : undefined, event, file };
+  if (typeof o.timestamp === 'number' && Number.isFinite(o.timestamp)) input.timestamp = o.timestamp;
   return { event, session: o.sessionId, cwd, input };
 }
 
@@ -82,17 +85,20 @@ function lastLine(file: string): string | null {
 /**
  * Copilot writes its events file in the background: the `hook.start` line of the hook it runs (where
  * the turn's segment ends, split.ts) may reach the file after the hook started, and in a new session
- * the file itself may not be there yet. Wait for that line, bounded; then capture what is there.
+ * the file itself may not be there yet. A resumed session's lines may all still be unwritten when its
+ * hooks run: the file then ends with the previous run's `session.shutdown`, which is older than the
+ * hook (its input's timestamp). Wait for that line, bounded; then capture what is there.
  */
-async function flushed(file: string, hookType: string): Promise<void> {
+async function flushed(file: string, hookType: string, since: number | undefined): Promise<void> {
   const until = Date.now() + FLUSH_WAIT_MS;
   for (;;) {
     const line = lastLine(file);
     if (line !== null && line !== '') {
       try {
-        const e = JSON.parse(line) as { type?: unknown; data?: { hookType?: unknown } };
-        // its hook.start is there; or the session is over (a file read after the fact): nothing more comes
-        if ((e.type === 'hook.start' && e.data?.hookType === hookType) || e.type === 'session.shutdown') return;
+        const e = JSON.parse(line) as { type?: unknown; timestamp?: unknown; data?: { hookType?: unknown } };
+        // its hook.start is there; or this run is over (Copilot went on past a sessionEnd hook it does not wait for): nothing more comes
+        const ended = e.type === 'session.shutdown' && !(since !== undefined && typeof e.timestamp === 'string' && Date.parse(e.timestamp) < since);
+        if ((e.type === 'hook.start' && e.data?.hookType === hookType) || ended) return;
       } catch {}
     }
     if (Date.now() >= until) return;
@@ -103,7 +109,7 @@ async function flushed(file: string, hookType: string): Promise<void> {
 /** What the session file holds past the chain, appended to `copilot/<session>`. */
 export async function captureSession(ctx: RepoContext, event: CaptureEvent, note: (line: string) => void): Promise<void> {
   const input = event.input as HookInput;
-  await flushed(input.file, input.event);
+  await flushed(input.file, input.event, input.timestamp);
   const run = { session: input.sessionId, trigger: TRIGGERS[input.event], final: input.event === 'sessionEnd' };
   const r = await captureStream(ctx, { transcript: sessionTranscript, key: input.sessionId, base: sessionBranch(input.sessionId), file: input.file, main: true }, run);
   if (r.forked) note(`session file ${r.forked.reason}: started ${r.branch} at ${r.forked.at ?? 'a new root'}`);
