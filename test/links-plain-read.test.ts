@@ -6,8 +6,8 @@ import { chmodSync, cpSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFi
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { plainCommitChanges, plainConfig, plainDirs, plainHead } from '../src/store/code/plain.js';
-import { plainStaged } from '../src/store/code/plain-staged.js';
-import { codeConfig, commitInfo, commitSite, stagedChanges, type StagedChange } from '../src/store/code/repo.js';
+import { plainStaged, type StagedChange } from '../src/store/code/plain-staged.js';
+import { codeConfig, commitInfo, commitSite, stagedChanges } from '../src/store/code/repo.js';
 import { ROOT, tempDir } from './helpers.js';
 
 const BASE: NodeJS.ProcessEnv = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@b', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@b' };

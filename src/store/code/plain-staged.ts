@@ -13,7 +13,13 @@ import { join, resolve } from 'node:path';
 import { readLoose } from '../loose-objects.js';
 import { parseCommit, parseTree } from '../objects.js';
 import type { PlainDirs } from './plain.js';
-import type { StagedChange } from './repo.js';
+
+/** A staged file and the lines the commit adds to it and takes out of it. */
+export interface StagedChange {
+  path: string;
+  added: string[];
+  removed: string[];
+}
 
 /** An index larger than this is left to git. */
 const MAX_INDEX = 16 * 1024 * 1024;

@@ -6,7 +6,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { CtxError } from '../../errors/index.js';
 import { codeGitSync } from './code-git.js';
 import { plainConfig, plainDirs, plainHead, type PlainDirs } from './plain.js';
-import { plainStaged } from './plain-staged.js';
+import { plainStaged, type StagedChange } from './plain-staged.js';
 
 /** Git on the code repository at `cwd`, with the caller's environment (GIT_INDEX_FILE of a partial commit included). */
 function gitIn(cwd: string, args: string[], env: NodeJS.ProcessEnv, input?: string): { ok: boolean; out: string; err: string } {
@@ -107,13 +107,6 @@ function gitBool(value: string | null): boolean | undefined {
   if (v === 'true' || v === 'yes' || v === 'on' || v === '1') return true;
   if (v === 'false' || v === 'no' || v === 'off' || v === '0' || v === '') return false;
   return undefined;
-}
-
-/** A staged file and the lines the commit adds to it and takes out of it. */
-export interface StagedChange {
-  path: string;
-  added: string[];
-  removed: string[];
 }
 
 /**
