@@ -47,9 +47,12 @@ export async function commitHook(name: string, args: string[], opts: { store?: s
   if (name === 'prepare-commit-msg') await noteShellSession(loc.gitdir, env);
   // the commits post-commit queued are recorded first: the live index's marks of what is linked come from them
   const queued = existsSync(site.queue);
+  // the worktree's live sessions, read once: a message to write (not a rebase's) is what they can link
+  const writing = msgFile !== undefined && !site.rebasing;
+  const live = writing ? liveSessions(loc.gitdir, site.top, clock(env)) : [];
   // nothing to do, decided without loading the store's code: nothing queued, no live session here and no claim in the message
-  if (name === 'prepare-commit-msg' && !queued && (msgFile === undefined || site.rebasing || (!liveSessions(loc.gitdir, site.top, clock(env)).some((l) => !idle(loc.gitdir, l)) && contextClaims(readFileSync(msgFile, 'utf8')).length === 0))) return;
-  if (msgFile !== undefined && !site.rebasing) interpreterOnly(loc.gitdir, liveSessions(loc.gitdir, site.top, clock(env)));
+  if (name === 'prepare-commit-msg' && !queued && (!writing || (!live.some((l) => !idle(loc.gitdir, l)) && contextClaims(readFileSync(msgFile!, 'utf8')).length === 0))) return;
+  if (writing) interpreterOnly(loc.gitdir, live);
   const input = name === 'post-rewrite' ? await opts.stdin() : '';
   const { RepoContext } = await import('../repo/repo-context.js');
   const work = await import('./commit-work.js');
