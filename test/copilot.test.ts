@@ -161,6 +161,22 @@ describe('copilot: live capture through ctx hook copilot', { timeout: 240_000 },
     expect(ctx(store, ['materialize', BRANCH, '--stop', 'root'], { env: ENV }).bytes.equals(upTo(n))).toBe(true);
   });
 
+  it('a hook JSON whose timestamp is not a number, or lies far in the future, still captures the whole ended session and exits 0', () => {
+    const [firstEnd] = hookStarts('sessionEnd');
+    for (const timestamp of ['2026-01-01', 1e300]) {
+      const store = newStore();
+      const home = join(tempDir(), '.copilot');
+      const file = join(home, 'session-state', SESSION, 'events.jsonl');
+      mkdirSync(join(home, 'session-state', SESSION), { recursive: true });
+      // the run is over: the file ends with its session.shutdown
+      writeFileSync(file, upTo(firstEnd + 2));
+      const r = ctx(store, ['hook', 'copilot'], { input: JSON.stringify({ sessionId: SESSION, timestamp, cwd: '/home/alice/proj', reason: 'complete' }), env: { ...ENV, COPILOT_HOME: home } });
+      expect(r).toMatchObject({ code: 0, stdout: '', stderr: '' });
+      expect(existsSync(join(store, 'ctx', 'hook.log'))).toBe(false);
+      expect(ctx(store, ['materialize', BRANCH, '--stop', 'root'], { env: ENV }).bytes.equals(upTo(firstEnd + 2))).toBe(true);
+    }
+  });
+
   it('captures up to each hook\'s own line, as the import splits the file, and the rest at sessionEnd', () => {
     const store = newStore();
     const home = join(tempDir(), '.copilot');
