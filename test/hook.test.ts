@@ -1,8 +1,9 @@
 // `ctx hook claude-code` as Claude Code runs it: a transcript that grows, a Stop after each step.
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CORPUS, corpusFiles, ctx, ctxAsync, describeCorpus, fsck, git, newStore, objectCount, refSnapshot, tempDir } from './helpers.js';
+import { CORPUS, ROOT, corpusFiles, ctx, ctxAsync, describeCorpus, fsck, git, newStore, objectCount, refSnapshot, tempDir } from './helpers.js';
 
 const ENV = { CTX_PRINCIPAL: 'hook', CTX_MACHINE: 'ci', CTX_NOW: '2026-01-02T03:04:05.678Z' };
 const RANDLEE_ID = '967e501d-aa48-4eab-a21f-b17058bd78f0';
@@ -298,4 +299,68 @@ describeCorpus('ctx hook claude-code', () => {
     expect([r.code, r.stdout, r.stderr]).toEqual([0, '', '']);
     expect(refSnapshot(store)).toBe(before);
   });
+});
+
+describe('ctx hook claude-code: a Stop before Claude Code has written the turn', () => {
+  // fixtures/claude-code/conversation.jsonl: its first turn ends with the assistant's text on line 18
+  const lines = readFileSync(join(ROOT, 'fixtures', 'claude-code', 'conversation.jsonl'), 'utf8').split(/(?<=\n)/);
+  const turn = lines.slice(0, 18).join('');
+  const lastLine = lines[17];
+  const lastText = (JSON.parse(lastLine).message.content as { type: string; text?: string }[]).filter((b) => b.type === 'text').map((b) => b.text).join('\n').trim();
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it("waits for the line holding the hook input's last_assistant_message, and the turn's commit ends with it", async () => {
+    const store = newStore();
+    const transcript = join(tempDir(), 'late.jsonl');
+    // Claude Code flushes its transcript every 100 ms: the turn's last line is not there yet when Stop runs
+    writeFileSync(transcript, turn.slice(0, -lastLine.length));
+    const lock = join(store, 'ctx', 'hooks', 'late.lock');
+    let code: number | undefined;
+    const run = ctxAsync(store, ['hook', 'claude-code'], { input: hookInput('late', transcript, 'Stop', { last_assistant_message: lastText, stop_hook_active: false }), env: ENV }).then((r) => ((code = r.code), r));
+    // the hook holds the session's lock while it captures: from then on it reads the transcript
+    while (!existsSync(lock) && code === undefined) await sleep(10);
+    // half a second on, the file touched meanwhile as a busy transcript is (a hook that read it at once has captured without the line)
+    for (let i = 0; i < 10; i++) {
+      await sleep(50);
+      utimesSync(transcript, new Date(), new Date(Date.now() + i));
+    }
+    appendFileSync(transcript, lastLine);
+    expect(await run).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(hookLog(store)).toBe('');
+    expect(ctx(store, ['materialize', 'claude/late', '--stop', 'root'], { env: ENV }).bytes.equals(Buffer.from(turn))).toBe(true);
+    // the same commits, to the id, as a Stop that found the turn whole: its answer is not split off into a commit of its own
+    const whole = newStore();
+    const written = join(tempDir(), 'late.jsonl');
+    writeFileSync(written, turn);
+    expect(ctx(whole, ['hook', 'claude-code'], { input: hookInput('late', written, 'Stop', { last_assistant_message: lastText, stop_hook_active: false }), env: ENV })).toMatchObject({ code: 0, stderr: '' });
+    expect(git(store, ['log', '--format=%H %s', 'claude/late'])).toBe(git(whole, ['log', '--format=%H %s', 'claude/late']));
+  }, 60_000);
+
+  it('captures what is there when the line never comes (a second after the file goes quiet), and exits 0', async () => {
+    const store = newStore();
+    const transcript = join(tempDir(), 'never.jsonl');
+    writeFileSync(transcript, turn.slice(0, -lastLine.length));
+    const r = await ctxAsync(store, ['hook', 'claude-code'], { input: hookInput('never', transcript, 'Stop', { last_assistant_message: 'a message the transcript never holds' }), env: ENV });
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, '', '']);
+    expect(hookLog(store)).toBe('');
+    expect(ctx(store, ['materialize', 'claude/never', '--stop', 'root'], { env: ENV }).bytes.equals(Buffer.from(turn.slice(0, -lastLine.length)))).toBe(true);
+  }, 60_000);
+
+  it('passes over the lines after the assistant line, and a FIFO named as the transcript does not hang it', async () => {
+    const store = newStore();
+    const dir = tempDir();
+    const transcript = join(dir, 'done.jsonl');
+    // the turn whole, then a line Claude Code writes after it (its title: fixtures/claude-code/newer-line-types.jsonl): no wait, the same capture
+    const title = readFileSync(join(ROOT, 'fixtures', 'claude-code', 'newer-line-types.jsonl'), 'utf8').split(/(?<=\n)/)[4];
+    expect(JSON.parse(title).type).toBe('ai-title');
+    writeFileSync(transcript, turn + title);
+    const r = await ctxAsync(store, ['hook', 'claude-code'], { input: hookInput('done', transcript, 'Stop', { last_assistant_message: lastText }), env: ENV });
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, '', '']);
+    expect(ctx(store, ['materialize', 'claude/done', '--stop', 'root'], { env: ENV }).bytes.equals(Buffer.from(turn + title))).toBe(true);
+    const fifo = join(dir, 'fifo.jsonl');
+    execFileSync('mkfifo', [fifo]);
+    const f = await ctxAsync(store, ['hook', 'claude-code'], { input: hookInput('fifo', fifo, 'Stop', { last_assistant_message: lastText }), env: ENV });
+    expect(f.code).toBe(0);
+    expect(hookLog(store)).toMatch(/^\S+\tStop\tfifo\t.*\n$/);
+  }, 60_000);
 });

@@ -10,6 +10,7 @@ import type { CaptureEvent } from '../../api/capture/runtime.js';
 import type { LiveInfo, LiveSession } from '../../api/capture/live.js';
 import { refs } from '../../store/refs.js';
 import { agentFiles } from './agents.js';
+import { flushed } from './flushed.js';
 import { agentBranch, sessionBranch } from './names.js';
 
 /** The JSON Claude Code writes on a hook's stdin (the fields ctx reads). */
@@ -20,6 +21,10 @@ export interface HookInput {
   cwd?: string;
   /** SessionStart: startup | resume | clear | compact */
   source?: string;
+  /** Stop, SubagentStop: the text of the last assistant message (2.1.x) */
+  last_assistant_message?: string;
+  /** SubagentStop: the subagent's transcript ('' when Claude Code keeps none) */
+  agent_transcript_path?: string;
 }
 
 /** What an event checkpoints as; null: the event has nothing to capture. */
@@ -67,6 +72,14 @@ export async function catchUpLive(ctx: RepoContext, transcript: TranscriptStream
   return main?.branch ?? live.branch;
 }
 
+/** A Stop's (or a subagent's) last assistant message in its transcript, once Claude Code has written it there (flushed.ts). */
+async function flushedTurn(input: HookInput, file: string): Promise<void> {
+  const text = input.last_assistant_message;
+  if (typeof text !== 'string' || text === '') return;
+  if (input.hook_event_name === 'Stop') await flushed(file, text);
+  else if (input.hook_event_name === 'SubagentStop' && typeof input.agent_transcript_path === 'string' && input.agent_transcript_path !== '') await flushed(resolve(input.cwd ?? '.', input.agent_transcript_path), text);
+}
+
 /** Capture the session's transcript and its subagents' transcripts. */
 export async function captureSession(ctx: RepoContext, transcript: TranscriptStream, input: HookInput, note: (line: string) => void, as?: Trigger): Promise<StreamReport[]> {
   const trigger = as ?? triggerFor(input);
@@ -74,6 +87,7 @@ export async function captureSession(ctx: RepoContext, transcript: TranscriptStr
   const session = input.session_id;
   const file = resolve(input.cwd ?? '.', input.transcript_path);
   const run: Run = { session, trigger, final: input.hook_event_name === 'SessionEnd' };
+  await flushedTurn(input, file);
   const reports: StreamReport[] = [];
   const base = sessionBranch(session);
   // a new session forked from an exported commit starts at that commit (only on its first capture: the branch is new)

@@ -2,11 +2,11 @@
 // events.jsonl (live capture's runtime-neutral code, api/capture/capture.ts). Copilot's hook input
 // names no event: agentStop's carries `stopReason`, preCompact's a `trigger`, sessionEnd's a `reason`
 // and no transcript (the session's file is then found under Copilot's home).
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CtxError } from '../../errors/index.js';
 import type { Trigger } from '../../core/meta.js';
 import { captureStream } from '../../api/capture/capture.js';
+import { tailLines } from '../../api/capture/tail.js';
 import type { RepoContext } from '../../api/repo/repo-context.js';
 import type { CaptureEvent } from '../../api/capture/runtime.js';
 import type { LiveInfo, LiveSession } from '../../api/capture/live.js';
@@ -51,35 +51,11 @@ export function captureEvent(v: unknown, env: NodeJS.ProcessEnv = process.env): 
 /** How long a hook waits for Copilot to write the `hook.start` line of the hook it is running. */
 const FLUSH_WAIT_MS = 5_000;
 
-/**
- * The file's last line, if it is whole (at most its last 64 KB); null when the file is not there yet
- * (or is no regular file: read without blocking, so a FIFO named as the transcript cannot hang the
- * hook). Read synchronously: node's promise-based files would load fs/promises and readline.
- */
+/** The file's last line, if it is whole (within its last 64 KB; '' otherwise); null when the file is not there yet (or is no regular file: tail.ts). */
 function lastLine(file: string): string | null {
-  let fd: number;
-  try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch {
-    return null;
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) return null;
-    const n = Math.min(st.size, 64 * 1024);
-    const buf = Buffer.alloc(n);
-    let got = 0;
-    while (got < n) {
-      const k = readSync(fd, buf, got, n - got, st.size - n + got);
-      if (k === 0) break;
-      got += k;
-    }
-    const text = buf.toString('utf8', 0, got);
-    if (!text.endsWith('\n')) return '';
-    return text.slice(text.lastIndexOf('\n', text.length - 2) + 1, -1);
-  } finally {
-    closeSync(fd);
-  }
+  const lines = tailLines(file, 64 * 1024);
+  if (lines === null) return null;
+  return lines.at(-1) === '' ? (lines.at(-2) ?? '') : '';
 }
 
 /**
