@@ -291,6 +291,28 @@ describe('git commit with ctx hooks installed', () => {
     expect(hookLog(w)).toMatch(new RegExp(`^[^\t]+\tgit\tprepare-commit-msg\tENOENT: no such file or directory, open '${join(copy, 'dist', 'hook.cjs')}'\n$`));
   });
 
+  it("a repository whose HEAD is packed (git gc) links as one read in-process: its HEAD, site and config are then git's", () => {
+    const w = world();
+    expect(run(w, ['hooks', 'install', 'git']).code).toBe(0);
+    w.g(['config', 'remote.origin.url', 'https://example.com/a.git']);
+    w.g(['gc', '-q']);
+    expect(existsSync(join(w.repo, '.git', 'objects', 'pack'))).toBe(true);
+    session(w, S1, w.repo, prompt(S1, w.repo, 'fix a') + toolUse(S1, w.repo, 'Edit', { file_path: join(w.repo, 'a.txt'), old_string: 'one', new_string: 'two' }));
+    writeFileSync(join(w.repo, 'a.txt'), 'a.txt two\n');
+    w.g(['commit', '-q', '-am', 'fix a']);
+    const tip = tipOf(w, S1);
+    expect(message(w)).toBe(`fix a\n\n${trailers(tip)}`);
+    const sha = head(w);
+    w.g(['gc', '-q']);
+    // the next commit records the queued one (its repository named by origin), HEAD packed again
+    writeFileSync(join(w.repo, 'b.txt'), 'b.txt two\n');
+    w.g(['commit', '-q', '-am', 'fix b']);
+    expect(message(w)).toBe('fix b\n');
+    expect(noted(w)).toEqual({ [sha]: [[tip, 'recorded', undefined, ['a.txt']]] });
+    expect(JSON.parse(git(w.store, ['notes', '--ref', 'ctx', 'show', tip]).split('\n')[0]).link.repo).toBe('https://example.com/a.git');
+    expect(hookLog(w)).toBe('');
+  });
+
   it('with --no-verify too, and a Write through a path relative to the session directory', () => {
     const w = world();
     expect(run(w, ['hooks', 'install', 'git']).code).toBe(0);

@@ -10,7 +10,7 @@
 import { existsSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { contextClaims } from '../../core/links.js';
-import { codeConfig, commitSite } from '../../store/code/repo.js';
+import { codeConfig, commitPlace, siteHead } from '../../store/code/repo.js';
 import { locateStore } from '../../store/repo.js';
 import { checkStoreTrust } from '../../store/trust.js';
 import { liveSessions, recordLive, type LinkedMark, type LiveSession } from '../capture/live.js';
@@ -42,7 +42,8 @@ export interface CommitWorker {
 export async function commitHook(name: string, args: string[], opts: { store?: string; engine?: RepoOptions['engine']; env: NodeJS.ProcessEnv; cwd: string; stdin: () => Promise<string>; work: () => Promise<CommitWorker> }, call: { gitdir?: string }, note: (line: string) => void): Promise<void> {
   if (!(COMMIT_HOOKS as readonly string[]).includes(name)) return;
   const { env, cwd } = opts;
-  const site = commitSite(cwd, env);
+  // HEAD is read once there is work (siteHead)
+  const site = commitPlace(cwd, env);
   if (site === null) return;
   // a pending file a commit that did not happen left behind (an empty message) is no one's
   if (name === 'prepare-commit-msg') rmIfThere(site.pending);
@@ -65,7 +66,11 @@ export async function commitHook(name: string, args: string[], opts: { store?: s
   // nothing to do, decided without loading the store's code: nothing queued, no live session here and no claim in the message
   if (name === 'prepare-commit-msg' && !queued && (!writing || (!live.some((l) => !idle(loc.gitdir, l)) && contextClaims(readFileSync(msgFile!, 'utf8')).length === 0))) return;
   const input = name === 'post-rewrite' ? await opts.stdin() : '';
-  await (await work()).commitWork({ name, site, config, store: loc.gitdir, engine: opts.engine, env, msgFile, input, catchUp: writing ? pendingCatchUp(loc.gitdir, live) : undefined }, note);
+  const withHead = siteHead(site, env);
+  if (withHead === null) return;
+  // HEAD not a loose commit: the site is git's, and so is its config, as for a repository not read in-process
+  const workConfig = site.plain && !withHead.plain ? codeConfig(withHead.top, env) : config;
+  await (await work()).commitWork({ name, site: withHead, config: workConfig, store: loc.gitdir, engine: opts.engine, env, msgFile, input, catchUp: writing ? pendingCatchUp(loc.gitdir, live) : undefined }, note);
 }
 
 function rmIfThere(path: string): void {
