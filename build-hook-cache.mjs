@@ -5,7 +5,8 @@
 // dist/hook.cache; then a `ctx blame` of the linked file, its code to dist/fast.cache; then a `ctx grep`
 // and a `ctx files` of that store, their code to dist/search.cache. Then it runs itself once per runtime,
 // for the checkpoint and for the git hooks with CTX_HOOK_CACHE_ONLY=<it>: only that one's runs, into
-// dist/hook.<it>.cache (entry.ts: `ctx hook git …` reads dist/hook.git.cache).
+// dist/hook.<it>.cache (entry.ts: `ctx hook git …` runs dist/commit.cjs with dist/commit.cache, and
+// dist/hook.cjs with dist/hook.git.cache when the commit has work).
 // The cache only saves compile time: a hook given it writes the same bytes as one without.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
@@ -60,7 +61,11 @@ async function all() {
 /** One runtime's hooks (with the stdin reader), the checkpoints, or the git hooks' linked commits, into dist/hook.<name>.cache. */
 async function alone(name) {
   if (name === 'checkpoint') await checkpoints();
-  else if (name === 'git') await gitHooks(join(dir, 'git'));
+  else if (name === 'git') {
+    // dist/commit.cjs decides, dist/hook.cjs does the work: each its own cache
+    const { script: commit } = await gitHooks(join(dir, 'git'));
+    writeFileSync(join(dist, 'commit.cache'), commit.createCachedData());
+  }
   else {
     const runs = RUNS.filter(([runtime]) => runtime === name);
     if (runs.length === 0) throw new Error(`build-hook-cache: no runtime ${name}`);
@@ -127,6 +132,7 @@ async function stdinHook(store) {
  * work, done here), then the next prepare-commit-msg, which records the queued commit; and a post-rewrite.
  */
 async function gitHooks(home) {
+  const { exports: commit, script: commitScript } = loadBundle(dist, 'commit', []);
   const repo = join(home, 'repo');
   const store = join(home, '.ctx');
   const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@b', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@b' };
@@ -155,7 +161,8 @@ async function gitHooks(home) {
     process.chdir(repo);
     process.env.GIT_EXEC_PATH = execPath;
     try {
-      await hook.runHookArgs({ runtime: 'git', rest, flags: { store } });
+      // as entry.ts runs it: dist/commit.cjs, with the work from this process's dist/hook.cjs
+      await commit.runCommitHook({ runtime: 'git', rest, flags: { store } }, () => hook.commitWorker);
     } finally {
       process.chdir(cwd);
       if (before === undefined) delete process.env.GIT_EXEC_PATH;
@@ -180,7 +187,7 @@ async function gitHooks(home) {
   const log = join(store, 'ctx', 'hook.log');
   if (existsSync(log)) process.stderr.write(`build-hook-cache: git: ${readFileSync(log, 'utf8')}`);
   if (!/^Ctx-Context: ctx-[0-9a-f]{40}$/m.test(git('log', '-1', '--format=%B'))) throw new Error('build-hook-cache: the git hook named no context');
-  return { repo, store };
+  return { repo, store, script: commitScript };
 }
 
 /** `ctx blame f.txt` in the repository gitHooks made (its output, on stdout, goes nowhere), then dist/fast.cache. */

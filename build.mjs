@@ -96,12 +96,26 @@ await build({
 const besideCli = { name: 'beside-cli', setup: (b) => b.onResolve({ filter: /^\.\/main\.js$/ }, (a) => ({ path: a.path, external: true })) };
 await build({ ...common, format: 'cjs', banner: {}, entryPoints: { cli: 'src/cli/entry.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' }, plugins: [besideCli] });
 
-// `ctx hook …` (src/cli/hook.ts), `ctx blame FILE` (src/cli/fast.ts) and `ctx grep`, `ctx files`
-// (src/cli/fast-search.ts), each in one CommonJS file, dist/hook.cjs, dist/fast.cjs and dist/search.cjs,
-// that dist/cli.cjs compiles with V8's code cache (src/cli/bundle-load.ts):
+/**
+ * dist/commit.cjs decides whether a commit has work for ctx (src/api/links/commit-hooks.ts): it reads the
+ * runtime registry's lists of shell variables, never a runtime's plug-in (dist/hook.cjs loads those), so
+ * the registry's imports of the plug-ins are left out of it (~570 KB V8 would otherwise list in its cache).
+ */
+const noPlugins = {
+  name: 'no-runtime-plugins',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/.*\.js$/ }, (a) => (a.kind === 'dynamic-import' && /[\\/]src[\\/]runtimes[\\/]registry\.ts$/.test(a.importer) && !a.path.endsWith('/shell-env.js') ? { path: a.path, namespace: 'no-runtime-plugins' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'no-runtime-plugins' }, () => ({ contents: "throw new Error('dist/commit.cjs holds no runtime plug-in: dist/hook.cjs loads them');", loader: 'js' }));
+  },
+};
+
+// `ctx hook …` (src/cli/hook.ts), the git hooks until a commit has work (src/cli/commit-hook.ts), `ctx
+// blame FILE` (src/cli/fast.ts) and `ctx grep`, `ctx files` (src/cli/fast-search.ts), each in one
+// CommonJS file, dist/hook.cjs, dist/commit.cjs, dist/fast.cjs and dist/search.cjs, that dist/cli.cjs
+// compiles with V8's code cache (src/cli/bundle-load.ts):
 // their lazy imports inlined; packages only other paths use stay outside (isomorphic-git: the engine
 // without a git binary; ajv: state schemas; node-sqlite3-wasm: loads its .wasm beside its .js), loaded from node_modules
-for (const [name, entry] of [['hook', 'src/cli/hook.ts'], ['fast', 'src/cli/fast.ts'], ['search', 'src/cli/fast-search.ts']]) {
+for (const [name, entry] of [['hook', 'src/cli/hook.ts'], ['commit', 'src/cli/commit-hook.ts'], ['fast', 'src/cli/fast.ts'], ['search', 'src/cli/fast-search.ts']]) {
   await build({
     ...common,
     format: 'cjs',
@@ -112,7 +126,7 @@ for (const [name, entry] of [['hook', 'src/cli/hook.ts'], ['fast', 'src/cli/fast
     // import.meta.url made when first asked for (a lazy require of a package): node's URL code is not loaded for every hook
     define: { ...common.define, 'import.meta.url': '__ctxMeta.url' },
     banner: { js: "const __ctxMeta = { get url() { return require('node:url').pathToFileURL(__filename).href; } };" },
-    plugins: [prebuiltRanks('./chunks/', true), nativeBase64],
+    plugins: [...(name === 'commit' ? [noPlugins] : []), prebuiltRanks('./chunks/', true), nativeBase64],
   });
   // ASCII only: esbuild escapes what code holds but keeps a comment's `→` or `…`, and one such character
   // makes V8 hold the whole source as a two-byte string, decoded from UTF-8 on every run (~13 M instructions)

@@ -1,10 +1,11 @@
 // Benchmark: `git commit` of one file with ctx's git hooks installed (`ctx hooks install git`), minus
 // the same commit without them, with 10, 1,000 and 10,000 sessions in the store. Two sessions are
 // live in the worktree; one of them edits the committed file before every commit (a transcript line
-// the commit's catch-up captures), so every commit is linked. CPU (user + sys) of the whole process
+// the commit's catch-up captures), so every commit is linked. And the common case: the same commit in
+// a worktree of the same store with the hooks and no live session (nothing to link). CPU (user + sys) of the whole process
 // tree, from bash's `times` (children: git, its hooks, node), in interleaved rounds, against node's
 // own start (`node -e 0`) plus 30 ms.
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CTX_BIN, FIXED_ENV, NODE, baselineBin, fmtInt, fmtMs, git, progress, rounds, run, table, tempDir } from './lib.mjs';
 
@@ -42,7 +43,7 @@ function setup(sessions, bin) {
   };
   ctx(['init', store], { env });
   const repos = {};
-  for (const name of ['with', 'without']) {
+  for (const name of ['with', 'without', 'idle']) {
     const repo = join(dir, name);
     run('git', ['init', '-q', repo], { env });
     for (const f of ['f.txt', 'g.txt']) writeFileSync(join(repo, f), '0\n');
@@ -50,7 +51,7 @@ function setup(sessions, bin) {
     run('git', ['commit', '-q', '-m', 'init'], { cwd: repo, env });
     repos[name] = repo;
   }
-  ctx(['hooks', 'install', 'git'], { cwd: repos.with, env });
+  for (const name of ['with', 'idle']) ctx(['hooks', 'install', 'git'], { cwd: repos[name], env });
   // the two live sessions: the first edits f.txt (every round), the second touched g.txt once
   const transcripts = LIVE.map((s, k) => {
     const t = join(dir, `${s}.jsonl`);
@@ -88,27 +89,35 @@ export async function benchLinksCommit({ sizes = [10, 1000, 10000], n = 10 } = {
     };
     const variants = { 'node -e 0': () => treeCpu(`'${NODE}' -e 0`, { env: w.env }), 'git commit, no hooks': (i) => commit(w, 'without', i) };
     for (const { w: world, label } of worlds) variants[`git commit, ctx hooks${label}`] = (i) => commit(world, 'with', i);
+    for (const { w: world, label } of worlds) variants[`git commit, ctx hooks, no live session${label}`] = (i) => commit(world, 'idle', i);
     progress(`commit-hook: ${fmtInt(size)} sessions, ${Object.keys(variants).length} variants × ${n + 1} interleaved rounds`);
     const r = await rounds({ n, warmup: 1, variants });
     // every linked commit named the session: the hooks did their work
     const last = run('git', ['log', '-1', '--format=%B'], { cwd: w.repos.with, env: w.env, stdout: 'pipe' }).stdout.toString();
     if (!/^Ctx-Context: ctx-[0-9a-f]{40}$/m.test(last)) throw new Error(`commit-hook benchmark: the last commit names no context:\n${last}`);
+    // and the commits in the worktree with no live session named none
+    const idleLast = run('git', ['log', '-1', '--format=%B'], { cwd: w.repos.idle, env: w.env, stdout: 'pipe' }).stdout.toString();
+    if (/^Ctx-Context:/m.test(idleLast) || !existsSync(join(w.repos.idle, '.git', 'hooks', 'prepare-commit-msg'))) throw new Error(`commit-hook benchmark: the commit with no live session is not what it should be:\n${idleLast}`);
     const notes = git(w.store, ['notes', '--ref', 'ctx', 'list']).stdout.toString().trim().split('\n').filter(Boolean).length;
     floor = r['node -e 0'].median;
     const added = r['git commit, ctx hooks'].median - r['git commit, no hooks'].median;
     const baseline = worlds[1] ? r['git commit, ctx hooks (baseline)'].median - r['git commit, no hooks'].median : null;
-    results.push({ size, r, added, baseline, floor, notes });
+    const idle = r['git commit, ctx hooks, no live session'].median - r['git commit, no hooks'].median;
+    const idleBaseline = worlds[1] ? r['git commit, ctx hooks, no live session (baseline)'].median - r['git commit, no hooks'].median : null;
+    results.push({ size, r, added, baseline, idle, idleBaseline, floor, notes });
   }
-  const rows = results.flatMap(({ size, r, added, baseline, floor }) => [
+  const rows = results.flatMap(({ size, r, added, baseline, idle, idleBaseline, floor }) => [
     [fmtInt(size), 'node -e 0', fmtMs(r['node -e 0'].median), ''],
     [fmtInt(size), 'git commit, no hooks', fmtMs(r['git commit, no hooks'].median), ''],
     [fmtInt(size), 'git commit, ctx hooks', fmtMs(r['git commit, ctx hooks'].median), `${fmtMs(added)} (target ≤ ${fmtMs(floor + 30)}: ${added <= floor + 30 ? '**met**' : '**missed**'})`],
     ...(baseline === null ? [] : [[fmtInt(size), 'git commit, ctx hooks (baseline)', fmtMs(r['git commit, ctx hooks (baseline)'].median), fmtMs(baseline)]]),
+    [fmtInt(size), 'git commit, ctx hooks, no live session', fmtMs(r['git commit, ctx hooks, no live session'].median), `${fmtMs(idle)} (target ≤ ${fmtMs(floor + 30)}: ${idle <= floor + 30 ? '**met**' : '**missed**'})`],
+    ...(idleBaseline === null ? [] : [[fmtInt(size), 'git commit, ctx hooks, no live session (baseline)', fmtMs(r['git commit, ctx hooks, no live session (baseline)'].median), fmtMs(idleBaseline)]]),
   ]);
   return {
     markdown: [
       '## Commit hook: `git commit` with ctx\'s git hooks, minus without\n',
-      `One file changed and committed with \`git commit -am\`; two sessions live in the worktree, one of which edits that file before each commit (its transcript grows by one Edit line that the commit's catch-up captures, so each commit is linked: two trailers and a link record); the other sessions are branches of the store and live entries of other worktrees. CPU (user + sys) of the whole process tree from bash's \`times\`, ${n} interleaved rounds (+1 warm-up), medians in ms.\n`,
+      `One file changed and committed with \`git commit -am\`; two sessions live in the worktree, one of which edits that file before each commit (its transcript grows by one Edit line that the commit's catch-up captures, so each commit is linked: two trailers and a link record); the other sessions are branches of the store and live entries of other worktrees. "No live session": the same commit in another worktree of the store with ctx's hooks and no session live there, the common case (nothing to link). CPU (user + sys) of the whole process tree from bash's \`times\`, ${n} interleaved rounds (+1 warm-up), medians in ms.\n`,
       table(['sessions', 'process tree', 'CPU ms', 'added by ctx ms'], rows),
       '',
     ].join('\n'),

@@ -3,10 +3,10 @@
 // (Ctx-Context, Assisted-by) and get a link record; amend and rebase carry the links; a forged
 // trailer is never recorded. Real git repositories, a real store.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CTX, ctx, git, tempDir } from './helpers.js';
+import { CTX, ctx, git, ROOT, tempDir } from './helpers.js';
 
 const NOW = '2026-01-02T03:04:05.678Z';
 const ENV = { CTX_NOW: NOW, CTX_PRINCIPAL: 'alice', CTX_MACHINE: 'box' };
@@ -257,6 +257,59 @@ describe('git commit with ctx hooks installed', () => {
     appendFileSync(join(w.repo, 'f.ts'), 'export const later = "typed by a person";\n');
     w.g(['commit', '-q', '-am', 'by hand']);
     expect(message(w)).toBe('by hand\n');
+    expect(hookLog(w)).toBe('');
+  });
+
+  it('a commit with no work for ctx runs dist/commit.cjs alone; one with work loads dist/hook.cjs, and without it the commit is made and the failure logged', () => {
+    // a copy of the files a git hook reads, its prepare-commit-msg pointed there
+    const copy = tempDir();
+    cpSync(join(ROOT, 'bin'), join(copy, 'bin'), { recursive: true });
+    mkdirSync(join(copy, 'dist', 'chunks'), { recursive: true });
+    for (const f of ['cli.cjs', 'commit.cjs', 'commit.cache', 'hook.cjs', 'hook.git.cache', 'chunks/cl100k_base.ranks']) cpSync(join(ROOT, 'dist', f), join(copy, 'dist', f));
+    const w = world();
+    expect(run(w, ['hooks', 'install', 'git']).code).toBe(0);
+    const script = join(w.repo, '.git', 'hooks', 'prepare-commit-msg');
+    writeFileSync(script, readFileSync(script, 'utf8').replace(realpathSync(CTX), join(copy, 'bin', 'ctx')));
+    const t = session(w, S1, w.repo, prompt(S1, w.repo, 'fix a'));
+    appendFileSync(t, toolUse(S1, w.repo, 'Edit', { file_path: join(w.repo, 'a.txt'), old_string: 'one', new_string: 'two' }));
+    writeFileSync(join(w.repo, 'a.txt'), 'a.txt two\n');
+    w.g(['commit', '-q', '-am', 'fix a']);
+    const tip = tipOf(w, S1);
+    expect(message(w)).toBe(`fix a\n\n${trailers(tip)}`);
+    expect(links(w)).toEqual({ [head(w)]: [[tip, 'recorded', undefined, ['a.txt']]] });
+    rmSync(join(copy, 'dist', 'hook.cjs'));
+    // the session is linked and has written nothing since, nothing is queued: no work, dist/hook.cjs not needed
+    writeFileSync(join(w.repo, 'b.txt'), 'b.txt two\n');
+    w.g(['commit', '-q', '-am', 'fix b']);
+    expect(message(w)).toBe('fix b\n');
+    expect(hookLog(w)).toBe('');
+    // the session edits c.txt: work, whose bundle is gone; the commit is made all the same
+    appendFileSync(t, toolUse(S1, w.repo, 'Edit', { file_path: join(w.repo, 'c.txt'), old_string: 'one', new_string: 'two' }));
+    writeFileSync(join(w.repo, 'c.txt'), 'c.txt two\n');
+    w.g(['commit', '-q', '-am', 'fix c']);
+    expect(message(w)).toBe('fix c\n');
+    expect(hookLog(w)).toMatch(new RegExp(`^[^\t]+\tgit\tprepare-commit-msg\tENOENT: no such file or directory, open '${join(copy, 'dist', 'hook.cjs')}'\n$`));
+  });
+
+  it("a repository whose HEAD is packed (git gc) links as one read in-process: its HEAD, site and config are then git's", () => {
+    const w = world();
+    expect(run(w, ['hooks', 'install', 'git']).code).toBe(0);
+    w.g(['config', 'remote.origin.url', 'https://example.com/a.git']);
+    w.g(['gc', '-q']);
+    expect(existsSync(join(w.repo, '.git', 'objects', 'pack'))).toBe(true);
+    session(w, S1, w.repo, prompt(S1, w.repo, 'fix a') + toolUse(S1, w.repo, 'Edit', { file_path: join(w.repo, 'a.txt'), old_string: 'one', new_string: 'two' }));
+    writeFileSync(join(w.repo, 'a.txt'), 'a.txt two\n');
+    w.g(['commit', '-q', '-am', 'fix a']);
+    const tip = tipOf(w, S1);
+    expect(message(w)).toBe(`fix a\n\n${trailers(tip)}`);
+    const sha = head(w);
+    w.g(['gc', '-q']);
+    // the next commit records the queued one (its repository named by origin), HEAD packed again
+    writeFileSync(join(w.repo, 'b.txt'), 'b.txt two\n');
+    w.g(['commit', '-q', '-am', 'fix b']);
+    expect(message(w)).toBe('fix b\n');
+    expect(noted(w)).toEqual({ [sha]: [[tip, 'recorded', undefined, ['a.txt']]] });
+    expect(JSON.parse(git(w.store, ['notes', '--ref', 'ctx', 'show', tip]).split('\n')[0]).link.repo).toBe('https://example.com/a.git');
     expect(hookLog(w)).toBe('');
   });
 
@@ -511,5 +564,19 @@ describe('the commit queue: post-commit starts no node, the next ctx process rec
     expect(hookLog(w).split('\n').filter(Boolean).at(-1)).toMatch(/\tgit\tqueue\tqueue .*ctx-queue\.claimed\.\d+: not read: a symbolic link$/);
     expect(readFileSync(outside, 'utf8')).toBe(`${sha} ${pending({})}\n`);
     expect(existsSync(join(w.repo, '.git', 'ctx-queue'))).toBe(false);
+  });
+});
+
+describe('dist/commit.cjs', () => {
+  it('is compiled with its own code cache (V8 accepts dist/commit.cache, as bundle-load.ts compiles it) and holds no runtime plug-in', () => {
+    const code = `const { Script } = require('node:vm'); const fs = require('node:fs'); const f = ${JSON.stringify(join(ROOT, 'dist', 'commit.cjs'))};
+      const s = new Script('(function (exports, require, module, __filename, __dirname) {' + fs.readFileSync(f, 'utf8') + '\\n})', { filename: f, cachedData: fs.readFileSync(${JSON.stringify(join(ROOT, 'dist', 'commit.cache'))}) });
+      process.stdout.write(String(s.cachedDataRejected));`;
+    expect(execFileSync(process.execPath, ['-e', code], { encoding: 'utf8' })).toBe('false');
+    // the registry's lists of shell variables are there, its plug-ins are dist/hook.cjs's
+    const sources: string[] = JSON.parse(readFileSync(join(ROOT, 'dist', 'commit.cjs.map'), 'utf8')).sources;
+    expect(sources).toContain('../src/runtimes/registry.ts');
+    expect(sources).toContain('../src/runtimes/claude-code/shell-env.ts');
+    expect(sources.filter((f) => /src\/runtimes\/[^/]+\/index\.ts$|src\/formats\/|src\/api\/capture\/capture\.ts$/.test(f))).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
-// dist/hook.cjs (`ctx hook …`, the capture code), dist/fast.cjs (`ctx blame FILE`) and dist/search.cjs
-// (`ctx grep`, `ctx files`), each one CommonJS file compiled through vm.Script with V8's code cache
-// (dist/hook.cache, dist/fast.cache, dist/search.cache), made at build
+// dist/hook.cjs (`ctx hook …`, the capture code), dist/commit.cjs (`ctx hook git …` until it has work),
+// dist/fast.cjs (`ctx blame FILE`) and dist/search.cjs (`ctx grep`, `ctx files`), each one CommonJS file
+// compiled through vm.Script with V8's code cache (dist/hook.cache, dist/commit.cache, dist/fast.cache,
+// dist/search.cache), made at build
 // time by running them (build-hook-cache.mjs): the process then neither parses the bundle nor compiles
 // the functions it runs (docs/performance.md). A hook of one runtime, or a checkpoint, first tries a cache
 // of its own (dist/hook.<runtime>.cache, hook.checkpoint.cache): V8 deserializes all of a cache, and one
@@ -10,12 +11,14 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
+import type { runCommitHook } from './commit-hook.js';
 import type { runFast } from './fast.js';
 import type { runSearch } from './fast-search.js';
-import type { runCheckpointArgs, runHookArgs } from './hook.js';
+import type { commitWorker, runCheckpointArgs, runHookArgs } from './hook.js';
 
 export interface Bundles {
-  hook: { runHookArgs: typeof runHookArgs; runCheckpointArgs: typeof runCheckpointArgs };
+  hook: { runHookArgs: typeof runHookArgs; runCheckpointArgs: typeof runCheckpointArgs; commitWorker: typeof commitWorker };
+  commit: { runCommitHook: typeof runCommitHook };
   fast: { runFast: typeof runFast };
   search: { runSearch: typeof runSearch };
 }

@@ -51,13 +51,8 @@ function includePath(path: string, from: string, env: NodeJS.ProcessEnv): string
  * pairs, as git orders them. A file git could not read adds nothing; includeIf is not followed.
  */
 export function userConfigEntries(env: NodeJS.ProcessEnv): [string, string][] {
-  const home = env.HOME || homedir();
-  const files: string[] = [];
-  if (!isTrue(env.GIT_CONFIG_NOSYSTEM)) files.push(env.GIT_CONFIG_SYSTEM ?? '/etc/gitconfig');
-  if (env.GIT_CONFIG_GLOBAL !== undefined) files.push(env.GIT_CONFIG_GLOBAL);
-  else files.push(join(env.XDG_CONFIG_HOME || join(home, '.config'), 'git', 'config'), join(home, '.gitconfig'));
   const entries: [string, string][] = [];
-  for (const f of files) {
+  for (const f of userConfigFiles(env)) {
     const r = readConfigFile(f, env);
     if (!r.bad) entries.push(...r.entries);
   }
@@ -67,6 +62,16 @@ export function userConfigEntries(env: NodeJS.ProcessEnv): [string, string][] {
     if (key) entries.push([normalKey(key), env[`GIT_CONFIG_VALUE_${i}`] ?? '']);
   }
   return entries;
+}
+
+/** The user's config files in the order git reads them: the system file (unless GIT_CONFIG_NOSYSTEM), then GIT_CONFIG_GLOBAL, else $XDG_CONFIG_HOME/git/config and ~/.gitconfig. */
+export function userConfigFiles(env: NodeJS.ProcessEnv): string[] {
+  const home = env.HOME || homedir();
+  const files: string[] = [];
+  if (!isTrue(env.GIT_CONFIG_NOSYSTEM)) files.push(env.GIT_CONFIG_SYSTEM ?? '/etc/gitconfig');
+  if (env.GIT_CONFIG_GLOBAL !== undefined) files.push(env.GIT_CONFIG_GLOBAL);
+  else files.push(join(env.XDG_CONFIG_HOME || join(home, '.config'), 'git', 'config'), join(home, '.gitconfig'));
+  return files;
 }
 
 /** Every value of `key` (lower case) in the user's config, in order. */

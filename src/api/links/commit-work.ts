@@ -6,6 +6,7 @@
 // message only claims once their tool calls are seen to have touched its files. post-rewrite: links
 // carried from each old commit to its new one.
 import { readFileSync, unlinkSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { assistedValue, contextClaims, CONTEXT_TRAILER, ASSISTED_TRAILER } from '../../core/links.js';
 import { lockSession, readState, statePath } from '../../store/capture-state.js';
 import { addTrailers, commitInfo, repoName, stagedChanges, type CodeConfig } from '../../store/code/repo.js';
@@ -13,17 +14,74 @@ import { codeEnv } from '../../store/code/code-git.js';
 import { plainCommitChanges, plainDirs } from '../../store/code/plain.js';
 import { appendDerived, writeDerived } from '../../store/derived.js';
 import { refs } from '../../store/refs.js';
-import { liveSessions, markLinked, type LiveSession } from '../capture/live.js';
+import { liveSessions, markLinked, type LiveInfo, type LiveSession } from '../capture/live.js';
 import { currentBranch } from '../capture/capture.js';
 import { runtimeRegistry } from '../capture/sessions.js';
 import { readTipMeta } from '../read/context-reader.js';
-import type { RepoContext } from '../repo/repo-context.js';
+import type { RepoContext, RepoOptions } from '../repo/repo-context.js';
 import type { CommitSite } from '../../store/code/repo.js';
 import type { LiveCapture } from '../capture/runtime.js';
 import { linkIndex, recordLink } from './records.js';
 import { bearsOut, insideWorktree, toolWrites, touchedFiles } from './touches.js';
 import { drainQueue, type Pending, type PendingContext, type RecordQueued, type Recorded } from './commit-queue.js';
 
+/** One git hook's call with work to do, as commit-hooks.ts found it. */
+export interface CommitJob {
+  /** the hook: prepare-commit-msg, post-commit or post-rewrite */
+  name: string;
+  site: CommitSite;
+  config: CodeConfig;
+  /** the store's git directory, trusted */
+  store: string;
+  engine?: RepoOptions['engine'];
+  env: NodeJS.ProcessEnv;
+  /** prepare-commit-msg's message file (absolute) */
+  msgFile?: string;
+  /** post-rewrite's stdin */
+  input: string;
+  /** transcript bytes the live sessions' catch-up will read, when a message is written and that is known */
+  catchUp?: number;
+}
+
+/** What a runtime's plug-in reads of the session whose shell tool runs a commit (`capture.shellSession`), and the runtime's name. */
+export type ShellSession = LiveInfo & { runtime: string; session: string; cwd: string };
+
+/** The session of the built-in runtime `name` whose shell tool runs this process, as its plug-in reads `env`; null: none. */
+export async function shellSession(name: string, env: NodeJS.ProcessEnv): Promise<ShellSession | null> {
+  const { runtime } = await import('../../runtimes/registry.js');
+  const r = await runtime(name);
+  const s = r.capture?.shellSession?.(env);
+  return s ? { ...s, runtime: r.name } : null;
+}
+
+/** Transcript bytes not yet captured, over the worktree's live sessions, up to which a commit's work runs in V8's interpreter alone. */
+export const SMALL_CATCH_UP = 64 * 1024;
+/** No TurboFan and no Sparkplug (Maglev is off in node 20): what build-hook-cache.mjs sets back with `--opt --sparkplug`. */
+export const INTERPRETER_ONLY = '--no-opt --no-sparkplug';
+
+/**
+ * The hook's work: the queue recorded, then prepare-commit-msg's trailers or post-rewrite's carried
+ * links. V8's compilers past its interpreter (Sparkplug, TurboFan) are off for the rest of this
+ * process when what the live sessions' catch-up will read is small, as it is when the runtime's hooks
+ * capture every turn: the process ends moments later. They are set here, after every bundle's code
+ * cache was read (a flag changed before makes V8 reject it); a catch-up of unknown size, or a large
+ * one (a first capture of a long session), keeps them.
+ */
+export async function commitWork(job: CommitJob, note: (line: string) => void): Promise<void> {
+  const { name, site, config, env, msgFile } = job;
+  if (job.catchUp !== undefined && job.catchUp <= SMALL_CATCH_UP) (createRequire(import.meta.url)('node:v8') as typeof import('node:v8')).setFlagsFromString(INTERPRETER_ONLY);
+  const { RepoContext } = await import('../repo/repo-context.js');
+  const ctx = new RepoContext(job.store, { env, engine: job.engine });
+  try {
+    // post-commit: a script ctx installed before the queue, which still runs node
+    if (name === 'post-commit') queueHead(site, env);
+    await drainWorktree(ctx, site, config, env, note);
+    if (msgFile !== undefined) await prepareCommitMsg(ctx, site, config, msgFile, env, note);
+    else if (name === 'post-rewrite') await postRewrite(ctx, site, config, job.input, env);
+  } finally {
+    await ctx.close();
+  }
+}
 
 export interface Prepared {
   trailers: string[];

@@ -6,6 +6,8 @@
 // shallow clone, an object that is not loose, a value with quotes or escapes.
 import { lstatSync, readFileSync, readdirSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { userConfigFiles } from '../config-files.js';
+import { parseGitConfig } from '../config-parse.js';
 import { readLoose } from '../loose-objects.js';
 import { parseCommit, parseTree } from '../objects.js';
 import { discoverTop } from './discover.js';
@@ -128,14 +130,11 @@ export function plainConfig({ common }: PlainDirs, env: NodeJS.ProcessEnv): Plai
   if (env.GIT_CONFIG_PARAMETERS !== undefined && WATCHED.test(env.GIT_CONFIG_PARAMETERS)) return null;
   for (let i = 0; i < Number(env.GIT_CONFIG_COUNT ?? 0); i++) if (WATCHED.test(env[`GIT_CONFIG_KEY_${i}`] ?? '')) return null;
   if (env.GIT_CONFIG_COUNT !== undefined && !/^\d{1,3}$/.test(env.GIT_CONFIG_COUNT)) return null;
-  const files: string[] = [];
-  if (!gitTrue(env.GIT_CONFIG_NOSYSTEM)) files.push(env.GIT_CONFIG_SYSTEM ?? '/etc/gitconfig');
-  if (env.GIT_CONFIG_GLOBAL !== undefined) files.push(env.GIT_CONFIG_GLOBAL);
-  else if (env.HOME) files.push(join(env.XDG_CONFIG_HOME || join(env.HOME, '.config'), 'git', 'config'), join(env.HOME, '.gitconfig'));
-  else return null;
-  files.push(join(common, 'config'));
+  // the files as userConfigFiles lists them, whose reading of GIT_CONFIG_NOSYSTEM agrees with gitTrue for these values; no home: git's
+  if (env.GIT_CONFIG_NOSYSTEM !== undefined && !/^(1|true|yes|on|0|false|no|off)?$/i.test(env.GIT_CONFIG_NOSYSTEM)) return null;
+  if (env.GIT_CONFIG_GLOBAL === undefined && !env.HOME) return null;
   const out: PlainConfig = { trailerRules: false, diffRules: false };
-  for (const f of files) {
+  for (const f of [...userConfigFiles(env), join(common, 'config')]) {
     let text: string | null;
     try {
       text = readOrNull(f);
@@ -150,44 +149,46 @@ export function plainConfig({ common }: PlainDirs, env: NodeJS.ProcessEnv): Plai
 /** A boolean environment variable as git reads it (unset or unreadable: false). */
 const gitTrue = (v: string | undefined) => v !== undefined && /^(1|true|yes|on)$/i.test(v.trim());
 
-const SECTION = /^\[([A-Za-z0-9-]+)(?:[ \t]+"((?:[^"\\\n]|\\[^\n])*)")?\][ \t]*(?:[#;].*)?$/;
-const KEY = /^([A-Za-z][A-Za-z0-9-]*)[ \t]*(?:=(.*))?$/;
+/** A section's line as git writes it, alone on its line: `[name]` or `[name "sub"]`, perhaps a comment after. */
+const SECTION = /^\[[A-Za-z0-9-]+(?:[ \t]+"(?:[^"\\\n]|\\[^\n])*")?\][ \t]*(?:[#;].*)?$/;
 
 /**
- * One config file's lines into `out`, as git parses them; false when the file holds anything this
- * reader leaves to git: a BOM, a carriage return, a continued line, an old-style or odd section, a
- * key after a section on its line, an include, or a value the hooks read that has quotes or escapes.
+ * One config file's entries into `out`, as parseGitConfig reads them (git's syntax); false when the
+ * file holds anything this reader leaves to git, checked on its lines: a BOM, a carriage return, a
+ * continued line, an old-style or odd section, a key after a section on its line, an include, or a
+ * value the hooks read that has quotes or escapes. Each other line is one key, the entry of its rank.
  */
 function readConfigText(text: string, out: PlainConfig): boolean {
   if (text.startsWith('\uFEFF') || text.includes('\r')) return false;
-  let section: string | null = null;
+  const parsed = parseGitConfig(text);
+  if (parsed.bad) return false;
+  let k = 0;
   for (const raw of text.split('\n')) {
     const line = raw.replace(/^[ \t]+/, '');
     if (line === '' || line[0] === '#' || line[0] === ';') continue;
     if (line.endsWith('\\')) return false;
     if (line[0] === '[') {
-      const m = SECTION.exec(line);
-      if (!m) return false;
-      const name = m[1].toLowerCase();
-      if (name === 'include' || name === 'includeif') return false;
-      section = m[2] === undefined ? name : `${name}.${m[2].replace(/\\(.)/g, '$1')}`;
+      if (!SECTION.test(line)) return false;
       continue;
     }
-    const m = KEY.exec(line);
-    if (!m || section === null) return false;
-    const key = `${section}.${m[1].toLowerCase()}`;
-    if (section === 'diff' || key === 'core.attributesfile' || key === 'core.bigfilethreshold') out.diffRules = true;
-    const watched = key === 'ctx.links' || key === 'remote.origin.url' || key === 'core.commentchar' || key === 'core.commentstring' || section === 'trailer' || section.startsWith('trailer.');
+    const entry = parsed.entries[k++];
+    if (entry === undefined) return false;
+    const [key, parsedValue] = entry;
+    const section = key.slice(0, key.lastIndexOf('.'));
+    const name = section.split('.')[0];
+    if (name === 'include' || name === 'includeif') return false;
+    if (name === 'diff' || key === 'core.attributesfile' || key === 'core.bigfilethreshold') out.diffRules = true;
+    const watched = key === 'ctx.links' || key === 'remote.origin.url' || key === 'core.commentchar' || key === 'core.commentstring' || name === 'trailer';
     if (!watched) continue;
-    const value = m[2];
-    if (value !== undefined && /["\\]/.test(value)) return false;
-    // past a comment, spaces trimmed at both ends and each one inside a single space, as git keeps a value
-    const plain = value === undefined ? null : value.replace(/[#;].*$/, '').replace(/^[ \t\v\f]+|[ \t\v\f]+$/g, '').replace(/[\t\v\f]/g, ' ');
-    if (key === 'ctx.links') out.links = plain;
-    else if (key === 'remote.origin.url') out.origin = plain ?? '';
+    // a key alone has no value (parseGitConfig reads it as `true`, as a boolean would): ctx.links alone is true, origin's url alone empty
+    const eq = line.indexOf('=');
+    if (eq >= 0 && /["\\]/.test(line.slice(eq + 1))) return false;
+    const value = eq < 0 ? null : parsedValue;
+    if (key === 'ctx.links') out.links = value;
+    else if (key === 'remote.origin.url') out.origin = value ?? '';
     else out.trailerRules = true;
   }
-  return true;
+  return k === parsed.entries.length;
 }
 
 /**

@@ -227,14 +227,31 @@ export interface CommitSite {
  * one git process for its per-worktree paths and HEAD (two when HEAD is unborn).
  */
 export function commitSite(cwd: string, env: NodeJS.ProcessEnv): CommitSite | null {
+  const place = commitPlace(cwd, env);
+  return place && siteHead(place, env);
+}
+
+/** A commit site whose HEAD may not be read yet: in the plain case the directories alone (all a git hook needs to know whether there is work). */
+export type CommitPlace = Omit<CommitSite, 'head'> & Partial<Pick<CommitSite, 'head'>>;
+
+/** commitSite without HEAD in the plain case: reading HEAD's commit loads and runs zlib's inflate (~9 M instructions). */
+export function commitPlace(cwd: string, env: NodeJS.ProcessEnv): CommitPlace | null {
   const top = worktreeTop(cwd);
   if (top === null) return null;
   const plain = plainDirs(top, env);
-  const head = plain && plainHead(plain);
-  if (plain && head) {
-    const at = (name: string) => join(plain.gitdir, name);
-    return { top, common: plain.common, pending: at('ctx-pending.json'), queue: at('ctx-queue'), rebasing: existsSync(at('rebase-merge')) || existsSync(at('rebase-apply')), head: head === 'unborn' ? null : head, plain };
-  }
+  if (!plain) return gitSite(top, env);
+  const at = (name: string) => join(plain.gitdir, name);
+  return { top, common: plain.common, pending: at('ctx-pending.json'), queue: at('ctx-queue'), rebasing: existsSync(at('rebase-merge')) || existsSync(at('rebase-apply')), plain };
+}
+
+/** The place's site with HEAD: read in-process when it is a loose commit, else the whole site from git, as commitSite gives it for a repository not read in-process. */
+export function siteHead(place: CommitPlace, env: NodeJS.ProcessEnv): CommitSite | null {
+  if (place.head !== undefined) return { ...place, head: place.head };
+  const head = place.plain && plainHead(place.plain);
+  return head ? { ...place, head: head === 'unborn' ? null : head } : gitSite(place.top, env);
+}
+
+function gitSite(top: string, env: NodeJS.ProcessEnv): CommitSite | null {
   const paths = ['rev-parse', '--path-format=absolute', '--git-common-dir', '--git-path', 'ctx-pending.json', '--git-path', 'ctx-queue', '--git-path', 'rebase-merge', '--git-path', 'rebase-apply'];
   // `HEAD^@`: its parents, none for a root commit; an unborn HEAD fails the whole call
   let r = gitIn(top, [...paths, 'HEAD', 'HEAD^@'], env);
