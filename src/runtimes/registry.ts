@@ -1,11 +1,12 @@
 // Adding a runtime: one folder under src/runtimes/ and one line here. A runtime's module is loaded
-// only when something asks for it (the hook loads one, `ctx --version` none). A name that is none of
+// only when something asks for it (`ctx --version` loads none); a hook loads only a built-in runtime's
+// live capture (CAPTURES: its capture.ts, not its import, hook settings, export or tools). A name that is none of
 // these is a runtime from outside: `ctx-runtime-<name>` on PATH (docs/runtime-protocol.md), run only
 // when the user's command or hook names it. The lists (runtimeNames, allRuntimes) hold the built-in
 // runtimes alone: listing never runs an executable; `ctx runtime list` finds those on PATH.
 import { unknownName } from '../core/nearest.js';
 import { UsageError } from '../errors/index.js';
-import type { Runtime } from '../api/capture/runtime.js';
+import type { LiveCapture, Runtime } from '../api/capture/runtime.js';
 import type { CheckReport, Found } from './external/check.js';
 
 const RUNTIMES: Record<string, () => Promise<Runtime>> = {
@@ -15,6 +16,16 @@ const RUNTIMES: Record<string, () => Promise<Runtime>> = {
   pi: async () => (await import('./pi/index.js')).pi,
   opencode: async () => (await import('./opencode/index.js')).opencode,
   copilot: async () => (await import('./copilot/index.js')).copilot,
+};
+
+/** Each built-in runtime's live capture alone, the same object as its plug-in's `capture`: what `ctx hook RUNTIME` loads (a runtime not listed: its whole plug-in). */
+const CAPTURES: Record<string, () => Promise<LiveCapture>> = {
+  'claude-code': async () => (await import('./claude-code/capture.js')).capture,
+  codex: async () => (await import('./codex/capture.js')).capture,
+  'gemini-cli': async () => (await import('./gemini/capture.js')).capture,
+  pi: async () => (await import('./pi/capture.js')).capture,
+  opencode: async () => (await import('./opencode/capture.js')).capture,
+  copilot: async () => (await import('./copilot/capture.js')).capture,
 };
 
 /** The variables each runtime's shell tool sets for its commands, all of which its `capture.shellSession` needs (a file of a few bytes each). */
@@ -45,6 +56,11 @@ export async function runtime(name: string, need?: keyof Runtime, env: NodeJS.Pr
     throw new UsageError(`${name} has no ${need} (${need}: ${able.join(', ') || 'none'})`);
   }
   return r;
+}
+
+/** The runtime's live capture, as `runtime(name, 'capture')` gives it, without loading the rest of a built-in plug-in. */
+export async function liveCapture(name: string, env: NodeJS.ProcessEnv = process.env): Promise<LiveCapture> {
+  return Object.hasOwn(CAPTURES, name) && Object.hasOwn(RUNTIMES, name) ? CAPTURES[name]() : (await runtime(name, 'capture', env)).capture!;
 }
 
 async function outside(name: string, env: NodeJS.ProcessEnv): Promise<Runtime> {

@@ -164,7 +164,8 @@ export interface HookCall {
  * as it goes, so a failure can be logged where it belongs.
  */
 export async function captureHook(runtimeName: string, input: unknown, opts: { store?: string; engine?: RepoOptions['engine']; env: NodeJS.ProcessEnv; cwd: string }, call: HookCall, note: (line: string) => void): Promise<void> {
-  const capture = (await runtime(runtimeName, 'capture')).capture!;
+  // the runtime's capture alone: a hook does not load its import, settings, export or tools
+  const capture = await (await runtimeRegistry()).liveCapture(runtimeName);
   const event = capture.parse(input);
   if (event === null) return;
   Object.assign(call, { event: event.event, session: event.session });

@@ -1,18 +1,12 @@
 // Claude Code as a runtime plug-in: import of its session transcripts, live capture from its hooks,
-// its hook settings, export for `claude --resume`. Heavy parts load when used: the hook path stays small.
-import type { TranscriptStream } from '../../api/capture/capture.js';
+// its hook settings, export for `claude --resume`. Heavy parts load when used; a hook loads capture.ts alone.
 import type { Runtime } from '../../api/capture/runtime.js';
-import { captureEvent, captureSession, catchUpLive, liveInfo, type HookInput } from './hook.js';
+import { capture, transcript } from './capture.js';
 import { CLAUDE_FORMAT, sessionBranch } from './names.js';
 import { exportPath, writeSession } from './paths.js';
 import { covers, install, settingsPath, status, uninstall } from './settings.js';
 import { recognizer } from './recognize.js';
-import { splitTranscript } from './split.js';
-import { usageOf } from './usage.js';
 import { tools } from './tools.js';
-import { shellSession } from './shell-session.js';
-
-const transcript: TranscriptStream = { format: CLAUDE_FORMAT, template: 'claude-code', split: splitTranscript, sourceFields: (bytes) => ({ ...usageOf(bytes) }) };
 
 export const claudeCode: Runtime = {
   name: 'claude-code',
@@ -25,13 +19,7 @@ export const claudeCode: Runtime = {
     run: async (ctx, file, opts) => (await import('./import.js')).importClaudeCode(ctx, file, transcript, opts),
   },
   transcript,
-  capture: {
-    parse: captureEvent,
-    run: async (ctx, event, note) => void (await captureSession(ctx, transcript, event.input as HookInput, note)),
-    live: liveInfo,
-    catchUp: (ctx, live, note) => catchUpLive(ctx, transcript, live, note),
-    shellSession,
-  },
+  capture,
   hooks: { path: settingsPath, install, uninstall, status, covers },
   export: {
     render: async (ctx, spec, opts) => (await import('./export.js')).exportClaudeCode(ctx, spec, opts),

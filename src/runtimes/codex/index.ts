@@ -3,12 +3,11 @@
 import type { Runtime } from '../../api/capture/runtime.js';
 import { writeSession } from '../session-file.js';
 import { CODEX_FORMAT, CODEX_LEGACY_FORMAT, importCodex, sessionBranch, transcript } from './import.js';
-import { captureEvent, captureTurn, catchUpLive, liveInfo } from './hook.js';
+import { capture } from './capture.js';
 import { exportPath } from './paths.js';
 import { recognizer } from './recognize.js';
 import { configPath, covers, install, status, uninstall } from './settings.js';
 import { tools } from './tools.js';
-import { shellSession } from './shell-session.js';
 
 export const codex: Runtime = {
   name: 'codex',
@@ -17,7 +16,7 @@ export const codex: Runtime = {
   sessionBranch,
   import: { accepts: 'a Codex rollout .jsonl', files: /^rollout-.*\.jsonl$/, recognizer, run: importCodex },
   transcript,
-  capture: { parse: captureEvent, run: captureTurn, live: liveInfo, catchUp: catchUpLive, shellSession },
+  capture,
   hooks: { path: configPath, install, uninstall, status, covers },
   export: {
     render: async (ctx, spec, opts) => (await import('./export.js')).exportCodex(ctx, spec, opts),

@@ -2,12 +2,11 @@
 // its hooks (ctx's own hook file), export for `copilot --resume`. Heavy parts load when used.
 import type { Runtime } from '../../api/capture/runtime.js';
 import { writeSession } from '../session-file.js';
-import { captureEvent, captureSession, catchUpLive, liveInfo } from './hook.js';
+import { capture } from './capture.js';
 import { COPILOT_FORMAT, sessionBranch } from './names.js';
 import { exportPath } from './paths.js';
 import { recognizer } from './recognize.js';
 import { covers, install, settingsPath, status, uninstall } from './settings.js';
-import { shellSession } from './shell-session.js';
 import { sessionTranscript } from './transcript.js';
 import { tools } from './tools.js';
 
@@ -23,7 +22,7 @@ export const copilot: Runtime = {
     run: async (ctx, file, opts) => (await import('./import.js')).importCopilot(ctx, file, opts),
   },
   transcript: sessionTranscript,
-  capture: { parse: (v) => captureEvent(v), run: captureSession, live: liveInfo, catchUp: catchUpLive, shellSession },
+  capture,
   hooks: { path: settingsPath, install, uninstall, status, covers },
   export: {
     render: async (ctx, spec, opts) => (await import('./export.js')).exportCopilot(ctx, spec, opts),

@@ -2,7 +2,7 @@
 // capture from its hooks, its hook settings, export for `gemini --resume`. Heavy parts load when used.
 import type { Runtime } from '../../api/capture/runtime.js';
 import { writeSession } from '../session-file.js';
-import { captureEvent, captureSession, catchUpLive, liveInfo } from './hook.js';
+import { capture } from './capture.js';
 import { GEMINI_CHAT_FORMAT, GEMINI_JSONL_FORMAT, sessionBranch } from './names.js';
 import { exportPath } from './paths.js';
 import { recognizer } from './recognize.js';
@@ -22,7 +22,7 @@ export const geminiCli: Runtime = {
     run: async (ctx, file, opts) => (await import('./import.js')).importGemini(ctx, file, opts),
   },
   transcript: sessionTranscript,
-  capture: { parse: captureEvent, run: captureSession, live: liveInfo, catchUp: catchUpLive },
+  capture,
   hooks: { path: settingsPath, install, uninstall, status },
   export: {
     render: async (ctx, spec, opts) => (await import('./export.js')).exportGemini(ctx, spec, opts),

@@ -2,7 +2,7 @@
 // from ctx's opencode plugin, the plugin's install, export for `opencode import` and `opencode run -s`.
 import type { Runtime } from '../../api/capture/runtime.js';
 import { writeSession } from '../session-file.js';
-import { captureEvent, captureSession, liveInfo } from './hook.js';
+import { capture } from './capture.js';
 import { OPENCODE_FORMAT, sessionBranch } from './names.js';
 import { exportPath, pluginPath } from './paths.js';
 import { covers, install, status, uninstall } from './plugin.js';
@@ -20,7 +20,7 @@ export const opencode: Runtime = {
     recognizer,
     run: async (ctx, file, opts) => (await import('./import.js')).importOpencode(ctx, file, opts),
   },
-  capture: { parse: captureEvent, run: captureSession, live: liveInfo },
+  capture,
   hooks: { path: pluginPath, install, uninstall, status, covers },
   export: {
     render: async (ctx, spec, opts) => (await import('./export.js')).exportOpencode(ctx, spec, opts),

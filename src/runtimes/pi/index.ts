@@ -3,11 +3,10 @@
 import type { Runtime } from '../../api/capture/runtime.js';
 import { writeSession } from '../session-file.js';
 import { covers, extensionPath, install, status, uninstall } from './extension.js';
-import { captureEvent, captureSession, catchUpLive, liveInfo } from './hook.js';
+import { capture } from './capture.js';
 import { PI_FORMAT, sessionBranch } from './names.js';
 import { exportPath } from './paths.js';
 import { recognizer } from './recognize.js';
-import { shellSession } from './shell-session.js';
 import { sessionTranscript } from './transcript.js';
 import { tools } from './tools.js';
 
@@ -23,7 +22,7 @@ export const pi: Runtime = {
     run: async (ctx, file, opts) => (await import('./import.js')).importPi(ctx, file, opts),
   },
   transcript: sessionTranscript,
-  capture: { parse: captureEvent, run: captureSession, live: liveInfo, catchUp: catchUpLive, shellSession },
+  capture,
   hooks: { path: extensionPath, install, uninstall, status, covers },
   export: {
     render: async (ctx, spec, opts) => (await import('./export.js')).exportPi(ctx, spec, opts),
