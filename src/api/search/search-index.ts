@@ -88,7 +88,9 @@ export async function indexedTouches(ctx: RepoContext, searched: Searched, name:
     const [path, tool, action, at, session, oid] = [t.path, t.tool, t.action, t.at, t.session, t.oid].map((j) => JSON.parse(j) as string[]);
     // in the order they were written: the calls' order in their commits
     const order = rowid.map((_, i) => i).sort((a, b) => rowid[a] - rowid[b]);
-    const branchOf = writersOf(db, searched, given, new Map(commit.map((id, i) => [id, run[i]])));
+    const runOf = new Map<number, number>();
+    for (let i = 0; i < commit.length; i++) runOf.set(commit[i], run[i]);
+    const branchOf = writersOf(db, searched, given, runOf);
     const out: IndexedTouch[] = [];
     for (const i of order) {
       const branch = branchOf.get(commit[i]);
@@ -136,11 +138,11 @@ function writersOf(db: Database, searched: Searched, given: [string, number][] |
     if (!firstAt.has(id)) firstAt.set(id, k);
   });
   const out = new Map<number, string>();
-  for (const [id, run] of cands) {
+  cands.forEach((run, id) => {
     const last = walk.plain.get(run);
     const k = last === undefined ? owner[walk.placeOf(id)!] : (firstAt.get(last) ?? -1);
     if (k !== -1) out.set(id, tips[k][0]);
-  }
+  });
   return out;
 }
 
@@ -178,7 +180,9 @@ const LEVELS = 64;
 function walkRuns(db: Database, cands: ReadonlyMap<number, number>, given: [string, number][] | null): Walk {
   // the first commit that counts in each run: the lowest walked from, or the run's first after another's last
   const from = new Map<number, number>();
-  for (const [id, run] of cands) if (!(id >= (from.get(run) ?? Infinity))) from.set(run, id);
+  cands.forEach((run, id) => {
+    if (!(id >= (from.get(run) ?? Infinity))) from.set(run, id);
+  });
   const runs = new Map<number, RunRow>();
   // (a subquery's JSON comes back as text: json() nests it)
   const refs = given ? '' : ', json((SELECT json_group_array(json_array(f.name, f.commit_id)) FROM refs f WHERE f.run = r.id))';
@@ -198,18 +202,21 @@ function walkRuns(db: Database, cands: ReadonlyMap<number, number>, given: [stri
   if (given) {
     const at = new Map(jsonRows<[number, number]>(db, 'j.value, c.run', 'FROM json_each(?) j JOIN commits c ON c.id = j.value', [JSON.stringify(given.map(([, id]) => id))]));
     for (const [name, id] of given) if (runs.has(at.get(id) ?? -1)) tipAt.push([name, id, at.get(id)!]);
-  } else for (const [run, row] of runs) for (const [name, id] of row[3]) tipAt.push([name, id, run]);
+  } else runs.forEach((row) => row[3].forEach(([name, id]) => tipAt.push([name, id, row[0]])));
+  // plain: no run after it, and no tip but at its last (those after another's last are taken out below)
   const plain = new Map<number, number>();
-  for (const [run, row] of runs) if (row[2].length === 0) plain.set(run, row[1]);
-  for (const row of runs.values()) for (const k of row[2]) plain.delete(k);
-  for (const [, id, run] of tipAt) if (id !== runs.get(run)![1]) plain.delete(run);
+  runs.forEach((row) => {
+    if (row[2].length === 0 && row[3]?.every(([, id]) => id === row[1]) !== false) plain.set(row[0], row[1]);
+  });
+  runs.forEach((row) => row[2].forEach((k) => plain.delete(k)));
+  if (given) for (const [, id, run] of tipAt) if (id !== runs.get(run)![1]) plain.delete(run);
   // the commits that count, each with its run
   const runOf = new Map<number, number>();
-  for (const [run, row] of runs) if (!plain.has(run)) runOf.set(from.get(run)!, run).set(row[1], run);
-  for (const [id, run] of cands) {
+  runs.forEach((row) => plain.has(row[0]) || runOf.set(from.get(row[0])!, row[0]).set(row[1], row[0]));
+  cands.forEach((run, id) => {
     if (!runs.has(run)) throw new IndexDamage(`it lists commit ${id} in a run it does not hold`);
     if (!plain.has(run)) runOf.set(id, run);
-  }
+  });
   const inside: number[] = [];
   for (const [, id, run] of tipAt) {
     if (plain.has(run) || id < from.get(run)!) continue;
