@@ -453,6 +453,8 @@ describe('files over many calls', { timeout: 600_000 }, () => {
     fork('zz/on-tip', 'refs/heads/s/03');
     fork('zz/on-split', a);
     fork('zz/below-split', long[40]);
+    // a fork on each of 70 commits in a row: a tree of runs deeper than the walk reads level by level
+    for (let i = 70; i < 140; i++) fork(`deep/${i}`, long[i]);
     for (const args of [['files', 'src/auth.ts'], ['files', 'auth.ts', '--json'], ['files', 'src/auth.ts', 'main/long', 'zz/split', 's/03'], ['files', 'src/auth.ts', 'old/long', 'zz/after-old']]) same(args);
     const kept = runs();
     expect(JSON.parse(kept[0]).length).toBeGreaterThan(30);
