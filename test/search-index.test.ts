@@ -300,10 +300,10 @@ describe('the search index', { timeout: 600_000 }, () => {
     checkpoint(leaf.branch, 'one more on its own branch');
     same(['files', 'src/auth.ts', '--json']);
     same(['files', 'auth.ts', leaf.branch, 'aa/first']);
-    // written by the schema before (no commit ids in touch rows): started afresh, silently
-    sql("UPDATE meta SET v = '4' WHERE k = 'schema'");
+    // written by the schema before (no runs): started afresh, silently
+    sql("UPDATE meta SET v = '5' WHERE k = 'schema'");
     expect(same(['files', 'src/auth.ts'])).toMatchObject({ code: 0, stderr: '' });
-    expect(JSON.parse(sql("SELECT v FROM meta WHERE k = 'schema'"))).toEqual([{ v: '5' }]);
+    expect(JSON.parse(sql("SELECT v FROM meta WHERE k = 'schema'"))).toEqual([{ v: '6' }]);
     git('update-ref', '-d', 'refs/heads/aa/first');
   });
 
@@ -415,7 +415,58 @@ describe('files over many calls', { timeout: 600_000 }, () => {
       ['files', 'auth.ts', 's/06', 'a0/inside', '--json'],
     ])
       same(args);
-    // one call: fewer commits walked than there are refs (those at them looked up one by one)
+    // one call
     expect(same(['files', 'once.ts']).stdout).toMatch(/^[^\n]*\tread\tRead\tctx-[0-9a-f]{12}\ts\/04\t[^\n]*\t\/repo\/once\.ts\n$/);
+  });
+
+  it("keeps each commit's run as forks come in after it was built, as a rebuild makes them, and answers as the walk does", () => {
+    const run = (args: string[], env: Record<string, string> = {}) => ctx(store, args, { env: { ...FIND_ENV, ...env } });
+    const same = (args: string[]) => {
+      const plain = run(args, { CTX_NO_INDEX: '1' });
+      const indexed = run(args);
+      expect({ args, ...indexed }).toEqual({ args, ...plain });
+      return indexed;
+    };
+    const git = (...args: string[]) => execFileSync('git', ['--git-dir', store, ...args], { encoding: 'utf8' }).trim();
+    const index = join(store, 'ctx', 'search', 'index.sqlite');
+    const sql = (query: string) => execFileSync(process.execPath, ['-e', `const { Database } = require('node-sqlite3-wasm'); const db = new Database(process.argv[1]); process.stdout.write(JSON.stringify(db.all(process.argv[2]))); db.close();`, index, query], { encoding: 'utf8' });
+    // the runs by commit ids: each run's first commit, the commit before it and its last; the run of each commit, ref and touch row
+    const oid = (col: string) => `(SELECT x.oid FROM commits x WHERE x.id = ${col})`;
+    const runs = () => [
+      sql(`SELECT ${oid('r.id')} AS first, ${oid('r.up')} AS up, ${oid('r.last')} AS last FROM runs r ORDER BY first`),
+      sql(`SELECT c.oid, ${oid('c.run')} AS run FROM commits c ORDER BY c.oid`),
+      sql(`SELECT f.name, ${oid('f.run')} AS run FROM refs f ORDER BY f.name`),
+      sql(`SELECT t.oid, t.entry, t.path, ${oid('t.run')} AS run FROM touches t ORDER BY t.oid, t.entry, t.path`),
+    ];
+    // a commit after `parent` on `ref`, a copy of `like` (its tree and message: it reads src/auth.ts)
+    const fork = (ref: string, parent: string, like = 'refs/heads/s/01') => {
+      const id = git('commit-tree', `${like}^{tree}`, '-p', parent, '-m', git('log', '-1', '--format=%B', like));
+      git('update-ref', `refs/heads/${ref}`, id);
+      return id;
+    };
+    same(['files', 'src/auth.ts']);
+    const long = git('rev-list', '--first-parent', 'refs/heads/main/long').split('\n').reverse();
+    // inside a run (split there), after a tip inside a chain, on a commit that already has two children, on a tip (the run carries on), a fork of a fork
+    const a = fork('zz/split', long[60]);
+    fork('zz/after-old', long[101]);
+    fork('zz/third', long[10]);
+    fork('zz/on-tip', 'refs/heads/s/03');
+    fork('zz/on-split', a);
+    fork('zz/below-split', long[40]);
+    // a fork on each of 70 commits in a row: a tree of runs deeper than the walk reads level by level
+    for (let i = 70; i < 140; i++) fork(`deep/${i}`, long[i]);
+    for (const args of [['files', 'src/auth.ts'], ['files', 'auth.ts', '--json'], ['files', 'src/auth.ts', 'main/long', 'zz/split', 's/03'], ['files', 'src/auth.ts', 'old/long', 'zz/after-old']]) same(args);
+    const kept = runs();
+    expect(JSON.parse(kept[0]).length).toBeGreaterThan(30);
+    expect(JSON.parse(run(['index', 'rebuild', '--json']).stdout).commits).toBeGreaterThan(0);
+    expect(runs()).toEqual(kept);
+    // a commit inside a run dropped by gc: its run ends before it, and later commits carry it on again
+    git('update-ref', '-d', 'refs/heads/zz/on-tip');
+    git('update-ref', 'refs/heads/zz/on-split', a);
+    expect(run(['gc', '--prune', 'now'])).toMatchObject({ code: 0, stderr: '' });
+    same(['files', 'src/auth.ts']);
+    fork('zz/on-tip', 'refs/heads/s/03');
+    fork('zz/on-split', a);
+    same(['files', 'src/auth.ts', '--json']);
   });
 });

@@ -82,13 +82,15 @@ export async function indexedTouches(ctx: RepoContext, searched: Searched, name:
     const given = typeof searched === 'string' ? null : tipIds(db, searched);
     if (given === undefined) return null;
     // from the index on names alone (it holds every column), a list per column (fewer and smaller texts than a list per row)
-    const cols = ['rowid', 'commit_id', 'entry', 'path', 'tool', 'action', 'at', 'session', 'oid'] as const;
+    const cols = ['rowid', 'commit_id', 'entry', 'path', 'tool', 'action', 'at', 'session', 'oid', 'run'] as const;
     const t = db.get(`SELECT ${cols.map((c) => `json_group_array(${c}) AS ${c}`).join(', ')} FROM touches WHERE name = ?`, [name]) as Record<(typeof cols)[number], string>;
-    const [rowid, commit, entry] = [t.rowid, t.commit_id, t.entry].map((j) => JSON.parse(j) as number[]);
+    const [rowid, commit, entry, run] = [t.rowid, t.commit_id, t.entry, t.run].map((j) => JSON.parse(j) as number[]);
     const [path, tool, action, at, session, oid] = [t.path, t.tool, t.action, t.at, t.session, t.oid].map((j) => JSON.parse(j) as string[]);
     // in the order they were written: the calls' order in their commits
     const order = rowid.map((_, i) => i).sort((a, b) => rowid[a] - rowid[b]);
-    const branchOf = writersOf(db, searched, given, [...new Set(commit)]);
+    const runOf = new Map<number, number>();
+    for (let i = 0; i < commit.length; i++) runOf.set(commit[i], run[i]);
+    const branchOf = writersOf(db, searched, given, runOf);
     const out: IndexedTouch[] = [];
     for (const i of order) {
       const branch = branchOf.get(commit[i]);
@@ -115,96 +117,149 @@ function tipIds(db: Database, searched: readonly [string, string][]): [string, n
 }
 
 /**
- * The branch each of the commits `ids` is searched on (scan.ts `writers`, as `ordered` tells it for
- * grep), those no tip searched holds left out. One walk up from them reads only ids and parents off
- * the index on parents, and the refs at each commit; sessions are read only where a fork or a tip
- * inside a chain makes the owner depend on them (rare). A `files` answer of thousands of rows costs
- * about one probe of that index, and of the refs', per commit at or after its candidates.
+ * The branch each of the commits `cands` (id → run) is searched on (scan.ts `writers`, as `ordered`
+ * tells it for grep), those no tip searched holds left out. Worked out on the runs at and after them (a
+ * stretch of a chain without forks, runKeeper): from each its last commit, the runs that start after it
+ * and the refs inside it, so a `files` answer of thousands of rows costs a few probes a run, not one a
+ * commit. Sessions are read only where a fork or a tip inside a chain makes the owner depend on them (rare).
  */
-function writersOf(db: Database, searched: Searched, given: [string, number][] | null, ids: readonly number[]): Map<number, string> {
-  if (ids.length === 0) return new Map();
-  const walk = walkUp(db, ids, given === null);
-  const tips = given ? given.map(([name, id]): [string, number] => [name, walk.placeOf(id) ?? -1]) : tipsNamed(db, walk.refs, searched === 'all');
-  const owner = ownersOf(db, tips, walk);
+function writersOf(db: Database, searched: Searched, given: [string, number][] | null, cands: ReadonlyMap<number, number>): Map<number, string> {
+  if (cands.size === 0) return new Map();
+  const walk = walkRuns(db, cands, given);
+  // the tips by commit
+  const tips = given ?? tipsNamed(db, walk.refs, searched === 'all');
+  const owner = ownersOf(db, tips.map(([name, id]): [string, number] => [name, walk.placeOf(id) ?? -1]), walk);
+  // a plain run's commits go with the first tip at its last (each name once, at its first place)
+  const firstAt = new Map<number, number>();
+  const named = new Set<string>();
+  tips.forEach(([name, id], k) => {
+    if (named.has(name)) return;
+    named.add(name);
+    if (!firstAt.has(id)) firstAt.set(id, k);
+  });
   const out = new Map<number, string>();
-  for (const id of ids) {
-    const k = owner[walk.start.get(id)!];
+  cands.forEach((run, id) => {
+    const last = walk.plain.get(run);
+    const k = last === undefined ? owner[walk.placeOf(id)!] : (firstAt.get(last) ?? -1);
     if (k !== -1) out.set(id, tips[k][0]);
-  }
+  });
   return out;
 }
 
-/** Commits read walking up from some, by place: each one's id, and the place of the parent it was reached from (-1: none). */
+/**
+ * The commits that decide the owners of some, by place: each one's id, and the place of the one before
+ * it (-1: none). Not every commit after them: a run's commits in between, with no tip of their own and
+ * one child each, go with the commit after them whatever the tips searched, so they are left out.
+ */
 interface Walk {
   id: number[];
   up: number[];
-  /** the place of each commit walked from */
-  start: Map<number, number>;
-  /** the place of any commit walked (a map of them all made on first use) */
   placeOf(id: number): number | undefined;
-  /** the refs at them (full name, place) */
+  /** the refs at them and at the plain runs' last commits (full name, commit) */
   refs: [string, number][];
+  /**
+   * Plain runs (run → its last commit), whose commits are not in the walk: no run after them, not after
+   * another run walked, and no tip but at their last. Each commit in one goes with the first tip at its last.
+   */
+  plain: Map<number, number>;
 }
 
-/** Levels of children read one query each before the rest of a walk is read in one recursive query. */
+/** A run reached: its id, its last commit, the runs starting after it, and (refs read) the refs inside it (full name, commit). */
+type RunRow = [number, number, number[], [string, number][]];
+
+/**
+ * The runs `ids` as RunRows, in two joins (one row per ref, then the runs after each last): the same
+ * rows by subqueries per run cost half as much again at a million commits.
+ */
+function runRows(db: Database, ids: readonly number[], withRefs: boolean): RunRow[] {
+  const out = new Map<number, RunRow>();
+  const rows = withRefs
+    ? jsonRows<[number, number, string | null, number | null]>(db, 'r.id, r.last, f.name, f.commit_id', 'FROM json_each(?) j JOIN runs r ON r.id = j.value LEFT JOIN refs f ON f.run = r.id', [JSON.stringify(ids)])
+    : jsonRows<[number, number]>(db, 'r.id, r.last', 'FROM json_each(?) j JOIN runs r ON r.id = j.value', [JSON.stringify(ids)]);
+  for (const [id, last, name, at] of rows as [number, number, string | null | undefined, number | null | undefined][]) {
+    let row = out.get(id);
+    if (!row) out.set(id, (row = [id, last, [], []]));
+    if (name != null && at != null) row[3].push([name, at]);
+  }
+  const byLast = new Map<number, RunRow>();
+  out.forEach((row) => byLast.set(row[1], row));
+  for (const [up, id] of jsonRows<[number, number]>(db, 'k.up, k.id', 'FROM json_each(?) j JOIN runs k ON k.up = j.value', [JSON.stringify([...byLast.keys()])])) byLast.get(up)![2].push(id);
+  return [...out.values()];
+}
+
+/** Levels of runs read one query each before the rest of a walk is read in one recursive query. */
 const LEVELS = 64;
 
 /**
- * The commits `ids` and every commit after them, each with the parent it was reached from, and with
- * `withRefs` the refs at each. A level of children at a time, off the covering index on parents
- * (SQLite's recursive query cost about half as much again per commit), each child with its parent's
- * place in the level before; a chain deeper than LEVELS is read on in one recursive query.
+ * The commits that decide the owners of `cands` (ownersOf): in each run at or after them, from the
+ * first walked from in it (or the run's first commit, for a run after another), those commits, the tips
+ * in it (the refs, or `given`), the commit after each tip that is not the run's last (its session may
+ * decide), and the run's last, whose children are the first commits of the runs after it. A level of
+ * runs at a time; a tree of runs deeper than LEVELS is read on in one recursive query.
  */
-function walkUp(db: Database, ids: readonly number[], withRefs: boolean): Walk {
-  let every: Map<number, number> | null = null;
-  const w: Walk = { id: [...ids], up: ids.map(() => -1), start: new Map(ids.map((id, i) => [id, i])), placeOf: (id) => (every ??= new Map(w.id.map((x, i) => [x, i]))).get(id), refs: [] };
-  let frontier = ids.map((_, i) => i);
-  const level = db.prepare("SELECT '[' || ifnull(group_concat(c.id || ',' || j.key), '') || ']' AS pairs FROM json_each(?) j JOIN commits c ON c.parent = j.value");
-  try {
-    for (let depth = 0; frontier.length > 0 && depth < LEVELS; depth++) {
-      const from = frontier;
-      // each child, and its parent's place in the list asked
-      const pairs = JSON.parse((level.get([JSON.stringify(from.map((i) => w.id[i]))]) as { pairs: string }).pairs) as number[];
-      frontier = [];
-      for (let i = 0; i < pairs.length; i += 2) {
-        const up = from[pairs[i + 1]];
-        // a child is new unless it was walked from (a commit has one parent: none is reached twice)
-        const start = w.start.get(pairs[i]);
-        if (start !== undefined) w.up[start] = up;
-        else (frontier.push(w.id.length), w.id.push(pairs[i]), w.up.push(up));
-      }
-    }
-  } finally {
-    level.finalize();
+function walkRuns(db: Database, cands: ReadonlyMap<number, number>, given: [string, number][] | null): Walk {
+  // the first commit that counts in each run: the lowest walked from, or the run's first after another's last
+  const from = new Map<number, number>();
+  cands.forEach((run, id) => {
+    if (!(id >= (from.get(run) ?? Infinity))) from.set(run, id);
+  });
+  const runs = new Map<number, RunRow>();
+  // the same rows for the recursive query, by subqueries (a subquery's JSON comes back as text: json() nests it)
+  const refs = given ? '' : ', json((SELECT json_group_array(json_array(f.name, f.commit_id)) FROM refs f WHERE f.run = r.id))';
+  const cols = `r.id, r.last, json((SELECT json_group_array(k.id) FROM runs k WHERE k.up = r.last))${refs}`;
+  const take = (rows: RunRow[]): number[] => {
+    const next: number[] = [];
+    for (const row of rows) runs.set(row[0], row);
+    for (const row of rows) for (const k of row[2]) (from.set(k, k), runs.has(k) || next.push(k));
+    return next;
+  };
+  let frontier = [...from.keys()];
+  for (let depth = 0; frontier.length > 0 && depth < LEVELS; depth++) frontier = take(runRows(db, frontier, !given));
+  if (frontier.length > 0)
+    take(jsonRows<RunRow>(db, cols, 'FROM d JOIN runs r ON r.id = d.id', [JSON.stringify(frontier)], 'WITH RECURSIVE d(id) AS (SELECT value FROM json_each(?) UNION SELECT k.id FROM d JOIN runs r ON r.id = d.id JOIN runs k ON k.up = r.last)'));
+  // the tips in the runs walked (name, commit, run)
+  const tipAt: [string, number, number][] = [];
+  if (given) {
+    const at = new Map(jsonRows<[number, number]>(db, 'j.value, c.run', 'FROM json_each(?) j JOIN commits c ON c.id = j.value', [JSON.stringify(given.map(([, id]) => id))]));
+    for (const [name, id] of given) if (runs.has(at.get(id) ?? -1)) tipAt.push([name, id, at.get(id)!]);
+  } else runs.forEach((row) => row[3].forEach(([name, id]) => tipAt.push([name, id, row[0]])));
+  // plain: no run after it, and no tip but at its last (those after another's last are taken out below)
+  const plain = new Map<number, number>();
+  runs.forEach((row) => {
+    if (row[2].length === 0 && row[3]?.every(([, id]) => id === row[1]) !== false) plain.set(row[0], row[1]);
+  });
+  runs.forEach((row) => row[2].forEach((k) => plain.delete(k)));
+  if (given) for (const [, id, run] of tipAt) if (id !== runs.get(run)![1]) plain.delete(run);
+  // the commits that count, each with its run
+  const runOf = new Map<number, number>();
+  runs.forEach((row) => plain.has(row[0]) || runOf.set(from.get(row[0])!, row[0]).set(row[1], row[0]));
+  cands.forEach((run, id) => {
+    if (!runs.has(run)) throw new IndexDamage(`it lists commit ${id} in a run it does not hold`);
+    if (!plain.has(run)) runOf.set(id, run);
+  });
+  const inside: number[] = [];
+  for (const [, id, run] of tipAt) {
+    if (plain.has(run) || id < from.get(run)!) continue;
+    runOf.set(id, run);
+    if (id !== runs.get(run)![1]) inside.push(id);
   }
-  if (frontier.length > 0) {
-    // id and the id of the parent it was reached from (-1: one asked), in no promised order
-    const pairs = JSON.parse(
-      (db.get(
-        `WITH RECURSIVE d(id, parent) AS (SELECT value, -1 FROM json_each(?) UNION SELECT c.id, c.parent FROM commits c JOIN d ON c.parent = d.id)
-         SELECT '[' || ifnull(group_concat(id || ',' || parent), '') || ']' AS pairs FROM d`,
-        [JSON.stringify(frontier.map((i) => w.id[i]))],
-      ) as { pairs: string }).pairs,
-    ) as number[];
-    const placed = new Map(w.id.map((x, i) => [x, i]));
-    for (let i = 0; i < pairs.length; i += 2) if (!placed.has(pairs[i])) (placed.set(pairs[i], w.id.length), w.id.push(pairs[i]), w.up.push(-1));
-    for (let i = 0; i < pairs.length; i += 2) if (pairs[i + 1] !== -1) w.up[placed.get(pairs[i])!] = placed.get(pairs[i + 1]) ?? -1;
-    every = placed;
-  }
-  if (withRefs) w.refs = refsAmong(db, w);
-  return w;
-}
-
-/** The refs (full name, place) at the commits walked: all of them read when there are fewer than commits walked, else looked up by commit. */
-function refsAmong(db: Database, w: Walk): [string, number][] {
-  // the largest rowid is at least the number of refs (more once refs were replaced: then they are looked up)
-  const most = Number((db.get('SELECT max(rowid) AS n FROM refs') as { n: number | null }).n ?? 0);
-  if (most < w.id.length)
-    return jsonRows<[string, number]>(db, 'name, commit_id', 'FROM refs', []).flatMap(([name, id]): [string, number][] => {
-      const at = w.placeOf(id);
-      return at === undefined ? [] : [[name, at]];
-    });
-  return jsonRows<[string, number]>(db, 'r.name, j.key', 'FROM json_each(?) j JOIN refs r ON r.commit_id = j.value', [JSON.stringify(w.id)]);
+  // the commit after a tip inside a run (its one child)
+  if (inside.length) for (const [id, run] of jsonRows<[number, number]>(db, 'c.id, c.run', 'FROM json_each(?) j JOIN commits c ON c.parent = j.value', [JSON.stringify([...new Set(inside)])])) runOf.set(id, run);
+  // by id, which grows along a chain: each after the one before it in its run
+  const id = Array.from(Float64Array.from(runOf.keys()).sort());
+  const up = new Array<number>(id.length).fill(-1);
+  const place = new Map<number, number>();
+  const latest = new Map<number, number>();
+  id.forEach((x, i) => {
+    place.set(x, i);
+    const run = runOf.get(x)!;
+    const before = latest.get(run);
+    if (before !== undefined) up[i] = before;
+    latest.set(run, i);
+  });
+  // a run after another: its first commit comes after that one's last
+  for (const row of runs.values()) for (const k of row[2]) up[place.get(k)!] = place.get(row[1])!;
+  return { id, up, placeOf: (x) => place.get(x), refs: tipAt.flatMap(([name, x, run]): [string, number][] => (plain.has(run) || place.has(x) ? [[name, x]] : [])), plain };
 }
 
 /** The branches searched among the refs `at` (full name, and a commit's id or place), by name, as `searchedTips` names them. */
@@ -354,7 +409,13 @@ async function dropUnreached(db: Database): Promise<number> {
        INSERT INTO dead SELECT id FROM commits WHERE id NOT IN live`,
     );
     const n = Number((db.get('SELECT count(*) AS n FROM dead') as { n: number }).n);
-    if (n) for (const [table, key] of [['touches', 'commit_id'], ['texts', 'rowid'], ['commits', 'id']]) db.run(`DELETE FROM ${table} WHERE ${key} IN (SELECT id FROM dead)`);
+    if (n) {
+      for (const [table, key] of [['touches', 'commit_id'], ['texts', 'rowid'], ['commits', 'id'], ['runs', 'id']]) db.run(`DELETE FROM ${table} WHERE ${key} IN (SELECT id FROM dead)`);
+      // a run whose first commit is reached keeps it; one whose later commits are gone ends at its last left (ids grow along a chain)
+      db.exec('CREATE TEMP TABLE ends AS SELECT run, max(id) AS last FROM commits WHERE run IN (SELECT id FROM runs WHERE last IN (SELECT id FROM dead)) GROUP BY run');
+      db.exec('UPDATE runs SET last = (SELECT e.last FROM ends e WHERE e.run = runs.id) WHERE id IN (SELECT run FROM ends)');
+      db.exec('DROP TABLE ends');
+    }
     db.exec('DROP TABLE dead');
     db.exec('COMMIT');
     return n;
@@ -414,8 +475,8 @@ async function catchUp(ctx: RepoContext, db: Database, stamp: ReturnType<typeof 
   const digest = createHash('sha256');
   for (const [ref, oid] of now) digest.update(`${oid} ${ref}\n`);
   const seal = digest.digest('hex');
-  const known = db.prepare('SELECT id, gen FROM commits WHERE oid = ?');
-  const knownAt = (oid: string) => known.get([oid]) as { id: number; gen: number } | null;
+  const known = db.prepare('SELECT id, gen, run FROM commits WHERE oid = ?');
+  const knownAt = (oid: string) => known.get([oid]) as Known | null;
   let exact = false;
   const hint = `${meta.get('id') ?? ''} ${meta.get('hint') ?? ''}`;
   // the copy is the refs the hint file lists, under the loose ones a loose catch-up put in since
@@ -470,20 +531,20 @@ async function looseCatchUp(ctx: RepoContext, db: Database, stamp: string, recor
   const scanned = ctx.scanTips({ looseOnly: true });
   if (scanned.damaged || scanned.refs.size > LOOSE_MAX || [...before.keys()].some((ref) => !scanned.refs.has(ref))) return false;
   const moved = [...scanned.refs].filter(([ref, oid]) => before.get(ref) !== oid);
-  const known = db.prepare('SELECT id, gen FROM commits WHERE oid = ?');
-  const knownAt = (oid: string) => known.get([oid]) as { id: number; gen: number } | null;
-  const put = db.prepare('INSERT OR REPLACE INTO refs(name, commit_id) VALUES (?, ?)');
+  const known = db.prepare('SELECT id, gen, run FROM commits WHERE oid = ?');
+  const knownAt = (oid: string) => known.get([oid]) as Known | null;
+  const put = db.prepare('INSERT OR REPLACE INTO refs(name, commit_id, run) VALUES (?, ?, ?)');
   db.exec('BEGIN');
   try {
     const fresh = [...new Set(moved.map(([, oid]) => oid).filter((oid) => !knownAt(oid)))];
     if (fresh.length) await addCommits(ctx, db, await newCommits(ctx, fresh, knownAt), knownAt);
     for (const [ref, oid] of moved) {
-      const id = knownAt(oid)?.id;
-      if (id === undefined) {
+      const at = knownAt(oid);
+      if (!at) {
         db.exec('ROLLBACK');
         return false;
       }
-      put.run([ref, id]);
+      put.run([ref, at.id, at.run]);
     }
     // the digest and the hint file no longer list the refs: the next whole read compares with the copy itself
     db.run("INSERT OR REPLACE INTO meta(k, v) VALUES ('tips', ''), ('stamp', ?), ('loose', ?)", [stamp, JSON.stringify(Object.fromEntries(scanned.refs))]);
@@ -499,18 +560,18 @@ async function looseCatchUp(ctx: RepoContext, db: Database, stamp: string, recor
 }
 
 /** The refs table made `now` (from `recorded`, what it held if the hint is believed, else from nothing); false when a tip is not held. */
-function putRefs(db: Database, now: ReadonlyMap<string, string>, recorded: ReadonlyMap<string, string>, knownAt: (oid: string) => { id: number } | null): boolean {
+function putRefs(db: Database, now: ReadonlyMap<string, string>, recorded: ReadonlyMap<string, string>, knownAt: (oid: string) => Known | null): boolean {
   if (recorded.size === 0) db.exec('DELETE FROM refs');
   const del = db.prepare('DELETE FROM refs WHERE name = ?');
-  const put = db.prepare('INSERT OR REPLACE INTO refs(name, commit_id) VALUES (?, ?)');
+  const put = db.prepare('INSERT OR REPLACE INTO refs(name, commit_id, run) VALUES (?, ?, ?)');
   let all = true;
   try {
     for (const ref of recorded.keys()) if (!now.has(ref)) del.run([ref]);
     for (const [ref, oid] of now) {
       if (recorded.get(ref) === oid) continue;
-      const id = knownAt(oid)?.id;
-      if (id === undefined) (del.run([ref]), (all = false));
-      else put.run([ref, id]);
+      const at = knownAt(oid);
+      if (!at) (del.run([ref]), (all = false));
+      else put.run([ref, at.id, at.run]);
     }
   } finally {
     del.finalize();
@@ -568,7 +629,7 @@ async function newCommits(ctx: RepoContext, tips: readonly string[], knownAt: (o
 }
 
 /** New commits in, parents first; the searchable ones read for their text and the files their tool calls touched. */
-async function addCommits(ctx: RepoContext, db: Database, commits: NewCommit[], knownAt: (oid: string) => { id: number; gen: number } | null): Promise<void> {
+async function addCommits(ctx: RepoContext, db: Database, commits: NewCommit[], knownAt: (oid: string) => Known | null): Promise<void> {
   const byOid = new Map(commits.map((c) => [c.oid, c]));
   const gen = new Map<string, number>();
   const genOf = (start: string): number => {
@@ -592,9 +653,13 @@ async function addCommits(ctx: RepoContext, db: Database, commits: NewCommit[], 
   commits.forEach((c) => genOf(c.oid));
   const order = [...commits].sort((a, b) => gen.get(a.oid)! - gen.get(b.oid)!);
   const ids = new Map<string, number>();
-  const put = db.prepare('INSERT INTO commits(oid, parent, gen, session) VALUES (?, ?, ?, ?)');
+  // ids given here, not by SQLite: a commit's run is named by its first commit, often the commit itself
+  let next = Number((db.get('SELECT ifnull(max(id), 0) + 1 AS n FROM commits') as { n: number }).n);
+  const put = db.prepare('INSERT INTO commits(id, oid, parent, gen, session, run) VALUES (?, ?, ?, ?, ?, ?)');
+  const runs = runKeeper(db);
   const text = db.prepare('INSERT INTO texts(rowid, body) VALUES (?, ?)');
-  const touch = db.prepare('INSERT INTO touches(commit_id, entry, name, path, tool, action, at, session, oid, gen) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  // the commit's run as it is now: a later commit of the same slice may have split it since the commit went in
+  const touch = db.prepare('INSERT INTO touches(commit_id, entry, name, path, tool, action, at, session, oid, gen, run) VALUES (?1, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT run FROM commits WHERE id = ?1))');
   const tools = await toolReader();
   try {
     // a slice at a time, parents first: a whole store's commits are not held in memory at once
@@ -607,7 +672,9 @@ async function addCommits(ctx: RepoContext, db: Database, commits: NewCommit[], 
         const l = links[i];
         if (!l) throw new CtxError(`${c.oid.slice(0, 12)} is not a commit the store can read: run ctx verify`);
         const parent = c.parent === null ? null : (ids.get(c.parent) ?? knownAt(c.parent)?.id ?? null);
-        ids.set(c.oid, Number(put.run([c.oid, parent, gen.get(c.oid)!, trailer(l.message, 'Ctx-Session') ?? null]).lastInsertRowid));
+        const id = next++;
+        put.run([id, c.oid, parent, gen.get(c.oid)!, trailer(l.message, 'Ctx-Session') ?? null, runs.place(id, parent)]);
+        ids.set(c.oid, id);
         const cand = candidateOf(l, '');
         if (searchable(cand, l.message)) (cands.push(cand), parents.push(l.parent));
       });
@@ -633,7 +700,60 @@ async function addCommits(ctx: RepoContext, db: Database, commits: NewCommit[], 
     }
   } finally {
     for (const st of [put, text, touch]) st.finalize();
+    runs.finalize();
   }
+}
+
+/** A commit in the index: its id, generation and run. */
+interface Known {
+  id: number;
+  gen: number;
+  run: number;
+}
+
+/**
+ * Each commit's run kept as commits come in, parents first. A run is a stretch of a chain without
+ * forks, named by its first commit: each of its commits but the last has one child, the next of the
+ * run; `up` is the parent of its first commit (the last of another run, or none). A child of a run's
+ * last that has no other child carries the run on (one row changed); a child of a commit with
+ * children starts a run of its own, and a child of a commit inside a run first splits that run there
+ * (the commits after it, and the refs and touch rows at them, moved to a new run: the only write that grows with a chain).
+ */
+function runKeeper(db: Database): { place(id: number, parent: number | null): number; finalize(): void } {
+  const at = db.prepare('SELECT c.run AS run, r.last AS last FROM commits c JOIN runs r ON r.id = c.run WHERE c.id = ?');
+  const forked = db.prepare('SELECT 1 FROM runs WHERE up = ? LIMIT 1');
+  const start = db.prepare('INSERT INTO runs(id, up, last) VALUES (?, ?, ?)');
+  const end = db.prepare('UPDATE runs SET last = ? WHERE id = ?');
+  // the commits of run ?2 after ?1 (inside a run each has one child in it)
+  const after = db.prepare(
+    'WITH RECURSIVE t(id) AS (SELECT id FROM commits WHERE parent = ?1 AND run = ?2 UNION ALL SELECT c.id FROM t JOIN commits c ON c.parent = t.id WHERE c.run = ?2) SELECT json_group_array(id) AS ids FROM t',
+  );
+  const move = db.prepare('UPDATE commits SET run = ?1 WHERE id IN (SELECT value FROM json_each(?2))');
+  const moveRefs = db.prepare('UPDATE refs SET run = ?1 WHERE commit_id IN (SELECT value FROM json_each(?2))');
+  const moveTouches = db.prepare('UPDATE touches SET run = ?1 WHERE commit_id IN (SELECT value FROM json_each(?2))');
+  return {
+    place(id, parent) {
+      if (parent !== null) {
+        const r = at.get([parent]) as { run: number; last: number } | null;
+        if (!r) throw new IndexDamage(`commit ${parent} has no run`);
+        if (r.last === parent) {
+          if (!forked.get([parent])) return (end.run([id, r.run]), r.run);
+        } else {
+          const tail = (after.get([parent, r.run]) as { ids: string }).ids;
+          const first = (JSON.parse(tail) as number[])[0];
+          if (first === undefined) throw new IndexDamage(`run ${r.run} does not reach its last commit`);
+          start.run([first, parent, r.last]);
+          end.run([parent, r.run]);
+          move.run([first, tail]);
+          moveRefs.run([first, tail]);
+          moveTouches.run([first, tail]);
+        }
+      }
+      start.run([id, parent, id]);
+      return id;
+    },
+    finalize: () => [at, forked, start, end, after, move, moveRefs, moveTouches].forEach((st) => st.finalize()),
+  };
 }
 
 /** Commits read from the store at a time while indexing. */
