@@ -133,6 +133,19 @@ function opencodeTurns(n, step) {
   return { base: encode(100), turn: (i) => encode(100 + i + 1) };
 }
 
+/** The text Claude Code's Stop hook input gives as last_assistant_message: the last user or assistant line's text blocks, when it is an assistant's (undefined when none). */
+function lastAssistantText(file) {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  for (let i = lines.length - 1; i >= 0; i--) {
+    if (lines[i] === '') continue;
+    const e = JSON.parse(lines[i]);
+    if (e.type === 'user') return undefined;
+    if (e.type !== 'assistant' || !Array.isArray(e.message?.content)) continue;
+    return e.message.content.filter((b) => b.type === 'text').map((b) => b.text).join('\n').trim() || undefined;
+  }
+  return undefined;
+}
+
 /**
  * name: the runtime; file: the transcript's name; transcript(n, step): { base, turn(i) }: turn(i) is
  * appended to the file, or, with `rewrite`, replaces it (a runtime whose hook is given the whole
@@ -147,7 +160,8 @@ export const RUNTIMES = [
     file: '967e501d-aa48-4eab-a21f-b17058bd78f0.jsonl',
     // a compact_boundary line is captured with the summary written after it: a turn never ends on one
     transcript: corpusRuntime(CORPUS_FILE, (line) => line.includes('"subtype":"compact_boundary"')),
-    input: (file, cwd) => ({ stdin: JSON.stringify({ session_id: '967e501d-aa48-4eab-a21f-b17058bd78f0', transcript_path: file, hook_event_name: 'Stop', cwd }) }),
+    // as Claude Code gives it: the last assistant message's text, which the hook finds in the transcript before capturing
+    input: (file, cwd) => ({ stdin: () => JSON.stringify({ session_id: '967e501d-aa48-4eab-a21f-b17058bd78f0', transcript_path: file, hook_event_name: 'Stop', cwd, last_assistant_message: lastAssistantText(file) }) }),
     branch: 'claude/967e501d-aa48-4eab-a21f-b17058bd78f0',
   },
   {
