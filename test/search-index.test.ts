@@ -300,10 +300,10 @@ describe('the search index', { timeout: 600_000 }, () => {
     checkpoint(leaf.branch, 'one more on its own branch');
     same(['files', 'src/auth.ts', '--json']);
     same(['files', 'auth.ts', leaf.branch, 'aa/first']);
-    // written by the schema before (no runs): started afresh, silently
-    sql("UPDATE meta SET v = '5' WHERE k = 'schema'");
+    // written by the schema before (no plain runs): started afresh, silently
+    sql("UPDATE meta SET v = '6' WHERE k = 'schema'");
     expect(same(['files', 'src/auth.ts'])).toMatchObject({ code: 0, stderr: '' });
-    expect(JSON.parse(sql("SELECT v FROM meta WHERE k = 'schema'"))).toEqual([{ v: '6' }]);
+    expect(JSON.parse(sql("SELECT v FROM meta WHERE k = 'schema'"))).toEqual([{ v: '7' }]);
     git('update-ref', '-d', 'refs/heads/aa/first');
   });
 
@@ -430,10 +430,10 @@ describe('files over many calls', { timeout: 600_000 }, () => {
     const git = (...args: string[]) => execFileSync('git', ['--git-dir', store, ...args], { encoding: 'utf8' }).trim();
     const index = join(store, 'ctx', 'search', 'index.sqlite');
     const sql = (query: string) => execFileSync(process.execPath, ['-e', `const { Database } = require('node-sqlite3-wasm'); const db = new Database(process.argv[1]); process.stdout.write(JSON.stringify(db.all(process.argv[2]))); db.close();`, index, query], { encoding: 'utf8' });
-    // the runs by commit ids: each run's first commit, the commit before it and its last; the run of each commit, ref and touch row
+    // the runs by commit ids: each run's first commit, the commit before it, its last and the refs at its last if plain; the run of each commit, ref and touch row
     const oid = (col: string) => `(SELECT x.oid FROM commits x WHERE x.id = ${col})`;
     const runs = () => [
-      sql(`SELECT ${oid('r.id')} AS first, ${oid('r.up')} AS up, ${oid('r.last')} AS last FROM runs r ORDER BY first`),
+      sql(`SELECT ${oid('r.id')} AS first, ${oid('r.up')} AS up, ${oid('r.last')} AS last, r.plain FROM runs r ORDER BY first`),
       sql(`SELECT c.oid, ${oid('c.run')} AS run FROM commits c ORDER BY c.oid`),
       sql(`SELECT f.name, ${oid('f.run')} AS run FROM refs f ORDER BY f.name`),
       sql(`SELECT t.oid, t.entry, t.path, ${oid('t.run')} AS run FROM touches t ORDER BY t.oid, t.entry, t.path`),
@@ -456,17 +456,61 @@ describe('files over many calls', { timeout: 600_000 }, () => {
     // a fork on each of 70 commits in a row: a tree of runs deeper than the walk reads level by level
     for (let i = 70; i < 140; i++) fork(`deep/${i}`, long[i]);
     for (const args of [['files', 'src/auth.ts'], ['files', 'auth.ts', '--json'], ['files', 'src/auth.ts', 'main/long', 'zz/split', 's/03'], ['files', 'src/auth.ts', 'old/long', 'zz/after-old']]) same(args);
-    const kept = runs();
+    // as a rebuild makes them: kept by the writes since (the runs a write changes are settled again)
+    // each run plain as defined: no run after its last, no ref in it but at its last; then the refs at its last
+    const settled = () => {
+      const plain = `CASE WHEN EXISTS (SELECT 1 FROM runs k WHERE k.up = r.last) OR EXISTS (SELECT 1 FROM refs f WHERE f.run = r.id AND f.commit_id <> r.last) THEN NULL ELSE (SELECT json_group_array(f.name) FROM refs f WHERE f.run = r.id) END`;
+      expect(sql(`SELECT r.id, r.plain, ${plain} AS settled FROM runs r WHERE r.plain IS NOT ${plain}`)).toBe('[]');
+    };
+    const rebuilt = () => {
+      settled();
+      const kept = runs();
+      expect(JSON.parse(run(['index', 'rebuild', '--json']).stdout).commits).toBeGreaterThan(0);
+      expect(runs()).toEqual(kept);
+      return kept;
+    };
+    const kept = rebuilt();
     expect(JSON.parse(kept[0]).length).toBeGreaterThan(30);
-    expect(JSON.parse(run(['index', 'rebuild', '--json']).stdout).commits).toBeGreaterThan(0);
-    expect(runs()).toEqual(kept);
+    // plain runs (the refs at their last) and others
+    const plain = (JSON.parse(kept[0]) as { plain: string | null }[]).map((r) => r.plain);
+    expect(plain).toContain(null);
+    expect(plain).toContain('["refs/heads/s/04"]');
     // a commit inside a run dropped by gc: its run ends before it, and later commits carry it on again
     git('update-ref', '-d', 'refs/heads/zz/on-tip');
     git('update-ref', 'refs/heads/zz/on-split', a);
     expect(run(['gc', '--prune', 'now'])).toMatchObject({ code: 0, stderr: '' });
     same(['files', 'src/auth.ts']);
+    rebuilt();
     fork('zz/on-tip', 'refs/heads/s/03');
     fork('zz/on-split', a);
     same(['files', 'src/auth.ts', '--json']);
+    rebuilt();
+    // a branch moved off a plain run's last, and back: the run is settled again each time
+    const s03 = git('rev-parse', 'refs/heads/s/03');
+    git('update-ref', 'refs/heads/s/03', `${s03}~1`);
+    same(['files', 'src/auth.ts']);
+    rebuilt();
+    git('update-ref', 'refs/heads/s/03', s03);
+    same(['files', 'src/auth.ts']);
+    rebuilt();
+    // a branch moved from one plain run's last to another's: both settled again
+    git('update-ref', 'refs/heads/copy/s05', 'refs/heads/s/06');
+    same(['files', 'src/auth.ts']);
+    rebuilt();
+    // the runs after a plain run's last dropped by gc (a fork there, then another: the run split at it)
+    const s04 = git('rev-parse', 'refs/heads/s/04');
+    fork('zz/t1', s04);
+    fork('zz/t2', s04, 'refs/heads/s/02');
+    same(['files', 'src/auth.ts']);
+    git('update-ref', '-d', 'refs/heads/zz/t1');
+    git('update-ref', '-d', 'refs/heads/zz/t2');
+    expect(run(['gc', '--prune', 'now'])).toMatchObject({ code: 0, stderr: '' });
+    settled();
+    same(['files', 'src/auth.ts']);
+    rebuilt();
+    // a remote-tracking ref at a plain run's last, first there by name: files reads the local branches
+    git('update-ref', 'refs/remotes/a/first', 'refs/heads/s/07');
+    expect(same(['files', 'src/auth.ts']).stdout).toContain('\ts/07\t');
+    rebuilt();
   });
 });

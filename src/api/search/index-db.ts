@@ -13,14 +13,15 @@ import { CtxError } from '../../errors/index.js';
 import { derivedDir } from '../../store/derived.js';
 
 /** Bumped when the tables or what goes in them change: an index of another schema or ctx version is rebuilt. */
-const SCHEMA = '6';
+const SCHEMA = '7';
 
 const TABLES = `
 CREATE TABLE meta(k TEXT PRIMARY KEY, v TEXT NOT NULL);
 CREATE TABLE commits(id INTEGER PRIMARY KEY, oid TEXT NOT NULL UNIQUE, parent INTEGER, gen INTEGER NOT NULL, session TEXT, run INTEGER NOT NULL);
 CREATE INDEX commits_parent ON commits(parent);
-CREATE TABLE runs(id INTEGER PRIMARY KEY, up INTEGER, last INTEGER NOT NULL);
+CREATE TABLE runs(id INTEGER PRIMARY KEY, up INTEGER, last INTEGER NOT NULL, plain TEXT);
 CREATE INDEX runs_up ON runs(up);
+CREATE TABLE unsettled(id INTEGER PRIMARY KEY);
 CREATE VIRTUAL TABLE texts USING fts5(body, tokenize = "trigram");
 CREATE TABLE touches(commit_id INTEGER NOT NULL, entry INTEGER NOT NULL, name TEXT NOT NULL, path TEXT NOT NULL, tool TEXT NOT NULL, action TEXT NOT NULL, at TEXT NOT NULL, session TEXT NOT NULL, oid TEXT NOT NULL, gen INTEGER NOT NULL, run INTEGER NOT NULL);
 CREATE INDEX touches_commit ON touches(commit_id);
@@ -28,6 +29,12 @@ CREATE INDEX touches_name ON touches(name, commit_id, entry, path, tool, action,
 CREATE TABLE refs(name TEXT PRIMARY KEY, commit_id INTEGER NOT NULL, run INTEGER NOT NULL);
 CREATE INDEX refs_commit ON refs(commit_id, name);
 CREATE INDEX refs_run ON refs(run, commit_id, name);
+CREATE TRIGGER refs_in BEFORE INSERT ON refs BEGIN INSERT OR IGNORE INTO unsettled SELECT run FROM refs WHERE name = NEW.name; INSERT OR IGNORE INTO unsettled VALUES (NEW.run); END;
+CREATE TRIGGER refs_out AFTER DELETE ON refs BEGIN INSERT OR IGNORE INTO unsettled VALUES (OLD.run); END;
+CREATE TRIGGER refs_moved AFTER UPDATE ON refs BEGIN INSERT OR IGNORE INTO unsettled VALUES (OLD.run), (NEW.run); END;
+CREATE TRIGGER runs_in AFTER INSERT ON runs BEGIN INSERT OR IGNORE INTO unsettled VALUES (NEW.id); END;
+CREATE TRIGGER runs_end AFTER UPDATE OF last ON runs BEGIN INSERT OR IGNORE INTO unsettled VALUES (NEW.id); END;
+CREATE TRIGGER runs_out AFTER DELETE ON runs BEGIN INSERT OR IGNORE INTO unsettled SELECT run FROM commits WHERE id = OLD.up; END;
 `;
 
 export interface IndexFile {

@@ -9,7 +9,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Database } from 'node-sqlite3-wasm';
+import type { Database, Statement } from 'node-sqlite3-wasm';
 import { blockText, fileNamed } from '../../core/grep-match.js';
 import { components } from '../../core/path-match.js';
 import { ConflictError, CtxError } from '../../errors/index.js';
@@ -83,14 +83,21 @@ export async function indexedTouches(ctx: RepoContext, searched: Searched, name:
     if (given === undefined) return null;
     // from the index on names alone (it holds every column), a list per column (fewer and smaller texts than a list per row)
     const cols = ['rowid', 'commit_id', 'entry', 'path', 'tool', 'action', 'at', 'session', 'oid', 'run'] as const;
-    const t = db.get(`SELECT ${cols.map((c) => `json_group_array(${c}) AS ${c}`).join(', ')} FROM touches WHERE name = ?`, [name]) as Record<(typeof cols)[number], string>;
+    // with the branches by name, each row's run's refs if it is plain (settleRuns): null for any other
+    const plainCol = given ? '' : ', json_group_array(json(r.plain)) AS plain';
+    const t = db.get(`SELECT ${cols.map((c) => `json_group_array(t.${c}) AS ${c}`).join(', ')}${plainCol} FROM touches t ${given ? '' : 'LEFT JOIN runs r ON r.id = t.run '}WHERE t.name = ?`, [name]) as Record<(typeof cols)[number] | 'plain', string>;
     const [rowid, commit, entry, run] = [t.rowid, t.commit_id, t.entry, t.run].map((j) => JSON.parse(j) as number[]);
     const [path, tool, action, at, session, oid] = [t.path, t.tool, t.action, t.at, t.session, t.oid].map((j) => JSON.parse(j) as string[]);
     // in the order they were written: the calls' order in their commits
     const order = rowid.map((_, i) => i).sort((a, b) => rowid[a] - rowid[b]);
     const runOf = new Map<number, number>();
     for (let i = 0; i < commit.length; i++) runOf.set(commit[i], run[i]);
-    const branchOf = writersOf(db, searched, given, runOf);
+    let plainAt: Map<number, string[]> | undefined;
+    if (!given) {
+      plainAt = new Map();
+      (JSON.parse(t.plain) as (string[] | null)[]).forEach((names, i) => names && plainAt!.set(run[i], names));
+    }
+    const branchOf = writersOf(db, searched, given, runOf, plainAt);
     const out: IndexedTouch[] = [];
     for (const i of order) {
       const branch = branchOf.get(commit[i]);
@@ -123,8 +130,11 @@ function tipIds(db: Database, searched: readonly [string, string][]): [string, n
  * and the refs inside it, so a `files` answer of thousands of rows costs a few probes a run, not one a
  * commit. Sessions are read only where a fork or a tip inside a chain makes the owner depend on them (rare).
  */
-function writersOf(db: Database, searched: Searched, given: [string, number][] | null, cands: ReadonlyMap<number, number>): Map<number, string> {
-  if (cands.size === 0) return new Map();
+function writersOf(db: Database, searched: Searched, given: [string, number][] | null, all: ReadonlyMap<number, number>, plainAt?: ReadonlyMap<number, string[]>): Map<number, string> {
+  const out = new Map<number, string>();
+  // a plain run's commits (settleRuns) go with the first branch searched at its last, read with the run
+  const cands = plainAt ? byPlainRuns(db, all, plainAt, searched === 'all', out) : all;
+  if (cands.size === 0) return out;
   const walk = walkRuns(db, cands, given);
   // the tips by commit
   const tips = given ?? tipsNamed(db, walk.refs, searched === 'all');
@@ -137,7 +147,6 @@ function writersOf(db: Database, searched: Searched, given: [string, number][] |
     named.add(name);
     if (!firstAt.has(id)) firstAt.set(id, k);
   });
-  const out = new Map<number, string>();
   cands.forEach((run, id) => {
     const last = walk.plain.get(run);
     const k = last === undefined ? owner[walk.placeOf(id)!] : (firstAt.get(last) ?? -1);
@@ -262,17 +271,53 @@ function walkRuns(db: Database, cands: ReadonlyMap<number, number>, given: [stri
   return { id, up, placeOf: (x) => place.get(x), refs: tipAt.flatMap(([name, x, run]): [string, number][] => (plain.has(run) || place.has(x) ? [[name, x]] : [])), plain };
 }
 
+/**
+ * The candidates `cands` (id → run) in plain runs given their branch in `out` (the first searched, by
+ * name, among the refs at the run's last, `plainAt`), those on none left out; the others returned.
+ */
+function byPlainRuns(db: Database, cands: ReadonlyMap<number, number>, plainAt: ReadonlyMap<number, string[]>, all: boolean, out: Map<number, string>): Map<number, number> {
+  const rest = new Map<number, number>();
+  const first = new Map<number, string | null>();
+  const remote = db.prepare('SELECT 1 FROM refs WHERE name = ?');
+  try {
+    cands.forEach((run, id) => {
+      const names = plainAt.get(run);
+      if (names === undefined) return void rest.set(id, run);
+      let branch = first.get(run);
+      if (branch === undefined) {
+        branch = null;
+        for (const name of names) {
+          const short = searchedAs(name, all, remote);
+          if (short !== null && (branch === null || short < branch)) branch = short;
+        }
+        first.set(run, branch);
+      }
+      if (branch !== null) out.set(id, branch);
+    });
+  } finally {
+    remote.finalize();
+  }
+  return rest;
+}
+
+/** The branch a ref (full name) is searched as, as `searchedTips` names it; null for none. */
+function searchedAs(name: string, all: boolean, remote: Statement): string | null {
+  if (name.startsWith(refs.heads)) {
+    const short = name.slice(refs.heads.length);
+    // `--all` names a remote-tracking ref and a local branch of the same name once, as the remote one (RepoContext.allTips)
+    return all && remote.get([refs.remotes + short]) ? null : short;
+  }
+  return all && name.startsWith(refs.remotes) ? name.slice(refs.remotes.length) : null;
+}
+
 /** The branches searched among the refs `at` (full name, and a commit's id or place), by name, as `searchedTips` names them. */
 function tipsNamed(db: Database, at: readonly [string, number][], all: boolean): [string, number][] {
   const out = new Map<string, number>();
   const remote = db.prepare('SELECT 1 FROM refs WHERE name = ?');
   try {
     for (const [name, id] of at) {
-      if (name.startsWith(refs.heads)) {
-        const short = name.slice(refs.heads.length);
-        // `--all` names a remote-tracking ref and a local branch of the same name once, as the remote one (RepoContext.allTips)
-        if (!all || !remote.get([refs.remotes + short])) out.set(short, id);
-      } else if (all && name.startsWith(refs.remotes)) out.set(name.slice(refs.remotes.length), id);
+      const short = searchedAs(name, all, remote);
+      if (short !== null) out.set(short, id);
     }
   } finally {
     remote.finalize();
@@ -417,6 +462,7 @@ async function dropUnreached(db: Database): Promise<number> {
       db.exec('DROP TABLE ends');
     }
     db.exec('DROP TABLE dead');
+    settleRuns(db);
     db.exec('COMMIT');
     return n;
   } catch (e) {
@@ -496,6 +542,7 @@ async function catchUp(ctx: RepoContext, db: Database, stamp: ReturnType<typeof 
       exact = whole && !scanned.damaged;
       const loose = exact && stamp !== null && scanned.loose <= LOOSE_MAX ? looseRefs(ctx, stamp.all) : '';
       db.run("INSERT OR REPLACE INTO meta(k, v) VALUES ('tips', ?), ('stamp', ?), ('hint', ?), ('whole', ?), ('packed', ?), ('loose', ?)", [seal, exact && stamp !== null ? stamp.all : '', next, whole ? '1' : '0', loose && stamp!.packed, loose]);
+      settleRuns(db);
       db.exec('COMMIT');
     } catch (e) {
       db.exec('ROLLBACK');
@@ -548,6 +595,7 @@ async function looseCatchUp(ctx: RepoContext, db: Database, stamp: string, recor
     }
     // the digest and the hint file no longer list the refs: the next whole read compares with the copy itself
     db.run("INSERT OR REPLACE INTO meta(k, v) VALUES ('tips', ''), ('stamp', ?), ('loose', ?)", [stamp, JSON.stringify(Object.fromEntries(scanned.refs))]);
+    settleRuns(db);
     db.exec('COMMIT');
     return true;
   } catch (e) {
@@ -702,6 +750,18 @@ async function addCommits(ctx: RepoContext, db: Database, commits: NewCommit[], 
     for (const st of [put, text, touch]) st.finalize();
     runs.finalize();
   }
+}
+
+/**
+ * Each run a write changed (its last, the runs after it, the refs in it: the triggers in index-db.ts
+ * list it as unsettled) told again whether it is plain: no run after it and no ref in it but at its
+ * last. A plain run keeps the refs at its last (a JSON list of full names), so `files` gives its
+ * commits a branch without walking it; any other keeps NULL.
+ */
+function settleRuns(db: Database): void {
+  db.exec(`UPDATE runs SET plain = CASE WHEN EXISTS (SELECT 1 FROM runs k WHERE k.up = runs.last) OR EXISTS (SELECT 1 FROM refs f WHERE f.run = runs.id AND f.commit_id <> runs.last) THEN NULL
+    ELSE (SELECT json_group_array(f.name) FROM refs f WHERE f.run = runs.id) END WHERE id IN (SELECT id FROM unsettled)`);
+  db.exec('DELETE FROM unsettled');
 }
 
 /** A commit in the index: its id, generation and run. */
