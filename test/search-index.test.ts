@@ -390,15 +390,16 @@ describe('files over many calls', { timeout: 600_000 }, () => {
     execFileSync('git', ['--git-dir', store, 'fast-import', '--quiet'], { input: stream });
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const run = (args: string[], env: Record<string, string> = {}) => ctx(store, args, { env: { ...FIND_ENV, ...env } });
+  /** The command's output with the index, checked equal to its output reading every commit. */
+  const same = (args: string[]) => {
+    const plain = run(args, { CTX_NO_INDEX: '1' });
+    const indexed = run(args);
+    expect({ args, ...indexed }).toEqual({ args, ...plain });
+    return indexed;
+  };
 
   it('answers every row exactly as reading every commit does, whatever the forks and branches inside chains', () => {
-    const run = (args: string[], env: Record<string, string> = {}) => ctx(store, args, { env: { ...FIND_ENV, ...env } });
-    const same = (args: string[]) => {
-      const plain = run(args, { CTX_NO_INDEX: '1' });
-      const indexed = run(args);
-      expect({ args, ...indexed }).toEqual({ args, ...plain });
-      return indexed;
-    };
     const first = same(['files', 'src/auth.ts']);
     expect(existsSync(join(store, 'ctx', 'search', 'index.sqlite'))).toBe(true);
     const rows = first.stdout.split('\n').slice(0, -1).map((l) => l.split('\t'));
@@ -420,13 +421,6 @@ describe('files over many calls', { timeout: 600_000 }, () => {
   });
 
   it("keeps each commit's run as forks come in after it was built, as a rebuild makes them, and answers as the walk does", () => {
-    const run = (args: string[], env: Record<string, string> = {}) => ctx(store, args, { env: { ...FIND_ENV, ...env } });
-    const same = (args: string[]) => {
-      const plain = run(args, { CTX_NO_INDEX: '1' });
-      const indexed = run(args);
-      expect({ args, ...indexed }).toEqual({ args, ...plain });
-      return indexed;
-    };
     const git = (...args: string[]) => execFileSync('git', ['--git-dir', store, ...args], { encoding: 'utf8' }).trim();
     const index = join(store, 'ctx', 'search', 'index.sqlite');
     const sql = (query: string) => execFileSync(process.execPath, ['-e', `const { Database } = require('node-sqlite3-wasm'); const db = new Database(process.argv[1]); process.stdout.write(JSON.stringify(db.all(process.argv[2]))); db.close();`, index, query], { encoding: 'utf8' });
