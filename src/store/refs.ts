@@ -89,6 +89,22 @@ interface PackedRefs {
   stamp: string;
 }
 
+/**
+ * `mkdir -p` of a ref's directory, raced: git pack-refs (git gc) removes the directories of refs it
+ * emptied, so a parent made a moment ago may be gone when its child is made (ENOENT); make them again,
+ * as git's own raceproof file creation does. Anything else (a ref file where a directory must be) throws.
+ */
+function refDirs(dir: string): void {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      mkdirSync(dir, { recursive: true });
+      return;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 50) throw e;
+    }
+  }
+}
+
 export class RefStore {
   private packed: PackedRefs | null = null;
   constructor(readonly gitdir: string) {}
@@ -366,11 +382,14 @@ export class RefStore {
   }
 
   private createLock(lock: string, ref: string): number {
-    try {
-      mkdirSync(dirname(lock), { recursive: true });
-    } catch (e) {
-      throw new UsageError(`cannot create ${ref}: a ref is in the way (${(e as Error).message.split(',')[0]})`);
-    }
+    const dirs = () => {
+      try {
+        refDirs(dirname(lock));
+      } catch (e) {
+        throw new UsageError(`cannot create ${ref}: a ref is in the way (${(e as Error).message.split(',')[0]})`);
+      }
+    };
+    dirs();
     for (let attempt = 0; ; attempt++) {
       try {
         // the record is written beside config, where no reader of refs looks
@@ -379,7 +398,7 @@ export class RefStore {
       } catch (e) {
         // git pack-refs removes a directory of refs it emptied: between our mkdir and link, it may go
         if ((e as NodeJS.ErrnoException).code === 'ENOENT' && attempt < 50) {
-          mkdirSync(dirname(lock), { recursive: true });
+          dirs();
           continue;
         }
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
