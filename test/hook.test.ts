@@ -363,4 +363,18 @@ describe('ctx hook claude-code: a Stop before Claude Code has written the turn',
     expect(f.code).toBe(0);
     expect(hookLog(store)).toMatch(/^\S+\tStop\tfifo\t.*\n$/);
   }, 60_000);
+
+  it("a SubagentStop whose agent_transcript_path is a FIFO, with an 8 MB last_assistant_message: exit 0, the session's transcript captured whole", async () => {
+    const store = newStore();
+    const dir = tempDir();
+    const transcript = join(dir, 'sub.jsonl');
+    writeFileSync(transcript, turn);
+    const fifo = join(dir, 'agent.jsonl');
+    execFileSync('mkfifo', [fifo]);
+    const input = hookInput('sub', transcript, 'SubagentStop', { agent_id: 'a1', agent_type: 'general', agent_transcript_path: fifo, last_assistant_message: 'x'.repeat(8 << 20), stop_hook_active: false });
+    const r = await ctxAsync(store, ['hook', 'claude-code'], { input, env: ENV });
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, '', '']);
+    expect(hookLog(store)).toBe('');
+    expect(ctx(store, ['materialize', 'claude/sub', '--stop', 'root'], { env: ENV }).bytes.equals(Buffer.from(turn))).toBe(true);
+  }, 60_000);
 });

@@ -2,13 +2,14 @@
 // Live capture of a growing transcript, for any runtime whose transcript is appended to: each call
 // appends the bytes new since the last checkpoint, as whole lines, split as import splits them. Only
 // new bytes are read. A transcript that no longer extends its chain starts a fork branch.
-import { closeSync, constants, fstatSync, openSync, readSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { BadInputError, ConflictError, CtxError, NotFoundError } from '../../errors/index.js';
 import { artifactName, derivedFrom, type Meta, type Trigger } from '../../core/meta.js';
 import { storageFormat } from '../../formats/registry.js';
 import { TAIL_BYTES, readState, statePath, tailHash, writeState, type StreamState } from '../../store/capture-state.js';
 import { lockHolderAlive } from '../../store/lock-owner.js';
+import { readAt } from './tail.js';
 import { readArtifactsAt } from '../../store/context-commits.js';
 import { refs } from '../../store/refs.js';
 import { chainWithArtifacts, readTipMeta } from '../read/context-reader.js';
@@ -188,17 +189,6 @@ export const currentBranch = (ctx: RepoContext, base: string) => forks(ctx, base
 const nextFork = (ctx: RepoContext, base: string) => `${base}.fork-${forks(ctx, base).n + 1}`;
 
 /** Read `length` bytes at `position`: only what is new, never the whole file. */
-function readAt(fd: number, position: number, length: number): Buffer {
-  const buf = Buffer.allocUnsafe(length);
-  let got = 0;
-  while (got < length) {
-    const n = readSync(fd, buf, got, length - got, position + got);
-    if (n === 0) break;
-    got += n;
-  }
-  return buf.subarray(0, got);
-}
-
 function saveState(ctx: RepoContext, s: Stream, run: Run, branch: string, tip: string, end: number, buf: Uint8Array, bufStart: number) {
   if (s.key === undefined) return;
   // the tail is what `buf` holds before `end`: a position read from the repo may start it late

@@ -3,7 +3,7 @@
 // then, the turn's commit would end one line early and its answer would open the next commit. The
 // hook input's `last_assistant_message` says what that line holds: the hook waits for it, bounded.
 import { statSync } from 'node:fs';
-import { tailLines } from '../../api/capture/tail.js';
+import { tailLines, waitUntil } from '../../api/capture/tail.js';
 
 /** The longest a hook waits for the line. */
 const FLUSH_WAIT_MS = 5_000;
@@ -21,11 +21,10 @@ function assistantText(content: unknown): string | null {
 
 /**
  * Whether the transcript's last message (its last user or assistant line: the lines of other types
- * after it are passed over) is an assistant line holding `text`.
+ * after it are passed over) is an assistant line holding `text`, within the file's last `window` bytes.
  */
-export function holdsLastMessage(file: string, text: string): boolean {
-  // the window holds the line whatever its other blocks: the text's JSON, twice, and room for the rest
-  const lines = tailLines(file, 64 * 1024 + 2 * Buffer.byteLength(JSON.stringify(text)));
+function holdsLastMessage(file: string, text: string, window: number): boolean {
+  const lines = tailLines(file, window);
   if (lines === null) return false;
   // the last element follows the last newline: a line still being written
   for (let i = lines.length - 2; i >= 0; i--) {
@@ -58,14 +57,14 @@ function stamp(file: string): string {
  * second, not five).
  */
 export async function flushed(file: string, text: string): Promise<void> {
-  const until = Date.now() + FLUSH_WAIT_MS;
+  // the window holds the line whatever its other blocks: the text's JSON, twice, and room for the rest
+  const window = 64 * 1024 + 2 * Buffer.byteLength(JSON.stringify(text));
   let last = stamp(file);
   let quietSince = Date.now();
-  while (!holdsLastMessage(file, text)) {
-    const now = Date.now();
+  const quiet = () => {
     const s = stamp(file);
-    if (s !== last) [last, quietSince] = [s, now];
-    if (now >= until || now - quietSince >= QUIET_MS) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
+    if (s !== last) [last, quietSince] = [s, Date.now()];
+    return Date.now() - quietSince >= QUIET_MS;
+  };
+  await waitUntil(() => holdsLastMessage(file, text, window), FLUSH_WAIT_MS, quiet);
 }

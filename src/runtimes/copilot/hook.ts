@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { CtxError } from '../../errors/index.js';
 import type { Trigger } from '../../core/meta.js';
 import { captureStream } from '../../api/capture/capture.js';
-import { tailLines } from '../../api/capture/tail.js';
+import { tailLines, waitUntil } from '../../api/capture/tail.js';
 import type { RepoContext } from '../../api/repo/repo-context.js';
 import type { CaptureEvent } from '../../api/capture/runtime.js';
 import type { LiveInfo, LiveSession } from '../../api/capture/live.js';
@@ -66,20 +66,18 @@ function lastLine(file: string): string | null {
  * hook (its input's timestamp). Wait for that line, bounded; then capture what is there.
  */
 async function flushed(file: string, hookType: string, since: number | undefined): Promise<void> {
-  const until = Date.now() + FLUSH_WAIT_MS;
-  for (;;) {
+  await waitUntil(() => {
     const line = lastLine(file);
-    if (line !== null && line !== '') {
-      try {
-        const e = JSON.parse(line) as { type?: unknown; timestamp?: unknown; data?: { hookType?: unknown } };
-        // its hook.start is there; or this run is over (Copilot went on past a sessionEnd hook it does not wait for): nothing more comes
-        const ended = e.type === 'session.shutdown' && !(since !== undefined && typeof e.timestamp === 'string' && Date.parse(e.timestamp) < since);
-        if ((e.type === 'hook.start' && e.data?.hookType === hookType) || ended) return;
-      } catch {}
+    if (line === null || line === '') return false;
+    try {
+      const e = JSON.parse(line) as { type?: unknown; timestamp?: unknown; data?: { hookType?: unknown } };
+      // its hook.start is there; or this run is over (Copilot went on past a sessionEnd hook it does not wait for): nothing more comes
+      const ended = e.type === 'session.shutdown' && !(since !== undefined && typeof e.timestamp === 'string' && Date.parse(e.timestamp) < since);
+      return (e.type === 'hook.start' && e.data?.hookType === hookType) || ended;
+    } catch {
+      return false;
     }
-    if (Date.now() >= until) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  }, FLUSH_WAIT_MS);
 }
 
 /** What the session file holds past the chain, appended to `copilot/<session>`. */
